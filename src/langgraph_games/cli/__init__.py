@@ -1,0 +1,47 @@
+"""The ``langgraph-games`` command: one sub-module per sub-command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from langgraph_games import __version__
+from langgraph_games.cli import games_cmd, play_cmd
+from langgraph_games.games.errors import GameError
+from langgraph_games.players.registry import PlayerSpecError
+
+__all__ = ["build_parser", "main"]
+
+COMMANDS = (games_cmd, play_cmd)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command registered."""
+    parser = argparse.ArgumentParser(
+        prog="langgraph-games",
+        description="LLM agents that play games, reason about them and learn from them.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the process exit code (2 for bad input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except (GameError, PlayerSpecError, ValueError) as exc:
+        print(f"langgraph-games {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""Game engines: the game contract, the registry, sessions and the built-in games."""
+
+from __future__ import annotations
+
+from langgraph_games.games.base import Event, Game, GameInfo, GameOptions, OptionInfo
+from langgraph_games.games.checkers import Checkers
+from langgraph_games.games.connect4 import Connect4
+from langgraph_games.games.errors import (
+    GameError,
+    GameOverError,
+    IllegalActionError,
+    OptionError,
+    StateFormatError,
+    UnknownGameError,
+)
+from langgraph_games.games.othello import Othello
+from langgraph_games.games.registry import game_class, list_games, make, register
+from langgraph_games.games.session import GameSession, JointAction
+from langgraph_games.games.state import GameState, derive_rng
+from langgraph_games.games.subproblems import (
+    Answer,
+    AnswerKind,
+    Metric,
+    Subproblem,
+    SubproblemScore,
+    aggregate_scores,
+    extract_intermediate,
+    parse_answer,
+    score_answer,
+)
+
+# Built-in games register themselves on import.
+from langgraph_games.games.tictactoe import TicTacToe
+
+__all__ = [
+    "Answer",
+    "AnswerKind",
+    "Checkers",
+    "Connect4",
+    "Event",
+    "Game",
+    "GameError",
+    "GameInfo",
+    "GameOptions",
+    "GameOverError",
+    "GameSession",
+    "GameState",
+    "IllegalActionError",
+    "JointAction",
+    "Metric",
+    "OptionError",
+    "OptionInfo",
+    "Othello",
+    "StateFormatError",
+    "Subproblem",
+    "SubproblemScore",
+    "TicTacToe",
+    "UnknownGameError",
+    "aggregate_scores",
+    "derive_rng",
+    "extract_intermediate",
+    "game_class",
+    "list_games",
+    "make",
+    "parse_answer",
+    "register",
+    "score_answer",
+]

@@ -1,0 +1,336 @@
+"""The game contract: pure rules over a frozen state, text views, options and metadata.
+
+An engine subclasses :class:`Game` and implements a handful of pure functions over its
+own :class:`~langgraph_games.games.state.GameState` subclass. The base class adds the
+parts every engine shares: option validation, action validation with helpful errors,
+canonicalisation of free-form action text and JSON (de)serialisation of states.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from langgraph_games.games.errors import GameOverError, IllegalActionError, OptionError
+from langgraph_games.games.state import GameState
+from langgraph_games.games.subproblems import Answer, Subproblem
+
+__all__ = ["Event", "Game", "GameInfo", "GameOptions", "OptionInfo"]
+
+S = TypeVar("S", bound=GameState)
+
+Event = dict[str, Any]
+"""Something that happened while applying actions, as a JSON object with a ``type`` key."""
+
+_SPACES = re.compile(r"\s+")
+
+
+class GameOptions(BaseModel):
+    """Base of every game's options model: frozen, and unknown names are rejected."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of a game, for listings and error messages."""
+
+    name: str
+    type: str
+    default: Any
+    description: str
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.type}, default {self.default!r}): {self.description}"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Registry metadata of a game, as listed by :func:`~langgraph_games.games.list_games`."""
+
+    id: str
+    version: int
+    name: str
+    description: str
+    source: str
+    num_players: int
+    simultaneous: bool
+    options: tuple[OptionInfo, ...]
+    subproblems: tuple[Subproblem, ...]
+
+    @property
+    def versioned_id(self) -> str:
+        """The id with its version, e.g. ``"othello-v1"``."""
+        return f"{self.id}-v{self.version}"
+
+
+class Game(ABC, Generic[S]):
+    """A game engine: pure functions over an immutable state.
+
+    Subclasses set the class attributes and implement the abstract methods. Instances
+    only hold validated options, so every method is a pure function of its arguments.
+
+    Attributes:
+        id: Registry id without version, e.g. ``"othello"``.
+        version: Rules version; bumped whenever the same actions could give a different game.
+        name: Human-readable name.
+        description: One line for ``langgraph-games games``.
+        source: The paper the game comes from.
+        player_names: Label of each seat, e.g. ``("X", "O")``.
+        simultaneous: Whether several players act at once.
+        Options: The pydantic model of the game's options.
+        State: The frozen state dataclass.
+        subproblems: GAMEBoT-style subproblems with rule-based ground truth, if any.
+        return_scale: The largest return a player can get in one episode (GAMEBoT's
+            ``T_j``), so that ``return / return_scale`` is the outcome score in [-1, 1].
+    """
+
+    id: ClassVar[str]
+    version: ClassVar[int] = 1
+    name: ClassVar[str]
+    description: ClassVar[str]
+    source: ClassVar[str] = ""
+    player_names: ClassVar[tuple[str, ...]]
+    simultaneous: ClassVar[bool] = False
+    Options: ClassVar[type[GameOptions]] = GameOptions
+    State: ClassVar[type[GameState]]
+    subproblems: ClassVar[tuple[Subproblem, ...]] = ()
+    return_scale: ClassVar[float] = 1.0
+
+    def __init__(self, **options: Any) -> None:
+        self.options = self.validate_options(options)
+
+    # ----- metadata -------------------------------------------------------------------
+
+    @classmethod
+    def info(cls) -> GameInfo:
+        """Return the registry metadata of this game."""
+        return GameInfo(
+            id=cls.id,
+            version=cls.version,
+            name=cls.name,
+            description=cls.description,
+            source=cls.source,
+            num_players=len(cls.player_names),
+            simultaneous=cls.simultaneous,
+            options=cls.option_infos(),
+            subproblems=cls.subproblems,
+        )
+
+    @classmethod
+    def option_infos(cls) -> tuple[OptionInfo, ...]:
+        """Describe every option the game accepts."""
+        infos = []
+        for name, field in cls.Options.model_fields.items():
+            annotation = field.annotation
+            type_name = getattr(annotation, "__name__", None) or str(annotation)
+            infos.append(
+                OptionInfo(
+                    name=name,
+                    type=type_name.replace("typing.", ""),
+                    default=field.default,
+                    description=field.description or "",
+                )
+            )
+        return tuple(infos)
+
+    @classmethod
+    def validate_options(cls, options: Mapping[str, Any]) -> GameOptions:
+        """Validate option values, naming what is wrong and what is accepted.
+
+        Raises:
+            OptionError: An unknown option name or a value the option does not accept.
+        """
+        infos = cls.option_infos()
+        names = [info.name for info in infos]
+        accepted = (
+            "Valid options: " + "; ".join(str(info) for info in infos) + "."
+            if infos
+            else "This game takes no options."
+        )
+        for key in options:
+            if key not in names:
+                raise OptionError(cls.id, key, "is not an option of this game", accepted)
+        try:
+            return cls.Options(**options)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            option = ".".join(str(p) for p in first["loc"]) or "?"
+            info = next((i for i in infos if i.name == option), None)
+            hint = f"Accepted: {info}." if info else accepted
+            raise OptionError(
+                cls.id,
+                option,
+                f"has an invalid value {first.get('input')!r} ({first['msg']})",
+                hint,
+            ) from exc
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return len(self.player_names)
+
+    @property
+    def versioned_id(self) -> str:
+        """The id with its version, e.g. ``"othello-v1"``."""
+        return f"{self.id}-v{self.version}"
+
+    def options_dict(self) -> dict[str, Any]:
+        """The options as a JSON-compatible dict (only values that differ from defaults)."""
+        return self.options.model_dump(mode="json", exclude_defaults=True)
+
+    # ----- rules (pure) ---------------------------------------------------------------
+
+    @abstractmethod
+    def initial_state(self, seed: int = 0) -> S:
+        """Return the state at the start of an episode played with ``seed``."""
+
+    @abstractmethod
+    def current_players(self, state: S) -> tuple[int, ...]:
+        """Players who act in ``state`` (empty when terminal)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, player: int) -> tuple[str, ...]:
+        """Sorted, unique canonical action strings of ``player`` (empty if not acting)."""
+
+    @abstractmethod
+    def _apply(self, state: S, actions: Mapping[int, str]) -> tuple[S, list[Event]]:
+        """Apply already validated canonical actions; return the new state and events."""
+
+    @abstractmethod
+    def is_terminal(self, state: S) -> bool:
+        """Whether the episode has ended."""
+
+    @abstractmethod
+    def returns(self, state: S) -> tuple[float, ...]:
+        """Each player's return so far (final outcome when terminal)."""
+
+    def is_legal(self, state: S, player: int, action: str) -> bool:
+        """Whether ``action`` is legal for ``player``; engines override with a cheaper test."""
+        return action in self.legal_actions(state, player)
+
+    def apply(self, state: S, actions: Mapping[int, str]) -> tuple[S, list[Event]]:
+        """Apply one joint action (one entry per acting player) and return the new state.
+
+        Args:
+            state: The state to act in; it is not modified.
+            actions: Canonical action string of every player in ``current_players``.
+
+        Returns:
+            The next state and the events the step produced.
+
+        Raises:
+            IllegalActionError: A player acted out of turn, an acting player gave no
+                action, an action is not legal, or the game is over.
+        """
+        acting = self.current_players(state)
+        if not acting:
+            player, action = next(iter(actions.items()), (None, ""))
+            raise GameOverError(action, player=player)
+        for player, action in actions.items():
+            if player not in acting:
+                raise IllegalActionError(
+                    action,
+                    (),
+                    player=player,
+                    reason=f"it is not this player's turn (to act: {_seats(self, acting)})",
+                )
+            if not self.is_legal(state, player, action):
+                raise IllegalActionError(action, self.legal_actions(state, player), player=player)
+        missing = [p for p in acting if p not in actions]
+        if missing:
+            raise IllegalActionError(
+                "",
+                self.legal_actions(state, missing[0]),
+                player=missing[0],
+                reason="an acting player gave no action",
+            )
+        return self._apply(state, actions)
+
+    def step(self, state: S, action: str, player: int | None = None) -> S:
+        """Apply ``action`` for the single acting player (turn-based convenience)."""
+        if player is None:
+            acting = self.current_players(state)
+            if len(acting) != 1:
+                if not acting:
+                    raise GameOverError(action)
+                raise IllegalActionError(
+                    action, (), reason=f"several players act at once ({_seats(self, acting)})"
+                )
+            player = acting[0]
+        return self.apply(state, {player: action})[0]
+
+    def parse_action(self, state: S, player: int, text: str) -> str | None:
+        """Map free-form action text to a legal canonical action, or ``None``.
+
+        The default ignores whitespace and case; engines add their own notations.
+        """
+        key = _SPACES.sub("", text).lower()
+        for action in self.legal_actions(state, player):
+            if _SPACES.sub("", action).lower() == key:
+                return action
+        return None
+
+    # ----- views ----------------------------------------------------------------------
+
+    @abstractmethod
+    def observation(self, state: S, player: int) -> str:
+        """The text ``player`` sees, in the format of the paper the game comes from."""
+
+    def render(self, state: S) -> str:
+        """A human-readable picture of the whole state (for the CLI and replays)."""
+        return self.observation(state, 0)
+
+    def player_label(self, player: int) -> str:
+        """Name of a seat, e.g. ``"X"``."""
+        return self.player_names[player]
+
+    # ----- model-facing helpers -------------------------------------------------------
+
+    def fallback_action(self, state: S, player: int, rng: random.Random) -> str | None:
+        """The source paper's move when a model's answer cannot be used.
+
+        The default is a uniformly random legal move (GAMEBoT's Othello runner); engines
+        override it with their paper's rule (e.g. Texas Hold'em folds). ``None`` means the
+        player forfeits.
+        """
+        legal = self.legal_actions(state, player)
+        return rng.choice(legal) if legal else None
+
+    # ----- ground truth ---------------------------------------------------------------
+
+    def ground_truth(self, state: S, player: int) -> dict[int, Answer]:
+        """Correct answer of each subproblem for ``player`` in ``state`` (by index)."""
+        return {}
+
+    # ----- serialisation --------------------------------------------------------------
+
+    def state_to_json(self, state: S) -> str:
+        """Serialise a state to JSON."""
+        return state.to_json()
+
+    def state_from_json(self, text: str | bytes) -> S:
+        """Read a state back from JSON, naming the field that is wrong if any.
+
+        Raises:
+            StateFormatError: The document does not describe a state of this game.
+        """
+        return self.State.from_json(text)  # type: ignore[return-value]
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> S:
+        """Read a state back from a dict (see :meth:`state_from_json`)."""
+        return self.State.from_dict(data)  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options_dict().items())
+        return f"{type(self).__name__}({opts})"
+
+
+def _seats(game: Game[Any], players: tuple[int, ...]) -> str:
+    return ", ".join(f"{p} ({game.player_label(p)})" for p in players)

@@ -1,0 +1,233 @@
+"""Connect Four as GAMEBoT states it (paper Appendix H.6).
+
+Rules: a 6x7 grid, X (player 0) drops first, a disc falls to the lowest empty cell of its
+column, four in a row (horizontal, vertical or diagonal) wins, a full grid is a draw.
+Coordinates are ``(row,col)`` with **row 0 at the bottom** and row 5 at the top; a move
+names the cell where the disc lands, so the legal moves are each open column's lowest
+empty cell.
+
+Text view (GAMEBoT's state prompt; the top row first)::
+
+    Current Game Board:
+    (5,0):_ (5,1):_ ... (5,6):_
+    ...
+    (0,0):_ (0,1):_ ... (0,6):_
+    You are playing pieces X, choose a best move from valid moves: ['(0,0)', ...]
+
+Subproblems (Appendix B): 1. my winning moves; 2. my opponent's winning moves, both
+among the cells where a disc can be dropped now.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from langgraph_games.games._grid import cell_name, completes_line, has_line, lines_through
+from langgraph_games.games.base import Event, Game
+from langgraph_games.games.registry import register
+from langgraph_games.games.state import GameState
+from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subproblem
+
+__all__ = ["Connect4", "Connect4State"]
+
+ROWS, COLS = 6, 7
+EMPTY = "_"
+MARKS = ("X", "O")
+LINES = lines_through(ROWS, COLS, 4)
+CELLS = tuple(cell_name(r, c) for r in range(ROWS) for c in range(COLS))
+CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
+COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
+_COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
+_LONE_COLUMN = re.compile(r"(?<![\d.])([0-6])(?![\d.])")
+
+
+@dataclass(frozen=True, slots=True)
+class Connect4State(GameState):
+    """A Connect Four position.
+
+    Attributes:
+        board: 42 characters, row 0 (bottom) first, each row left to right.
+        to_move: 0 (X) or 1 (O).
+        winner: The player with four in a row, or ``None``.
+    """
+
+    board: str
+    to_move: int
+    winner: int | None
+
+    type_name: ClassVar[str] = "connect4"
+
+    def validate(self) -> tuple[str, str] | None:
+        """Check the board's size and symbols, gravity and turn order."""
+        if len(self.board) != ROWS * COLS or set(self.board) - {EMPTY, *MARKS}:
+            return ("board", "must be 42 characters of 'X', 'O' or '_'")
+        for c in range(COLS):
+            column = [self.board[r * COLS + c] for r in range(ROWS)]
+            if EMPTY in column and any(ch != EMPTY for ch in column[column.index(EMPTY) :]):
+                return ("board", f"column {c} has a disc above an empty cell")
+        x, o = self.board.count("X"), self.board.count("O")
+        if x - o not in (0, 1) or self.to_move != x - o or self.turn != x + o:
+            return ("to_move", "does not match the number of discs on the board")
+        winner = next((p for p, m in enumerate(MARKS) if has_line(self.board, m, LINES)), None)
+        if winner != self.winner:
+            return ("winner", f"is {self.winner!r} but the board says {winner!r}")
+        return GameState.validate(self)
+
+
+def _landing(board: str, col: int) -> int | None:
+    for r in range(ROWS):
+        index = r * COLS + col
+        if board[index] == EMPTY:
+            return index
+    return None
+
+
+@register
+class Connect4(Game[Connect4State]):
+    """Connect Four, GAMEBoT rules and coordinates."""
+
+    id = "connect4"
+    name = "Connect Four"
+    description = "6x7 grid, discs fall to the lowest empty cell; four in a row wins."
+    source = "GAMEBoT"
+    player_names = MARKS
+    State = Connect4State
+    subproblems = (
+        Subproblem(
+            1,
+            "my_winning_moves",
+            AnswerKind.SET,
+            Metric.F1,
+            "Which playable cells complete four in a row for you now?",
+            "(X,X), (X,X), ... or None",
+            item_pattern=COORD_PATTERN,
+        ),
+        Subproblem(
+            2,
+            "opponent_winning_moves",
+            AnswerKind.SET,
+            Metric.F1,
+            "Which playable cells would complete four in a row for your opponent?",
+            "(X,X), (X,X), ... or None",
+            item_pattern=COORD_PATTERN,
+        ),
+    )
+
+    def initial_state(self, seed: int = 0) -> Connect4State:
+        """Return the empty grid with X to move."""
+        return Connect4State(seed=seed, turn=0, board=EMPTY * (ROWS * COLS), to_move=0, winner=None)
+
+    def current_players(self, state: Connect4State) -> tuple[int, ...]:
+        """The player to move, or nobody once the game is over."""
+        return () if self.is_terminal(state) else (state.to_move,)
+
+    def playable_cells(self, state: Connect4State) -> tuple[int, ...]:
+        """Flat indices of the lowest empty cell of every open column, by column."""
+        cells = (_landing(state.board, c) for c in range(COLS))
+        return tuple(i for i in cells if i is not None)
+
+    def legal_actions(self, state: Connect4State, player: int) -> tuple[str, ...]:
+        """The landing cell of every open column, as ``(row,col)``, sorted."""
+        if player != state.to_move or self.is_terminal(state):
+            return ()
+        return tuple(sorted(CELLS[i] for i in self.playable_cells(state)))
+
+    def is_legal(self, state: Connect4State, player: int, action: str) -> bool:
+        """The cell exists, is empty, and is the lowest empty cell of its column."""
+        index = CELL_INDEX.get(action)
+        if index is None or player != state.to_move or state.winner is not None:
+            return False
+        return _landing(state.board, index % COLS) == index
+
+    def _apply(
+        self, state: Connect4State, actions: Mapping[int, str]
+    ) -> tuple[Connect4State, list[Event]]:
+        player, action = next(iter(actions.items()))
+        index = CELL_INDEX[action]
+        mark = MARKS[player]
+        board = state.board[:index] + mark + state.board[index + 1 :]
+        wins = completes_line(board, index, mark, LINES)
+        new = Connect4State(
+            seed=state.seed,
+            turn=state.turn + 1,
+            board=board,
+            to_move=1 - player,
+            winner=player if wins else None,
+        )
+        events: list[Event] = [
+            {"type": "drop", "player": player, "cell": action, "column": index % COLS}
+        ]
+        if wins:
+            events.append({"type": "win", "player": player})
+        elif EMPTY not in board:
+            events.append({"type": "draw"})
+        return new, events
+
+    def is_terminal(self, state: Connect4State) -> bool:
+        """Four in a row, or a full grid."""
+        return state.winner is not None or EMPTY not in state.board
+
+    def returns(self, state: Connect4State) -> tuple[float, ...]:
+        """+1 for the winner and -1 for the loser; 0 each otherwise."""
+        if state.winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if state.winner == 0 else (-1.0, 1.0)
+
+    def drop_cell(self, state: Connect4State, column: int) -> str | None:
+        """The cell a disc dropped into ``column`` lands on, or ``None`` if it is full."""
+        if not 0 <= column < COLS:
+            return None
+        index = _landing(state.board, column)
+        return None if index is None else CELLS[index]
+
+    def parse_action(self, state: Connect4State, player: int, text: str) -> str | None:
+        """Read ``(row,col)`` (the column decides, as in GAMEBoT) or a lone column digit."""
+        found = _COORD.findall(text)
+        if found:
+            column = int(found[-1][1])
+        else:
+            lone = _LONE_COLUMN.findall(text)
+            if not lone:
+                return None
+            column = int(lone[-1])
+        cell = self.drop_cell(state, column)
+        return cell if cell is not None and self.is_legal(state, player, cell) else None
+
+    def _rows_text(self, state: Connect4State) -> list[str]:
+        return [
+            " ".join(f"{CELLS[r * COLS + c]}:{state.board[r * COLS + c]}" for c in range(COLS))
+            for r in reversed(range(ROWS))
+        ]
+
+    def observation(self, state: Connect4State, player: int) -> str:
+        """GAMEBoT's state text for ``player`` (top row first)."""
+        legal = list(self.legal_actions(state, player))
+        return (
+            "Current Game Board:\n"
+            + "\n".join(self._rows_text(state))
+            + f"\nYou are playing pieces {MARKS[player]}, choose a best move from valid moves: "
+            + str(legal)
+        )
+
+    def render(self, state: Connect4State) -> str:
+        """The grid as it stands (top row first), with row and column numbers."""
+        lines = []
+        for r in reversed(range(ROWS)):
+            row = state.board[r * COLS : (r + 1) * COLS].replace(EMPTY, ".")
+            lines.append(f"{r}  " + " ".join(row))
+        lines.append("   " + " ".join(str(c) for c in range(COLS)))
+        return "\n".join(lines)
+
+    def ground_truth(self, state: Connect4State, player: int) -> dict[int, Answer]:
+        """Playable cells that win now for ``player`` (1) and for the opponent (2)."""
+        playable = self.playable_cells(state)
+        mine, theirs = MARKS[player], MARKS[1 - player]
+        return {
+            1: frozenset(CELLS[i] for i in playable if completes_line(state.board, i, mine, LINES)),
+            2: frozenset(
+                CELLS[i] for i in playable if completes_line(state.board, i, theirs, LINES)
+            ),
+        }

@@ -1,0 +1,338 @@
+"""GAMEBoT intermediate answers: extraction from free text and scoring against ground truth.
+
+GAMEBoT prompts ask the model to answer each subproblem in a tagged line such as
+``[Intermediate Thinking Results 1: (0,2), (1,1)]``. This module finds those answers,
+parses them by the subproblem's kind and scores them against the rule-based ground truth:
+F1 for set (and yes/no) answers and accuracy for scalar answers, as in the paper.
+
+Aggregation over a game (the paper's released code left it out; our decision, recorded in
+``docs/architecture.md``): each decision yields TP/FP/FN/TN counts per subproblem. For F1
+subproblems the game's score is the micro-F1 ``2TP / (2TP + FP + FN)`` over all its
+decisions; a decision where both the answer and the truth are empty is a true negative
+(scored 1.0 on its own, and adding nothing to the micro counts). A missing or unparsable
+answer scores 0 and counts as a miss (every truth item a false negative; a false positive
+when the truth is empty). For accuracy subproblems the score is the fraction correct.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+__all__ = [
+    "Answer",
+    "AnswerKind",
+    "Metric",
+    "Subproblem",
+    "SubproblemScore",
+    "aggregate_scores",
+    "extract_intermediate",
+    "normalize_item",
+    "parse_answer",
+    "score_answer",
+]
+
+Answer = frozenset[str] | bool | float | str | tuple[tuple[str, int], ...]
+"""A ground-truth or parsed answer: a set of items, a yes/no, a number, a label or a mapping."""
+
+
+class AnswerKind(str, Enum):
+    """How an answer is written and parsed."""
+
+    SET = "set"  # items such as "(0,2), (1,1)" or "None"
+    BOOL = "bool"  # "True" / "False"
+    NUMBER = "number"  # "35.7%", "15", "104.5"
+    LABEL = "label"  # a short phrase such as "Left Down"
+    MAPPING = "mapping"  # "Up 0, Down 1, Left -1, Right 0"
+
+
+class Metric(str, Enum):
+    """How a subproblem is scored (paper Appendix C)."""
+
+    F1 = "f1"
+    ACCURACY = "accuracy"
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """One GAMEBoT subproblem of a game.
+
+    Attributes:
+        index: The ``k`` of ``[Intermediate Thinking Results k: ...]``.
+        name: Short name, e.g. ``"my_winning_moves"``.
+        kind: How the answer is written.
+        metric: F1 or accuracy.
+        question: What is asked, in one sentence.
+        answer_format: The format the prompt asks for.
+        item_pattern: For set answers, a regex matching one item.
+        tolerance: For numbers, the largest accepted absolute error.
+        scored: Whether the subproblem counts toward I (the paper leaves some out).
+    """
+
+    index: int
+    name: str
+    kind: AnswerKind
+    metric: Metric
+    question: str
+    answer_format: str
+    item_pattern: str | None = None
+    tolerance: float = 0.0
+    scored: bool = True
+
+
+@dataclass(frozen=True)
+class SubproblemScore:
+    """The score of one intermediate answer.
+
+    Attributes:
+        index: Subproblem index.
+        answered: Whether an answer was found and parsed.
+        parsed: The parsed answer (JSON-friendly), or ``None``.
+        truth: The ground truth (JSON-friendly).
+        correct: Exact agreement with the truth.
+        value: F1 or accuracy of this single answer, in [0, 1].
+        tp: True positives. fp: False positives. fn: False negatives. tn: True negatives.
+    """
+
+    index: int
+    answered: bool
+    parsed: Any
+    truth: Any
+    correct: bool
+    value: float
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+    metric: str = field(default=Metric.F1.value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form for trajectories."""
+        return {
+            "index": self.index,
+            "answered": self.answered,
+            "parsed": self.parsed,
+            "truth": self.truth,
+            "correct": self.correct,
+            "value": self.value,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "tn": self.tn,
+            "metric": self.metric,
+        }
+
+
+_TAG = re.compile(r"\[?\s*\**\s*Intermediate\s+Thinking\s+Results?\s*(\d+)\s*\**\s*[:：]", re.I)
+_NONE_WORDS = {"none", "no", "n/a", "na", "nothing", "empty", "[]", "{}", "null", "-"}
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_ARROW = re.compile(r"\s*-+\s*>?\s*")
+_PAIR = re.compile(r"([A-Za-z]+)\s*[:=]?\s*(-?\d+)")
+
+
+def extract_intermediate(text: str) -> dict[int, str]:
+    """Find every ``[Intermediate Thinking Results k: ...]`` answer in ``text``.
+
+    The last answer given for each ``k`` wins (models often restate the format first).
+    Brackets inside the answer are balanced; a tag without a closing bracket ends at
+    the end of its line.
+
+    Example:
+        >>> extract_intermediate("[Intermediate Thinking Results 1: (0,1), (2,2)] ok")
+        {1: '(0,1), (2,2)'}
+    """
+    found: dict[int, str] = {}
+    for match in _TAG.finditer(text):
+        index = int(match.group(1))
+        bracketed = match.group(0).lstrip().startswith("[")
+        start = match.end()
+        end = _answer_end(text, start, bracketed)
+        found[index] = text[start:end].strip().strip("*").strip()
+    return found
+
+
+def _answer_end(text: str, start: int, bracketed: bool) -> int:
+    depth = 0
+    newline = text.find("\n", start)
+    line_end = len(text) if newline < 0 else newline
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif ch == "\n" and not bracketed:
+            return i
+    return line_end if not bracketed else min(len(text), line_end)
+
+
+def normalize_item(item: str) -> str:
+    """Canonical form of a set item: no spaces, ``->`` arrows, upper-case letters.
+
+    Example:
+        >>> normalize_item("( 2, 1 ) - ( 3,0 )")
+        '(2,1)->(3,0)'
+    """
+    item = _ARROW.sub("->", item.strip())
+    return re.sub(r"\s+", "", item).upper()
+
+
+def parse_answer(sub: Subproblem, text: str | None) -> Answer | None:
+    """Parse an answer string by the subproblem's kind; ``None`` if it cannot be read."""
+    if text is None:
+        return None
+    raw = text.strip().strip("\"'`").strip()
+    if not raw:
+        return None
+    lowered = raw.lower().strip(" .")
+    if sub.kind is AnswerKind.SET:
+        if sub.item_pattern is None:
+            items = [p for p in re.split(r"\s*[,;]\s*", raw) if p]
+        else:
+            items = re.findall(sub.item_pattern, raw)
+        if items:
+            return frozenset(normalize_item(i) for i in items)
+        return frozenset() if lowered in _NONE_WORDS else None
+    if sub.kind is AnswerKind.BOOL:
+        head = lowered.split()[0].strip(".,;:") if lowered.split() else ""
+        if head in {"true", "yes"}:
+            return True
+        if head in {"false", "no"}:
+            return False
+        return None
+    if sub.kind is AnswerKind.NUMBER:
+        number = _NUMBER.search(raw)
+        return float(number.group(0)) if number else None
+    if sub.kind is AnswerKind.LABEL:
+        return " ".join(lowered.replace("/", " ").split())
+    if sub.kind is AnswerKind.MAPPING:
+        pairs = _PAIR.findall(raw)
+        if not pairs:
+            return None
+        return tuple(sorted((k.lower(), int(v)) for k, v in pairs))
+    raise ValueError(f"unknown answer kind {sub.kind!r}")
+
+
+def _jsonable(answer: Answer | None) -> Any:
+    if isinstance(answer, frozenset):
+        return sorted(answer)
+    if isinstance(answer, tuple):
+        return {k: v for k, v in answer}
+    return answer
+
+
+def score_answer(sub: Subproblem, text: str | None, truth: Answer) -> SubproblemScore:
+    """Score one intermediate answer against the ground truth.
+
+    Args:
+        sub: The subproblem.
+        text: The answer text (from :func:`extract_intermediate`), or ``None`` if absent.
+        truth: The correct answer from the game's ground truth.
+
+    Returns:
+        The score with its confusion counts.
+
+    Example:
+        >>> from langgraph_games.games.tictactoe import TicTacToe
+        >>> sub = TicTacToe.subproblems[0]
+        >>> s = score_answer(sub, "(0,2), (1,1)", frozenset({"(0,2)"}))
+        >>> (s.tp, s.fp, s.fn, round(s.value, 3))
+        (1, 1, 0, 0.667)
+    """
+    parsed = parse_answer(sub, text)
+    common = {"index": sub.index, "truth": _jsonable(truth), "metric": sub.metric.value}
+    if sub.kind is AnswerKind.SET:
+        if not isinstance(truth, frozenset):
+            raise TypeError(f"subproblem {sub.index}: set truth expected, got {truth!r}")
+        if not isinstance(parsed, frozenset):
+            return SubproblemScore(
+                answered=False,
+                parsed=None,
+                correct=False,
+                value=0.0,
+                fn=len(truth),
+                fp=0 if truth else 1,
+                **common,
+            )
+        tp = len(parsed & truth)
+        fp = len(parsed - truth)
+        fn = len(truth - parsed)
+        if not parsed and not truth:
+            return SubproblemScore(
+                answered=True, parsed=[], correct=True, value=1.0, tn=1, **common
+            )
+        value = 2 * tp / (2 * tp + fp + fn)
+        if sub.metric is Metric.ACCURACY:
+            value = float(parsed == truth)
+        return SubproblemScore(
+            answered=True,
+            parsed=sorted(parsed),
+            correct=parsed == truth,
+            value=value,
+            tp=tp,
+            fp=fp,
+            fn=fn,
+            **common,
+        )
+    if sub.kind is AnswerKind.BOOL and sub.metric is Metric.F1:
+        if not isinstance(truth, bool):
+            raise TypeError(f"subproblem {sub.index}: yes/no truth expected, got {truth!r}")
+        if not isinstance(parsed, bool):
+            return SubproblemScore(
+                answered=False,
+                parsed=None,
+                correct=False,
+                value=0.0,
+                fn=int(truth),
+                fp=int(not truth),
+                **common,
+            )
+        correct = parsed == truth
+        return SubproblemScore(
+            answered=True,
+            parsed=parsed,
+            correct=correct,
+            value=float(correct),
+            tp=int(parsed and truth),
+            fp=int(parsed and not truth),
+            fn=int(not parsed and truth),
+            tn=int(not parsed and not truth),
+            **common,
+        )
+    # Accuracy on a scalar answer.
+    if parsed is None:
+        return SubproblemScore(answered=False, parsed=None, correct=False, value=0.0, **common)
+    if sub.kind is AnswerKind.NUMBER:
+        if not isinstance(truth, (int, float)) or not isinstance(parsed, float):
+            raise TypeError(f"subproblem {sub.index}: numeric truth expected, got {truth!r}")
+        correct = abs(parsed - float(truth)) <= sub.tolerance + 1e-9
+    else:
+        correct = parsed == truth
+    return SubproblemScore(
+        answered=True, parsed=_jsonable(parsed), correct=correct, value=float(correct), **common
+    )
+
+
+def aggregate_scores(
+    sub: Subproblem, scores: Iterable[SubproblemScore | Mapping[str, Any]]
+) -> float | None:
+    """Combine one subproblem's scores over a game (micro-F1 or mean accuracy).
+
+    Accepts :class:`SubproblemScore` objects or their ``to_dict()`` form. Returns
+    ``None`` when there are no scores.
+    """
+    items = [s.to_dict() if isinstance(s, SubproblemScore) else dict(s) for s in scores]
+    if not items:
+        return None
+    if sub.metric is Metric.F1:
+        tp = sum(int(s["tp"]) for s in items)
+        fp = sum(int(s["fp"]) for s in items)
+        fn = sum(int(s["fn"]) for s in items)
+        denominator = 2 * tp + fp + fn
+        return 1.0 if denominator == 0 else 2 * tp / denominator
+    return sum(1.0 for s in items if s["correct"]) / len(items)

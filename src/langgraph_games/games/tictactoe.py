@@ -1,0 +1,205 @@
+"""TicTacToe as GAMEBoT states it (paper Appendix H.5).
+
+Rules: a 3x3 grid, X (player 0) moves first, three in a row wins, a full board without a
+line is a draw. Cells are ``(row,col)`` with zero-based indices, row 0 on top.
+
+Text view (GAMEBoT's state prompt)::
+
+    Current Game Board:
+    (0,0):_ (0,1):_ (0,2):_
+    (1,0):_ (1,1):X (1,2):_
+    (2,0):_ (2,1):_ (2,2):O
+    You are playing pieces X, choose a best move from legal moves: ['(0,0)', ...]
+
+Subproblems (Appendix B): 1. the empty cells where I complete three in a row now;
+2. the empty cells where my opponent would.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from langgraph_games.games._grid import cell_name, completes_line, has_line, lines_through
+from langgraph_games.games.base import Event, Game
+from langgraph_games.games.registry import register
+from langgraph_games.games.state import GameState
+from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subproblem
+
+__all__ = ["TicTacToe", "TicTacToeState"]
+
+SIZE = 3
+EMPTY = "_"
+MARKS = ("X", "O")
+LINES = lines_through(SIZE, SIZE, SIZE)
+CELLS = tuple(cell_name(r, c) for r in range(SIZE) for c in range(SIZE))
+CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
+COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
+_COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
+
+
+@dataclass(frozen=True, slots=True)
+class TicTacToeState(GameState):
+    """A TicTacToe position.
+
+    Attributes:
+        board: Nine characters, row by row: ``X``, ``O`` or ``_``.
+        to_move: 0 (X) or 1 (O).
+        winner: The player with three in a row, or ``None``.
+    """
+
+    board: str
+    to_move: int
+    winner: int | None
+
+    type_name: ClassVar[str] = "tictactoe"
+
+    def validate(self) -> tuple[str, str] | None:
+        """Check the board's size, symbols and turn order."""
+        if len(self.board) != SIZE * SIZE or set(self.board) - {EMPTY, *MARKS}:
+            return ("board", "must be 9 characters of 'X', 'O' or '_'")
+        x, o = self.board.count("X"), self.board.count("O")
+        if x - o not in (0, 1) or self.to_move != x - o or self.turn != x + o:
+            return ("to_move", "does not match the number of marks on the board")
+        if self.winner not in (None, 0, 1):
+            return ("winner", "must be null, 0 or 1")
+        actual = _winner(self.board)
+        if actual != self.winner:
+            return ("winner", f"is {self.winner!r} but the board says {actual!r}")
+        return GameState.validate(self)
+
+
+def _winner(board: str) -> int | None:
+    for player, mark in enumerate(MARKS):
+        if has_line(board, mark, LINES):
+            return player
+    return None
+
+
+@register
+class TicTacToe(Game[TicTacToeState]):
+    """TicTacToe, GAMEBoT rules."""
+
+    id = "tictactoe"
+    name = "TicTacToe"
+    description = "3x3 noughts and crosses; X moves first; three in a row wins."
+    source = "GAMEBoT"
+    player_names = MARKS
+    State = TicTacToeState
+    subproblems = (
+        Subproblem(
+            1,
+            "my_winning_moves",
+            AnswerKind.SET,
+            Metric.F1,
+            "Which empty cells complete three in a row for you now?",
+            "(X,X), (X,X), ... or None",
+            item_pattern=COORD_PATTERN,
+        ),
+        Subproblem(
+            2,
+            "opponent_winning_moves",
+            AnswerKind.SET,
+            Metric.F1,
+            "Which empty cells would complete three in a row for your opponent?",
+            "(X,X), (X,X), ... or None",
+            item_pattern=COORD_PATTERN,
+        ),
+    )
+
+    def initial_state(self, seed: int = 0) -> TicTacToeState:
+        """Return the empty board with X to move."""
+        return TicTacToeState(seed=seed, turn=0, board=EMPTY * 9, to_move=0, winner=None)
+
+    def current_players(self, state: TicTacToeState) -> tuple[int, ...]:
+        """X or O, or nobody once the game is over."""
+        return () if self.is_terminal(state) else (state.to_move,)
+
+    def legal_actions(self, state: TicTacToeState, player: int) -> tuple[str, ...]:
+        """Empty cells as ``(row,col)``, in row-major order."""
+        if player != state.to_move or self.is_terminal(state):
+            return ()
+        return tuple(CELLS[i] for i, ch in enumerate(state.board) if ch == EMPTY)
+
+    def is_legal(self, state: TicTacToeState, player: int, action: str) -> bool:
+        """Constant-time check: the cell exists and is empty."""
+        index = CELL_INDEX.get(action)
+        return (
+            index is not None
+            and player == state.to_move
+            and state.winner is None
+            and state.board[index] == EMPTY
+        )
+
+    def _apply(
+        self, state: TicTacToeState, actions: Mapping[int, str]
+    ) -> tuple[TicTacToeState, list[Event]]:
+        player, action = next(iter(actions.items()))
+        index = CELL_INDEX[action]
+        mark = MARKS[player]
+        board = state.board[:index] + mark + state.board[index + 1 :]
+        wins = completes_line(board, index, mark, LINES)
+        new = TicTacToeState(
+            seed=state.seed,
+            turn=state.turn + 1,
+            board=board,
+            to_move=1 - player,
+            winner=player if wins else None,
+        )
+        events: list[Event] = [{"type": "place", "player": player, "cell": action}]
+        if wins:
+            events.append({"type": "win", "player": player})
+        elif EMPTY not in board:
+            events.append({"type": "draw"})
+        return new, events
+
+    def is_terminal(self, state: TicTacToeState) -> bool:
+        """A line is complete or the board is full."""
+        return state.winner is not None or EMPTY not in state.board
+
+    def returns(self, state: TicTacToeState) -> tuple[float, ...]:
+        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
+        if state.winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if state.winner == 0 else (-1.0, 1.0)
+
+    def parse_action(self, state: TicTacToeState, player: int, text: str) -> str | None:
+        """Accept ``(r,c)`` with any spacing; the last coordinate in the text wins."""
+        found = _COORD.findall(text)
+        if not found:
+            return super().parse_action(state, player, text)
+        action = cell_name(int(found[-1][0]), int(found[-1][1]))
+        return action if self.is_legal(state, player, action) else None
+
+    def observation(self, state: TicTacToeState, player: int) -> str:
+        """GAMEBoT's state text for ``player``."""
+        rows = [
+            " ".join(f"{CELLS[r * 3 + c]}:{state.board[r * 3 + c]}" for c in range(SIZE))
+            for r in range(SIZE)
+        ]
+        legal = [a for a in self.legal_actions(state, player)]
+        return (
+            "Current Game Board:\n"
+            + "\n".join(rows)
+            + f"\nYou are playing pieces {MARKS[player]}, choose a best move from legal moves: "
+            + str(legal)
+        )
+
+    def render(self, state: TicTacToeState) -> str:
+        """A small grid with row and column numbers."""
+        lines = ["   0 1 2"]
+        for r in range(SIZE):
+            cells = " ".join(ch if ch != EMPTY else "." for ch in state.board[r * 3 : r * 3 + 3])
+            lines.append(f"{r}  {cells}")
+        return "\n".join(lines)
+
+    def ground_truth(self, state: TicTacToeState, player: int) -> dict[int, Answer]:
+        """Winning cells for ``player`` (1) and for the opponent (2)."""
+        empty = [i for i, ch in enumerate(state.board) if ch == EMPTY]
+        mine, theirs = MARKS[player], MARKS[1 - player]
+        return {
+            1: frozenset(CELLS[i] for i in empty if completes_line(state.board, i, mine, LINES)),
+            2: frozenset(CELLS[i] for i in empty if completes_line(state.board, i, theirs, LINES)),
+        }

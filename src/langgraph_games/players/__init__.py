@@ -1,0 +1,51 @@
+"""Non-LLM players and the player contract: random, minimax with alpha-beta."""
+
+from __future__ import annotations
+
+from langgraph_games.games.session import GameSession
+from langgraph_games.players.base import (
+    Decision,
+    DecisionRequest,
+    ParseStatus,
+    Player,
+    SearchPlayer,
+)
+from langgraph_games.players.minimax import DEFAULT_DEPTHS, MinimaxPlayer
+from langgraph_games.players.random_player import RandomPlayer
+from langgraph_games.players.registry import PlayerSpecError, make_player, parse_spec
+
+__all__ = [
+    "DEFAULT_DEPTHS",
+    "Decision",
+    "DecisionRequest",
+    "MinimaxPlayer",
+    "ParseStatus",
+    "Player",
+    "PlayerSpecError",
+    "RandomPlayer",
+    "SearchPlayer",
+    "make_player",
+    "parse_spec",
+    "request_for",
+]
+
+
+def request_for(
+    session: GameSession, player: int | None = None, **extra: object
+) -> DecisionRequest:
+    """Build the :class:`DecisionRequest` of ``player`` (default: the acting one) now.
+
+    Example:
+        >>> req = request_for(GameSession("connect4"))
+        >>> req.player, len(req.legal_actions)
+        (0, 7)
+    """
+    seat = session.current_players[0] if player is None else player
+    return DecisionRequest(
+        game=session.game,
+        state=session.state,
+        player=seat,
+        observation=session.observe(seat),
+        legal_actions=session.legal_actions(seat),
+        **extra,  # type: ignore[arg-type]
+    )

@@ -1,0 +1,141 @@
+"""The player contract shared by search players and LLM strategy graphs.
+
+A player receives a :class:`DecisionRequest` (what an acting seat knows at a decision
+point) and returns a :class:`Decision` (the action plus everything needed to score and
+replay how it was reached). Search players read the structured ``state``; LLM players read
+the ``observation`` text and may use ``feedback`` from a rejected answer and ``truths``
+from memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
+
+__all__ = ["Decision", "DecisionRequest", "ParseStatus", "Player", "SearchPlayer"]
+
+
+class ParseStatus(str, Enum):
+    """How the action of a decision was obtained."""
+
+    OK = "ok"  # a legal action was read from the answer
+    UNPARSABLE = "unparsable"  # no action could be read
+    ILLEGAL = "illegal"  # an action was read but it is not legal
+    FALLBACK = "fallback"  # the game's fallback chose the action
+    ERROR = "error"  # the model call failed
+
+
+@dataclass(frozen=True)
+class DecisionRequest:
+    """What a player is given at a decision point.
+
+    Attributes:
+        game: The engine (pure rules).
+        state: The current structured state.
+        player: The seat that must act.
+        observation: The seat's text view of the state.
+        legal_actions: The seat's legal canonical actions.
+        history: Earlier observations or moves, most recent last (strategy-specific).
+        feedback: Why the previous answer at this decision point was rejected, if it was.
+        truths: Lessons from memory to put in the prompt.
+        attempt: 0 for the first ask at this decision point, 1 for the first retry, ...
+    """
+
+    game: Game[Any]
+    state: GameState
+    player: int
+    observation: str
+    legal_actions: tuple[str, ...]
+    history: tuple[str, ...] = ()
+    feedback: str | None = None
+    truths: tuple[str, ...] = ()
+    attempt: int = 0
+
+    @property
+    def game_id(self) -> str:
+        """The versioned id of the game."""
+        return self.game.versioned_id
+
+
+@dataclass
+class Decision:
+    """A player's answer at a decision point.
+
+    Attributes:
+        action: The chosen canonical action, or ``None`` when none could be read.
+        status: How the action was obtained.
+        raw_outputs: Every model output produced for this decision, in order.
+        intermediate: Parsed intermediate answers by subproblem index (raw text).
+        scores: Per-subproblem scores against ground truth (JSON form).
+        usage: Token counts, e.g. ``{"input_tokens": 120, "output_tokens": 30}``.
+        latency_s: Wall time spent deciding.
+        info: Anything else worth keeping in the trajectory (search nodes, reasoning...).
+    """
+
+    action: str | None
+    status: ParseStatus = ParseStatus.OK
+    raw_outputs: list[str] = field(default_factory=list)
+    intermediate: dict[int, str] = field(default_factory=dict)
+    scores: list[dict[str, Any]] = field(default_factory=list)
+    usage: dict[str, int] = field(default_factory=dict)
+    latency_s: float = 0.0
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form for trajectories and results files."""
+        return {
+            "action": self.action,
+            "status": self.status.value,
+            "raw_outputs": list(self.raw_outputs),
+            "intermediate": {str(k): v for k, v in self.intermediate.items()},
+            "scores": list(self.scores),
+            "usage": dict(self.usage),
+            "latency_s": self.latency_s,
+            "info": dict(self.info),
+        }
+
+
+class Player(ABC):
+    """Anything that decides moves: a search algorithm or an LLM strategy.
+
+    LLM strategies implement the async :meth:`adecide`; :class:`SearchPlayer` is the
+    base of synchronous, CPU-bound players.
+
+    Attributes:
+        name: A short label used in results tables.
+    """
+
+    name: str = "player"
+
+    @abstractmethod
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        """Choose an action for ``request``."""
+
+    def decide(self, request: DecisionRequest) -> Decision:
+        """Synchronous form of :meth:`adecide` (not for use inside a running event loop)."""
+        return asyncio.run(self.adecide(request))
+
+    @abstractmethod
+    def describe(self) -> dict[str, Any]:
+        """A JSON-friendly description (kind and settings) for run records."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.describe()})"
+
+
+class SearchPlayer(Player):
+    """A player that computes its move synchronously (no model calls)."""
+
+    @abstractmethod
+    def decide(self, request: DecisionRequest) -> Decision:
+        """Choose an action for ``request``."""
+
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        """Run :meth:`decide` inline: search is CPU-bound and needs no event loop."""
+        return self.decide(request)

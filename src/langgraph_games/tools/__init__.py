@@ -1,0 +1,3 @@
+"""LangChain tools over a live game session."""
+
+__all__: list[str] = []
