@@ -15,10 +15,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import machine, median, percentile, table  # noqa: E402
-from playouts import cold_caches  # noqa: E402
-
-from langgraph_games.games import GameSession, list_games, make  # noqa: E402
+from _common import machine, median, percentile, table
+from langgraph_games.games import GameSession, list_games, make
+from playouts import cold_caches
 
 
 def states_of(game_id: str, playouts: int) -> list[GameSession]:
@@ -49,13 +48,15 @@ def main() -> None:
             start = time.perf_counter()
             session.game.ground_truth(session.state, player)
             timings.append(time.perf_counter() - start)
-        rows.append([
-            info.id,
-            len(timings),
-            f"{median(timings) * 1e3:.3f}",
-            f"{percentile(timings, 99) * 1e3:.3f}",
-            f"{max(timings) * 1e3:.3f}",
-        ])
+        rows.append(
+            [
+                info.id,
+                len(timings),
+                f"{median(timings) * 1e3:.3f}",
+                f"{percentile(timings, 99) * 1e3:.3f}",
+                f"{max(timings) * 1e3:.3f}",
+            ]
+        )
     print(f"Ground truth per state, cold caches ({machine()})\n")
     print(table(["game", "states", "median ms", "p99 ms", "max ms"], rows))
 

@@ -15,11 +15,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import machine, median, table  # noqa: E402
-from playouts import cold_caches  # noqa: E402
-
-from langgraph_games.games import GameSession  # noqa: E402
-from langgraph_games.players import DEFAULT_DEPTHS, MinimaxPlayer, request_for  # noqa: E402
+from _common import machine, median, table
+from langgraph_games.games import GameSession
+from langgraph_games.players import DEFAULT_DEPTHS, MinimaxPlayer, request_for
+from playouts import cold_caches
 
 
 def main() -> None:
@@ -48,13 +47,15 @@ def main() -> None:
             elapsed += spent
             per_move.append(spent)
             nodes += player.nodes
-        rows.append([
-            game_id,
-            "exact" if depth is None else depth,
-            f"{nodes:,}",
-            f"{nodes / elapsed:,.0f}",
-            f"{median(per_move):.3f}",
-        ])
+        rows.append(
+            [
+                game_id,
+                "exact" if depth is None else depth,
+                f"{nodes:,}",
+                f"{nodes / elapsed:,.0f}",
+                f"{median(per_move):.3f}",
+            ]
+        )
     print(f"Minimax with alpha-beta ({machine()})\n")
     print(table(["game", "depth", "nodes", "nodes/s", "median s/move"], rows))
 

@@ -60,3 +60,67 @@ def test_console_script_runs() -> None:
         check=True,
     )
     assert "Result after" in result.stdout
+
+
+def test_arena_and_report_commands(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    argv = [
+        "arena",
+        "tictactoe",
+        "--players",
+        "minimax",
+        "--matches",
+        "2",
+        "--out",
+        str(tmp_path),
+        "-q",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "| minimax | 2       | 2-0-0 | 1.00" in out
+    results = next(tmp_path.glob("*.jsonl"))
+    assert main(["report", str(results)]) == 0
+    assert "| minimax | 2       | 2-0-0 | 1.00" in capsys.readouterr().out
+    assert main(["report", str(tmp_path / "missing.jsonl")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_finished_matches_and_a_rerun_resumes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import signal
+    import time
+
+    from langgraph_games.eval import ResultsFile
+
+    argv = [
+        sys.executable,
+        "-m",
+        "langgraph_games.cli",
+        "arena",
+        "connect4",
+        "--players",
+        "minimax:depth=3",
+        "--matches",
+        "40",
+        "--concurrency",
+        "1",
+        "--out",
+        str(tmp_path),
+        "-q",
+    ]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        files = list(tmp_path.glob("*.jsonl"))
+        if files and len(ResultsFile(files[0]).read().records) >= 2:
+            break
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=60)
+    assert process.returncode == 130 and "rerun the same command to resume" in out
+    results = ResultsFile(next(tmp_path.glob("*.jsonl")))
+    kept = len(results.read().records)
+    assert 2 <= kept < 40
+    rerun = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{40 - kept} played now, {kept} already done" in rerun.stdout
+    ids = [r["match_id"] for r in results.read().records]
+    assert len(ids) == len(set(ids)) == 40

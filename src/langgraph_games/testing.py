@@ -107,7 +107,7 @@ def _check_metadata(game: Game[Any], report: ConformanceReport) -> None:
 def _check_state(game: Game[Any], state: GameState, where: str, report: ConformanceReport) -> None:
     try:
         again = game.state_from_json(game.state_to_json(state))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - any failure is a contract breach to report
         report.fail(f"{where}: state does not round-trip through JSON ({exc})")
         return
     if again != state:

@@ -7,13 +7,14 @@ import sys
 from collections.abc import Sequence
 
 from langgraph_games import __version__
-from langgraph_games.cli import games_cmd, play_cmd
+from langgraph_games.cli import arena_cmd, games_cmd, play_cmd, report_cmd
 from langgraph_games.games.errors import GameError
+from langgraph_games.models.errors import ModelError
 from langgraph_games.players.registry import PlayerSpecError
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (games_cmd, play_cmd)
+COMMANDS = (games_cmd, play_cmd, arena_cmd, report_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (GameError, PlayerSpecError, ValueError) as exc:
+    except (GameError, PlayerSpecError, ModelError, ValueError) as exc:
         print(f"langgraph-games {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

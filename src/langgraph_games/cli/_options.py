@@ -28,3 +28,39 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
         except json.JSONDecodeError:
             options[key.strip()] = value
     return options
+
+
+def add_model_flags(parser: Any) -> None:
+    """Flags shared by commands that run LLM players."""
+    group = parser.add_argument_group("model settings (LLM players)")
+    group.add_argument("--temperature", type=float, default=None, help="sampling temperature")
+    group.add_argument("--max-tokens", type=int, default=None, help="completion length limit")
+    group.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint URL")
+    group.add_argument("--api-key", default=None, help="API key (default: OPENAI_API_KEY)")
+
+
+def model_settings(args: Any) -> dict[str, Any]:
+    """The model settings given on the command line (unset ones left out)."""
+    settings = {
+        "temperature": args.temperature,
+        "max_tokens": args.max_tokens,
+        "base_url": args.base_url,
+        "api_key": args.api_key,
+    }
+    return {k: v for k, v in settings.items() if v is not None}
+
+
+def add_episode_flags(parser: Any) -> None:
+    """Flags of the episode loop: retries, fallback, step limit."""
+    group = parser.add_argument_group("episode")
+    group.add_argument(
+        "--max-retries", type=int, default=2, help="re-asks after an unusable answer (default 2)"
+    )
+    group.add_argument(
+        "--fallback",
+        choices=["game", "random", "forfeit"],
+        default="game",
+        help="after the retries: the paper's rule for the game (default), a "
+        "random legal move, or forfeit",
+    )
+    group.add_argument("--max-steps", type=int, default=None, help="stop after N moves")

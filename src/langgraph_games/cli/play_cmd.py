@@ -1,14 +1,28 @@
-"""``langgraph-games play GAME --players A B``: one game, the board after every move."""
+"""``langgraph-games play GAME --players A B``: one game, the board after every move.
+
+With an LLM player (``gamebot:local``, ...) each move also shows the model's answer, its
+intermediate results with their scores against ground truth, and rejected answers.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import textwrap
 from typing import Any
 
-from langgraph_games.cli._options import parse_options
+from langgraph_games.cli._options import (
+    add_episode_flags,
+    add_model_flags,
+    model_settings,
+    parse_options,
+)
+from langgraph_games.eval.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
-from langgraph_games.players import make_player, request_for
+from langgraph_games.graphs.episode import EpisodeContext, EpisodeOptions, create_episode_graph
+from langgraph_games.models.factory import check_model
 
 __all__ = ["add_parser", "run"]
 
@@ -22,13 +36,17 @@ def add_parser(sub: Any) -> None:
         nargs="+",
         default=["minimax", "random"],
         metavar="SPEC",
-        help="one spec per seat, e.g. minimax random, minimax:depth=3 (default: minimax random)",
+        help="one spec per seat: minimax, random, minimax:depth=3, gamebot:local, "
+        "gamebot:openai:<model> ... (default: minimax random)",
     )
     parser.add_argument("--seed", type=int, default=0, help="episode seed (default 0)")
     parser.add_argument(
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="print only the result")
+    parser.add_argument("--full", action="store_true", help="print model answers in full")
+    add_episode_flags(parser)
+    add_model_flags(parser)
     parser.set_defaults(run=run)
 
 
@@ -40,29 +58,96 @@ def run(args: argparse.Namespace) -> int:
             f"{game.id} has {game.num_players} seats ({', '.join(game.player_names)}); "
             f"got {len(args.players)} player spec(s): {' '.join(args.players)}"
         )
-    players = [make_player(spec, seed=args.seed + seat) for seat, spec in enumerate(args.players)]
-    session = GameSession(game, seed=args.seed)
+    models = ModelPool(**model_settings(args))
+    players = [
+        build_player(spec, game, models=models, seed=args.seed + seat)
+        for seat, spec in enumerate(args.players)
+    ]
+    for spec in args.players:
+        parts = split_llm_spec(spec)
+        if parts is not None:
+            check_model(models.get(parts[1]))
     names = [f"{game.player_label(i)} ({spec})" for i, spec in enumerate(args.players)]
     print(f"{game.name} (seed {args.seed}): " + " vs ".join(names))
-    if not args.quiet:
-        print(session.render())
-    while not session.done:
-        joint = {}
-        for seat in session.current_players:
-            decision = players[seat].decide(request_for(session, seat))
-            if decision.action is None:
-                raise ValueError(f"player {names[seat]} returned no action")
-            joint[seat] = decision.action
-        session.step(joint)
-        if not args.quiet:
-            moves = ", ".join(f"{game.player_label(p)} plays {a}" for p, a in joint.items())
-            print(f"\nMove {len(session.actions)}: {moves}")
-            print(session.render())
-    result = session.result()
+    options = EpisodeOptions(
+        max_retries=args.max_retries, fallback=args.fallback, max_steps=args.max_steps
+    )
+    result = asyncio.run(_play(game, players, args, options, names))
+    print()
+    if result["status"] == "forfeit":
+        print(f"{names[result['forfeit']]} forfeits after unusable answers.")
     if result["winners"]:
         outcome = " and ".join(names[w] for w in result["winners"]) + " wins"
     else:
-        outcome = "draw"
+        outcome = "draw" if result["status"] != "truncated" else "stopped (step limit)"
     returns = ", ".join(f"{game.player_label(i)} {r:+g}" for i, r in enumerate(result["returns"]))
-    print(f"\nResult after {result['steps']} moves: {outcome} ({returns})")
+    print(f"Result after {result['steps']} moves: {outcome} ({returns})")
+    for seat, counters in enumerate(result["players"]):
+        if counters["model_calls"]:
+            print(
+                f"{names[seat]}: {counters['decisions']} decisions, "
+                f"{counters['invalid_answers']} invalid answers, {counters['fallbacks']} "
+                f"fallbacks, {counters['input_tokens']}+{counters['output_tokens']} tokens"
+            )
     return 0
+
+
+async def _play(
+    game: Game[Any],
+    players: list[Any],
+    args: argparse.Namespace,
+    options: EpisodeOptions,
+    names: list[str],
+) -> dict[str, Any]:
+    graph = create_episode_graph()
+    context = EpisodeContext(players=players, game=game, options=options)
+    record = {
+        "game": game.versioned_id,
+        "options": game.options_dict(),
+        "seed": args.seed,
+        "actions": [],
+    }
+    if not args.quiet:
+        print(GameSession.from_dict(record).render())
+    result: dict[str, Any] = {}
+    async for update in graph.astream(
+        {"record": record, "trajectory": []},
+        {"recursion_limit": 10**6},
+        context=context,
+        stream_mode="updates",
+    ):
+        if "apply" in update and not args.quiet:
+            step = update["apply"]["trajectory"][0]
+            _print_step(game, step, update["apply"]["record"], names, args.full)
+        if "finish" in update:
+            result = update["finish"]["result"]
+    return result
+
+
+def _print_step(
+    game: Game[Any], step: dict[str, Any], record: dict[str, Any], names: list[str], full: bool
+) -> None:
+    moves = ", ".join(f"{game.player_label(int(p))} plays {a}" for p, a in step["actions"].items())
+    print(f"\nMove {step['step'] + 1}: {moves}")
+    for seat, decision in step["decisions"].items():
+        attempts = decision["attempts"]
+        if not any(a["raw_outputs"] for a in attempts):
+            continue
+        for number, attempt in enumerate(attempts, start=1):
+            text = "\n".join(attempt["raw_outputs"]).strip() or "(empty answer)"
+            if not full:
+                text = textwrap.shorten(text.replace("\n", " / "), width=600)
+            print(f"  {names[int(seat)]} answer {number} [{attempt['status']}]:")
+            print(textwrap.indent(text, "    | "))
+            if attempt.get("feedback"):
+                print(f"    -> {attempt['feedback']}")
+        for score in decision.get("scores") or []:
+            mark = "right" if score["correct"] else "wrong"
+            said = "no answer" if not score["answered"] else score["parsed"]
+            print(
+                f"    subproblem {score['index']}: said {said}, truth {score['truth']} "
+                f"-> {mark} ({score['metric']} {score['value']:.2f})"
+            )
+        if decision.get("fallback"):
+            print(f"    fallback ({decision['fallback']}): {decision['action']}")
+    print(GameSession.from_dict(record).render())

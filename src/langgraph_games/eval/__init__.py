@@ -1,3 +1,24 @@
 """Evaluation: run specs, executors, results files, metrics, arenas and reports."""
 
-__all__: list[str] = []
+from __future__ import annotations
+
+from langgraph_games.eval.arena import ArenaReport, ArenaSpec, MatchSpec, run_arena, summarize
+from langgraph_games.eval.metrics import pairwise_wdl, player_rows
+from langgraph_games.eval.players import STRATEGIES, ModelPool, build_player, is_llm_spec
+from langgraph_games.eval.results import ReadReport, ResultsFile
+
+__all__ = [
+    "STRATEGIES",
+    "ArenaReport",
+    "ArenaSpec",
+    "MatchSpec",
+    "ModelPool",
+    "ReadReport",
+    "ResultsFile",
+    "build_player",
+    "is_llm_spec",
+    "pairwise_wdl",
+    "player_rows",
+    "run_arena",
+    "summarize",
+]

@@ -81,10 +81,11 @@ class GameSession:
             "game": self.game.versioned_id,
             "options": self.game.options_dict(),
             "seed": self.seed,
-            "actions": [self._action_record(a) for a in self.actions],
+            "actions": [self.action_record(a) for a in self.actions],
         }
 
-    def _action_record(self, joint: JointAction) -> str | dict[str, str]:
+    def action_record(self, joint: JointAction) -> str | dict[str, str]:
+        """How a joint action is written in :meth:`to_dict` (a string for one mover)."""
         if not self.game.simultaneous and len(joint) == 1:
             return next(iter(joint.values()))
         return {str(p): a for p, a in sorted(joint.items())}

@@ -1,0 +1,73 @@
+"""Concurrent matches against a model with a fixed latency, against the ideal throughput.
+
+Usage: python benchmarks/concurrency.py [--latency 0.1] [--sizes 1 8 64]
+
+N TicTacToe matches (GAMEBoT agent on a scripted model that takes ``latency`` seconds per
+call, against the random player) run at once through the arena's executor path
+(``run_episode`` under ``asyncio``). Ideal throughput is N / latency model calls per
+second; the efficiency is achieved / ideal. Aim: at least 90% at N = 64.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+from _common import machine, table
+from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
+from langgraph_games.models import ScriptedChatModel
+from langgraph_games.players import RandomPlayer
+from support import oracle
+
+
+async def run(n: int, latency: float) -> tuple[int, float]:
+    model = ScriptedChatModel(script=oracle("right"), latency_s=latency)
+    player = gamebot_player(model, "tictactoe")
+    options = EpisodeOptions(max_retries=0)
+    start = time.perf_counter()
+    await asyncio.gather(
+        *(
+            run_episode("tictactoe", [player, RandomPlayer(seed=i)], seed=i, options=options)
+            for i in range(n)
+        )
+    )
+    return len(model.calls), time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=0.1)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 8, 64])
+    args = parser.parse_args()
+    rows = []
+    for n in args.sizes:
+        calls, elapsed = asyncio.run(run(n, args.latency))
+        achieved = calls / elapsed
+        # Each match makes its calls one after another; N matches overlap.
+        ideal = n / args.latency
+        # Matches have different lengths, so at the end fewer than N run: bound the ideal
+        # by the longest match (calls of the busiest match x latency).
+        rows.append(
+            [
+                n,
+                calls,
+                f"{elapsed:.2f}",
+                f"{achieved:,.1f}",
+                f"{ideal:,.1f}",
+                f"{100 * achieved / ideal:.1f}%",
+            ]
+        )
+    print(
+        f"Concurrent matches, scripted model with {args.latency * 1e3:.0f} ms latency "
+        f"({machine()})\n"
+    )
+    print(table(["N", "model calls", "seconds", "calls/s", "ideal N/latency", "efficiency"], rows))
+
+
+if __name__ == "__main__":
+    main()

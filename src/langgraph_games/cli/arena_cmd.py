@@ -1,0 +1,80 @@
+"""``langgraph-games arena GAME --players A B ...``: a round-robin with the paper's metrics."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from langgraph_games.cli._options import (
+    add_episode_flags,
+    add_model_flags,
+    model_settings,
+    parse_options,
+)
+from langgraph_games.eval.arena import ArenaSpec, run_arena
+from langgraph_games.graphs.episode import EpisodeOptions
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``arena`` sub-command."""
+    parser = sub.add_parser(
+        "arena", help="round-robin matches between players, with O/I tables (GAMEBoT)"
+    )
+    parser.add_argument("game", help="a two-player game id, e.g. tictactoe")
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="player specs, e.g. gamebot:local minimax",
+    )
+    parser.add_argument("--matches", type=int, default=10, help="matches per pair (default 10)")
+    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    parser.add_argument("--concurrency", type=int, default=4, help="matches at once (default 4)")
+    parser.add_argument("--no-swap", action="store_true", help="keep the same first player")
+    parser.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="do not add the random player as the baseline row",
+    )
+    parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
+    parser.add_argument(
+        "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
+    )
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_episode_flags(parser)
+    add_model_flags(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run or resume the arena and print its tables."""
+    spec = ArenaSpec(
+        game=args.game,
+        options=parse_options(args.option),
+        players=args.players,
+        matches=args.matches,
+        seed=args.seed,
+        swap_seats=not args.no_swap,
+        baseline=not args.no_baseline,
+        concurrency=args.concurrency,
+        episode=EpisodeOptions(
+            max_retries=args.max_retries, fallback=args.fallback, max_steps=args.max_steps
+        ),
+        model=model_settings(args),
+    )
+    try:
+        report = asyncio.run(run_arena(spec, args.out, progress=not args.quiet))
+    except KeyboardInterrupt:
+        print("\ninterrupted: finished matches are saved; rerun the same command to resume")
+        return 130
+    print(report.markdown)
+    print(
+        f"results: {report.results_path} ({report.played} played now, {report.skipped} "
+        f"already done, {report.errors} errors)"
+    )
+    print(f"summary: {report.summary_path} and {report.csv_path}")
+    return 0 if report.errors == 0 else 1

@@ -1,0 +1,297 @@
+"""Head-to-head arenas: a run spec, round-robin scheduling and a concurrent executor.
+
+An :class:`ArenaSpec` is pure data (game and options, player specs, matches per pair,
+seed, seat swapping, episode options, model settings). Its hash names the results file,
+and every match has an id derived from the pair, the round and the seating, so a rerun of
+the same spec skips the matches already on disk: an interrupted arena resumes, and each
+match appears exactly once. Matches run concurrently under a bound; a match whose model
+calls keep failing is recorded with ``status: "error"`` without stopping the others (and
+is retried by the next rerun).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from langgraph_games import __version__
+from langgraph_games.eval.metrics import pairwise_wdl, player_rows
+from langgraph_games.eval.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.eval.results import ResultsFile
+from langgraph_games.eval.tables import arena_csv, arena_markdown
+from langgraph_games.games.registry import make
+from langgraph_games.graphs.episode import EpisodeOptions, run_episode
+from langgraph_games.models.factory import check_model, describe_model
+
+__all__ = ["ArenaReport", "ArenaSpec", "MatchSpec", "run_arena", "summarize"]
+
+
+class ArenaSpec(BaseModel):
+    """A round-robin arena, as pure data.
+
+    Attributes:
+        game: Game id (with or without version).
+        options: Game options.
+        players: Player specs, e.g. ``["gamebot:local", "minimax"]``.
+        matches: Matches per pair of players.
+        seed: Base seed; match ``m`` of a pair uses ``seed + m``.
+        swap_seats: Alternate who moves first within each pair (half and half).
+        baseline: Add the ``random`` player if it is not among ``players``.
+        concurrency: Matches run at once (does not change results, so not hashed).
+        episode: Retries, fallback and step limit.
+        model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: list[str]
+    matches: int = Field(10, ge=1)
+    seed: int = 0
+    swap_seats: bool = True
+    baseline: bool = True
+    concurrency: int = Field(4, ge=1)
+    episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
+    model: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("players")
+    @classmethod
+    def _distinct(cls, players: list[str]) -> list[str]:
+        if not players:
+            raise ValueError("an arena needs at least one player spec")
+        if len(set(players)) != len(players):
+            raise ValueError(f"player specs must be distinct, got {players}")
+        return players
+
+    @property
+    def roster(self) -> list[str]:
+        """The players, with the random baseline added when asked for."""
+        roster = list(self.players)
+        if self.baseline and "random" not in roster:
+            roster.append("random")
+        return roster
+
+    def spec_hash(self) -> str:
+        """Short hash of everything that changes results (not ``concurrency``)."""
+        data = self.model_dump(mode="json", exclude={"concurrency"})
+        data["game"] = make(self.game, **self.options).versioned_id
+        blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def schedule(self) -> list[MatchSpec]:
+        """Every match of the round robin, in a stable order."""
+        game = make(self.game, **self.options)
+        if game.num_players != 2:
+            raise ValueError(
+                f"the arena plays two-player games; {game.id} has {game.num_players} seats"
+            )
+        matches = []
+        for a, b in itertools.combinations(self.roster, 2):
+            for m in range(self.matches):
+                seats = [b, a] if self.swap_seats and m % 2 == 1 else [a, b]
+                key = json.dumps([a, b, m, seats])
+                match_id = hashlib.sha256(key.encode()).hexdigest()[:16]
+                matches.append(
+                    MatchSpec(match_id=match_id, seats=seats, seed=self.seed + m, round=m)
+                )
+        return matches
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match: its id, the player spec of each seat, the seed and round number."""
+
+    match_id: str
+    seats: list[str]
+    seed: int
+    round: int
+
+
+@dataclass
+class ArenaReport:
+    """What a run did and where its files are."""
+
+    results_path: Path
+    summary_path: Path
+    csv_path: Path
+    played: int = 0
+    skipped: int = 0
+    errors: int = 0
+    markdown: str = ""
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+def results_path_for(spec: ArenaSpec, out_dir: str | Path) -> Path:
+    """``<out_dir>/arena-<game>-<hash>.jsonl``."""
+    game_id = make(spec.game, **spec.options).id
+    return Path(out_dir) / f"arena-{game_id}-{spec.spec_hash()}.jsonl"
+
+
+def summarize(results: str | Path) -> tuple[str, list[dict[str, Any]], str, list[str]]:
+    """Tables of a results file: ``(markdown, rows, csv, notes about skipped lines)``.
+
+    Raises:
+        ValueError: The file holds no finished match of a known game.
+    """
+    report = ResultsFile(results).read()
+    notes = [f"line {n}: {why}" for n, why in report.skipped]
+    matches = [r for r in report.records if r.get("kind") == "match"]
+    games = sorted({str(r["game"]) for r in matches})
+    if not games:
+        raise ValueError(f"{results} holds no match records")
+    markdown_parts, csv_parts, all_rows = [], [], []
+    for game_id in games:
+        records = [r for r in matches if r["game"] == game_id]
+        errors = sum(1 for r in records if r.get("status") == "error")
+        if errors:
+            notes.append(f"{game_id}: {errors} match(es) ended with an error and are left out")
+        rows = player_rows(records)
+        all_rows.extend(rows)
+        markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records)))
+        csv_parts.append(arena_csv(game_id, rows))
+    return "\n".join(markdown_parts), all_rows, "\n".join(csv_parts), notes
+
+
+async def run_arena(
+    spec: ArenaSpec,
+    out_dir: str | Path = "runs",
+    *,
+    progress: bool = True,
+    on_match: Callable[[dict[str, Any]], None] | None = None,
+) -> ArenaReport:
+    """Run (or resume) an arena and write its results, summary and CSV.
+
+    Args:
+        spec: The arena.
+        out_dir: Folder of the results file and summaries.
+        progress: Show a progress bar on stderr.
+        on_match: Called with each match record as it is written.
+
+    Returns:
+        Paths and counts, and the summary tables.
+
+    Raises:
+        ModelUnavailableError: A model cannot be used (checked before any match starts).
+        PlayerSpecError: A player spec is not understood.
+    """
+    game = make(spec.game, **spec.options)
+    schedule = spec.schedule()
+    path = results_path_for(spec, out_dir)
+    results = ResultsFile(path)
+    models = ModelPool(**spec.model)
+    for player_spec in spec.roster:  # fail fast on bad specs and unreachable endpoints
+        build_player(player_spec, game, models=models)
+        parts = split_llm_spec(player_spec)
+        if parts is not None:
+            check_model(models.get(parts[1]))
+    _write_manifest(spec, path, models)
+    done = results.finished_ids()
+    todo = [m for m in schedule if m.match_id not in done]
+    report = ArenaReport(
+        results_path=path,
+        summary_path=path.with_suffix(".summary.md"),
+        csv_path=path.with_suffix(".summary.csv"),
+        skipped=len(schedule) - len(todo),
+    )
+    bar = _progress(total=len(schedule), initial=report.skipped, enabled=progress)
+    semaphore = asyncio.Semaphore(spec.concurrency)
+
+    async def play(match: MatchSpec) -> None:
+        async with semaphore:
+            record = await _play_match(spec, game, match, models)
+            results.append(record)
+            report.played += 1
+            report.errors += record["status"] == "error"
+            if on_match is not None:
+                on_match(record)
+            bar.update(1)
+
+    tasks = [asyncio.ensure_future(play(m)) for m in todo]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        # On Ctrl-C or any failure, stop the matches still running: what is written stays
+        # written, and the next run resumes from there.
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        bar.close()
+    if any(r.get("kind") == "match" for r in results.read().records):
+        markdown, rows, csv_text, _ = summarize(path)
+        report.markdown, report.rows = markdown, rows
+        report.summary_path.write_text(markdown, encoding="utf-8")
+        report.csv_path.write_text(csv_text, encoding="utf-8")
+    return report
+
+
+async def _play_match(
+    spec: ArenaSpec, game: Any, match: MatchSpec, models: ModelPool
+) -> dict[str, Any]:
+    started = time.time()
+    record: dict[str, Any] = {
+        "kind": "match",
+        "match_id": match.match_id,
+        "spec_hash": spec.spec_hash(),
+        "game": game.versioned_id,
+        "options": game.options_dict(),
+        "seed": match.seed,
+        "round": match.round,
+        "seats": match.seats,
+        "started_at": started,
+    }
+    try:
+        players = [
+            build_player(s, game, models=models, seed=match.seed * 10 + seat)
+            for seat, s in enumerate(match.seats)
+        ]
+        episode = await run_episode(game, players, seed=match.seed, options=spec.episode)
+    except Exception as exc:  # noqa: BLE001 - recorded on this match; the others go on
+        record.update(status="error", error=f"{type(exc).__name__}: {exc}")
+    else:
+        result = episode["result"]
+        record.update(status=result["status"], result=result, trajectory=episode["trajectory"])
+    record["duration_s"] = time.time() - started
+    return record
+
+
+def _write_manifest(spec: ArenaSpec, path: Path, models: ModelPool) -> None:
+    manifest = {
+        "spec": spec.model_dump(mode="json"),
+        "spec_hash": spec.spec_hash(),
+        "roster": spec.roster,
+        "package_version": __version__,
+        "python": sys.version.split()[0],
+        "models": {name: describe_model(model) for name, model in models.models.items()},
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    manifest_path = path.with_suffix(".manifest.json")
+    tmp = manifest_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True), encoding="utf-8")
+    tmp.replace(manifest_path)
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        """Ignore progress."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def _progress(total: int, initial: int, enabled: bool) -> Any:
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, desc="matches", unit="match", file=sys.stderr)

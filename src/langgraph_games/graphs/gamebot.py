@@ -1,0 +1,336 @@
+"""The GAMEBoT strategy: a subproblem chain-of-thought prompt, parsing and verification.
+
+``create_gamebot_agent(model, game)`` compiles a decision graph (see
+:mod:`langgraph_games.graphs.decision`)::
+
+    prompt -> model -> parse -> verify -> END
+
+- ``prompt`` builds the game's three-part prompt (rules, input, output; our own words in
+  :mod:`langgraph_games.graphs.gamebot_prompts`) as the system message, plus truths from
+  memory, and the observation (plus feedback on a rejected answer) as the user message.
+- ``model`` calls the chat model with retries and records tokens and latency.
+- ``parse`` reads the ``[Intermediate Thinking Results k: ...]`` answers and the move after
+  the last ``Chosen Move`` (or the game's final label) with the game's own parser.
+- ``verify`` scores each intermediate answer against the rule-based ground truth.
+
+Variants: ``"gamebot"`` (the paper's prompts), ``"action_only"`` and ``"cot"`` (the two
+baselines of the paper's Table 3: move only, and a generic "think step by step"), and
+``"reasoning"``, the looser prompt the paper describes for reasoning models (section
+2.4): it states the subproblems and answer formats but not the step-by-step procedure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import time
+from types import ModuleType
+from typing import Any, Literal
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from langgraph_games.games.base import Game
+from langgraph_games.games.registry import list_games, make
+from langgraph_games.games.subproblems import extract_intermediate, score_answer
+from langgraph_games.graphs.decision import (
+    DecisionInput,
+    GraphPlayer,
+    engine_of,
+    state_of,
+)
+from langgraph_games.models.factory import describe_model
+from langgraph_games.models.retry import ainvoke_with_retry
+from langgraph_games.models.usage import UsageRecorder
+from langgraph_games.players.base import ParseStatus
+
+__all__ = [
+    "VARIANTS",
+    "GamebotState",
+    "build_gamebot_messages",
+    "create_gamebot_agent",
+    "gamebot_player",
+    "load_prompt",
+]
+
+Variant = Literal["gamebot", "action_only", "cot", "reasoning"]
+VARIANTS: tuple[str, ...] = ("gamebot", "action_only", "cot", "reasoning")
+_SCORED_VARIANTS = {"gamebot", "reasoning"}
+
+
+class GamebotState(DecisionInput, total=False):
+    """Decision input plus the prompt, the reply and the decision."""
+
+    messages: list[BaseMessage]
+    reply: str
+    usage: dict[str, Any]
+    latency_s: float
+    decision: dict[str, Any]
+
+
+def load_prompt(game: Game[Any] | str) -> ModuleType:
+    """The prompt module of a game (``RULES``, ``INPUT``, ``OUTPUT`` and friends).
+
+    Raises:
+        ValueError: The game has no GAMEBoT prompt; the message lists those that do.
+    """
+    game_id = game if isinstance(game, str) else game.id
+    game_id = re.sub(r"-v\d+$", "", game_id)
+    try:
+        return importlib.import_module(f"langgraph_games.graphs.gamebot_prompts.{game_id}")
+    except ModuleNotFoundError:
+        with_prompts = []
+        for info in list_games():
+            try:
+                importlib.import_module(f"langgraph_games.graphs.gamebot_prompts.{info.id}")
+            except ModuleNotFoundError:
+                continue
+            with_prompts.append(info.id)
+        raise ValueError(
+            f"No GAMEBoT prompt for game {game_id!r}; games with one: {', '.join(with_prompts)}"
+        ) from None
+
+
+def _answer_format(prompt: ModuleType) -> str:
+    return str(getattr(prompt, "ANSWER_FORMAT", f"{_label(prompt)}: <your move>"))
+
+
+def _label(prompt: ModuleType) -> str:
+    return str(getattr(prompt, "FINAL_LABEL", "Chosen Move"))
+
+
+def _output_section(game: Game[Any], prompt: ModuleType, variant: str) -> str:
+    answer = _answer_format(prompt)
+    if variant == "gamebot":
+        return str(prompt.OUTPUT)
+    if variant == "action_only":
+        return f'Reply with your move only, written as "{answer}", and nothing else.'
+    if variant == "cot":
+        return (
+            "Think step by step about the best move. Then end your reply with your move, "
+            f'written as "{answer}".'
+        )
+    lines = [
+        "Analyse the position in whatever way you find best. Your answers to the questions "
+        "below are checked, so include each one in your reply in the format given.",
+    ]
+    for sub in game.subproblems:
+        lines.append(
+            f'- {sub.question} Answer as "[Intermediate Thinking Results {sub.index}: '
+            f'{sub.answer_format}]".'
+        )
+    lines.append(f'Finish with your move, written as "{answer}".')
+    return "\n".join(lines)
+
+
+def build_gamebot_messages(
+    game: Game[Any],
+    observation: str,
+    *,
+    variant: str = "gamebot",
+    truths: list[str] | None = None,
+    feedback: str | None = None,
+) -> list[BaseMessage]:
+    """The system and user messages of one GAMEBoT decision.
+
+    Raises:
+        ValueError: Unknown variant, or a game without a GAMEBoT prompt.
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"Unknown GAMEBoT variant {variant!r}; accepted: {', '.join(VARIANTS)}")
+    prompt = load_prompt(game)
+    role = getattr(prompt, "ROLE", f"You are an expert player of the game {game.name}.")
+    system = (
+        f"{role}\n\n**Game Rules**\n{prompt.RULES}\n\n**Input**\n{prompt.INPUT}\n\n"
+        f"**Output**\n{_output_section(game, prompt, variant)}"
+    )
+    if truths:
+        lessons = "\n".join(f"- {t}" for t in truths)
+        system += f"\n\n**Lessons from earlier games**\n{lessons}"
+    user = observation
+    if feedback:
+        user += f"\n\n{feedback}"
+    return [SystemMessage(content=system), HumanMessage(content=user)]
+
+
+_LABEL_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def _after_label(text: str, label: str) -> str | None:
+    pattern = _LABEL_CACHE.get(label)
+    if pattern is None:
+        words = r"[\s*_#]*".join(re.escape(w) for w in label.split())
+        pattern = _LABEL_CACHE[label] = re.compile(rf"{words}[\s*_#]*[:：]?", re.I)
+    matches = list(pattern.finditer(text))
+    if not matches:
+        return None
+    return text[matches[-1].end() :]
+
+
+def create_gamebot_agent(
+    model: BaseChatModel,
+    game: Game[Any] | str,
+    *,
+    variant: Variant = "gamebot",
+    call_attempts: int = 3,
+    retry_delay_s: float = 0.5,
+    name: str = "gamebot",
+) -> CompiledStateGraph[GamebotState, Any, DecisionInput, GamebotState]:
+    r"""Compile the GAMEBoT decision graph for one game.
+
+    Args:
+        model: Any LangChain chat model (see :func:`~langgraph_games.models.load_chat_model`).
+        game: The game (engine or id) whose prompt to use.
+        variant: ``"gamebot"``, ``"action_only"``, ``"cot"`` or ``"reasoning"``.
+        call_attempts: Attempts per model call on transient failures (with backoff).
+        retry_delay_s: First backoff delay; it doubles after each failed attempt.
+        name: Name of the compiled graph.
+
+    Returns:
+        A decision graph: input :class:`DecisionInput`, output key ``decision``.
+
+    Raises:
+        ValueError: Unknown variant, or no GAMEBoT prompt for the game.
+
+    Example:
+        >>> import asyncio
+        >>> from langgraph_games import GameSession
+        >>> from langgraph_games.graphs.decision import request_to_input
+        >>> from langgraph_games.models import ScriptedChatModel
+        >>> from langgraph_games.players import request_for
+        >>> reply = ("[Intermediate Thinking Results 1: None]\n"
+        ...          "[Intermediate Thinking Results 2: None]\nChosen Move: (1,1)")
+        >>> agent = create_gamebot_agent(ScriptedChatModel(responses=[reply]), "tictactoe")
+        >>> request = request_for(GameSession("tictactoe"))
+        >>> out = asyncio.run(agent.ainvoke(request_to_input(request)))
+        >>> out["decision"]["action"], [s["value"] for s in out["decision"]["scores"]]
+        ('(1,1)', [1.0, 1.0])
+    """
+    engine = make(game) if isinstance(game, str) else game
+    if variant not in VARIANTS:
+        raise ValueError(f"Unknown GAMEBoT variant {variant!r}; accepted: {', '.join(VARIANTS)}")
+    prompt = load_prompt(engine)
+    label = _label(prompt)
+    scored = variant in _SCORED_VARIANTS
+
+    async def build_prompt(state: GamebotState) -> dict[str, Any]:
+        messages = build_gamebot_messages(
+            engine_of(state),
+            state["observation"],
+            variant=variant,
+            truths=list(state.get("truths") or []),
+            feedback=state.get("feedback"),
+        )
+        return {"messages": messages}
+
+    async def call_model(state: GamebotState) -> dict[str, Any]:
+        recorder = UsageRecorder()
+        started = time.perf_counter()
+        reply = await ainvoke_with_retry(
+            model,
+            state["messages"],
+            config={"callbacks": [recorder]},
+            attempts=call_attempts,
+            base_delay_s=retry_delay_s,
+        )
+        totals = recorder.totals()
+        usage = {
+            "calls": max(1, totals["calls"]),
+            "input_tokens": totals["input_tokens"],
+            "output_tokens": totals["output_tokens"],
+        }
+        if not totals["calls"] and reply.usage_metadata:  # a model that skips callbacks
+            usage["input_tokens"] = reply.usage_metadata.get("input_tokens", 0)
+            usage["output_tokens"] = reply.usage_metadata.get("output_tokens", 0)
+        return {"reply": reply.text, "usage": usage, "latency_s": time.perf_counter() - started}
+
+    async def parse(state: GamebotState) -> dict[str, Any]:
+        text = state.get("reply") or ""
+        game_engine = engine_of(state)
+        game_state = state_of(state)
+        player = int(state["player"])
+        segment = _after_label(text, label)
+        action = game_engine.parse_action(game_state, player, segment if segment else text)
+        info: dict[str, Any] = {"variant": variant}
+        if action is not None:
+            status = ParseStatus.OK
+        elif segment is not None and segment.strip():
+            status = ParseStatus.ILLEGAL
+            chosen = segment.strip().splitlines()[0][:80]
+            info["problem"] = (
+                f"the move after '{label}:' ({chosen!r}) is not one of the legal moves"
+            )
+        elif segment is not None:
+            status = ParseStatus.UNPARSABLE
+            info["problem"] = f"nothing follows your '{label}:' line"
+        else:
+            status = ParseStatus.UNPARSABLE
+            info["problem"] = (
+                f"your answer has no '{label}:' line" if text.strip() else "your answer was empty"
+            )
+        decision = {
+            "action": action,
+            "status": status.value,
+            "raw_outputs": [text],
+            "intermediate": {str(k): v for k, v in extract_intermediate(text).items()}
+            if scored
+            else {},
+            "scores": [],
+            "usage": state.get("usage") or {},
+            "latency_s": state.get("latency_s", 0.0),
+            "info": info,
+        }
+        return {"decision": decision}
+
+    async def verify(state: GamebotState) -> dict[str, Any]:
+        decision = dict(state["decision"])
+        game_engine = engine_of(state)
+        truth = game_engine.ground_truth(state_of(state), int(state["player"]))
+        answers = {int(k): v for k, v in decision["intermediate"].items()}
+        decision["scores"] = [
+            {
+                **score_answer(sub, answers.get(sub.index), truth[sub.index]).to_dict(),
+                "scored": sub.scored,
+            }
+            for sub in game_engine.subproblems
+            if sub.index in truth
+        ]
+        return {"decision": decision}
+
+    builder = StateGraph(GamebotState, input_schema=DecisionInput)
+    builder.add_node("prompt", build_prompt)
+    builder.add_node("model", call_model)
+    builder.add_node("parse", parse)
+    builder.add_edge(START, "prompt")
+    builder.add_edge("prompt", "model")
+    builder.add_edge("model", "parse")
+    if scored and engine.subproblems:
+        builder.add_node("verify", verify)
+        builder.add_edge("parse", "verify")
+        builder.add_edge("verify", END)
+    else:
+        builder.add_edge("parse", END)
+    return builder.compile(name=name)
+
+
+def gamebot_player(
+    model: BaseChatModel,
+    game: Game[Any] | str,
+    *,
+    variant: Variant = "gamebot",
+    name: str | None = None,
+    **settings: Any,
+) -> GraphPlayer:
+    """A :class:`GraphPlayer` running :func:`create_gamebot_agent` for ``game``.
+
+    Extra keyword arguments go to :func:`create_gamebot_agent`.
+    """
+    graph = create_gamebot_agent(model, game, variant=variant, **settings)
+    label = name or ("gamebot" if variant == "gamebot" else f"gamebot_{variant}")
+    return GraphPlayer(
+        graph,
+        name=label,
+        description={"kind": "gamebot", "variant": variant, "model": describe_model(model)},
+    )

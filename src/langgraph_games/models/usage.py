@@ -1,0 +1,115 @@
+"""Usage accounting: a callback handler recording tokens and latency of every model call."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import LLMResult
+
+__all__ = ["CallRecord", "UsageRecorder"]
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One model call: the model, its token counts, wall time and error, if any."""
+
+    model: str
+    input_tokens: int
+    output_tokens: int
+    latency_s: float
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return asdict(self)
+
+
+class UsageRecorder(BaseCallbackHandler):
+    """Records every chat-model call made with it in ``config={"callbacks": [...]}``.
+
+    Token counts come from the reply's ``usage_metadata`` (OpenAI-compatible endpoints
+    and the local model both fill it); latency is measured between the start and end
+    callbacks. Thread-safe, so one recorder may watch concurrent calls.
+
+    Example:
+        >>> from langgraph_games.models.fake import ScriptedChatModel
+        >>> recorder = UsageRecorder()
+        >>> _ = ScriptedChatModel(responses=["ok"]).invoke("hi", config={"callbacks": [recorder]})
+        >>> recorder.totals()["calls"], recorder.totals()["output_tokens"]
+        (1, 1)
+    """
+
+    # Run the (cheap, lock-protected) handlers inline in async runs instead of handing
+    # each event to a worker thread.
+    run_inline = True
+
+    def __init__(self) -> None:
+        self.records: list[CallRecord] = []
+        self._started: dict[UUID, tuple[float, str]] = {}
+        self._lock = threading.Lock()
+
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any],
+        messages: list[list[BaseMessage]],
+        *,
+        run_id: UUID,
+        **kwargs: Any,
+    ) -> None:
+        """Remember when the call started and which model it went to."""
+        params = kwargs.get("invocation_params") or {}
+        name = str(
+            params.get("model_name")
+            or params.get("model")
+            or (serialized or {}).get("name")
+            or "unknown"
+        )
+        with self._lock:
+            self._started[run_id] = (time.perf_counter(), name)
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        """Record tokens and latency of a finished call."""
+        start, name = self._pop(run_id)
+        input_tokens = output_tokens = 0
+        for generations in response.generations:
+            for generation in generations:
+                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
+                if usage:
+                    input_tokens += int(usage.get("input_tokens", 0))
+                    output_tokens += int(usage.get("output_tokens", 0))
+        if not input_tokens and not output_tokens and response.llm_output:
+            usage = response.llm_output.get("token_usage") or {}
+            input_tokens = int(usage.get("prompt_tokens", 0))
+            output_tokens = int(usage.get("completion_tokens", 0))
+        self._add(CallRecord(name, input_tokens, output_tokens, time.perf_counter() - start))
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        """Record a failed call (no tokens)."""
+        start, name = self._pop(run_id)
+        self._add(CallRecord(name, 0, 0, time.perf_counter() - start, error=repr(error)))
+
+    def _pop(self, run_id: UUID) -> tuple[float, str]:
+        with self._lock:
+            return self._started.pop(run_id, (time.perf_counter(), "unknown"))
+
+    def _add(self, record: CallRecord) -> None:
+        with self._lock:
+            self.records.append(record)
+
+    def totals(self) -> dict[str, Any]:
+        """Sum over all calls: ``calls``, ``errors``, tokens and ``latency_s``."""
+        with self._lock:
+            records = list(self.records)
+        return {
+            "calls": len(records),
+            "errors": sum(1 for r in records if r.error),
+            "input_tokens": sum(r.input_tokens for r in records),
+            "output_tokens": sum(r.output_tokens for r in records),
+            "latency_s": sum(r.latency_s for r in records),
+        }

@@ -1,0 +1,45 @@
+"""Scripted TicTacToe replies built from the rules' own ground truth, for exact-score tests."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from langchain_core.messages import BaseMessage
+
+from langgraph_games.games import make
+from langgraph_games.games.tictactoe import TicTacToeState
+
+_CELL = re.compile(r"\((\d),(\d)\):([XO_])")
+_LEGAL = re.compile(r"legal moves: \[(.*)\]")
+GAME = make("tictactoe")
+
+
+def state_from_prompt(messages: Sequence[BaseMessage]) -> tuple[TicTacToeState, int, list[str]]:
+    """Rebuild the TicTacToe state, the player and the legal moves from a GAMEBoT prompt."""
+    text = messages[-1].text
+    cells = {(int(r), int(c)): mark for r, c, mark in _CELL.findall(text)}
+    board = "".join(cells[(r, c)] for r in range(3) for c in range(3))
+    x, o = board.count("X"), board.count("O")
+    state = TicTacToeState(seed=0, turn=x + o, board=board, to_move=x - o, winner=None)
+    legal = re.findall(r"'([^']+)'", _LEGAL.findall(text)[-1])
+    return state, x - o, legal
+
+
+def oracle(
+    mode: str = "right", move: Callable[[list[str]], str] = lambda legal: legal[0]
+) -> Callable[[Sequence[BaseMessage]], str]:
+    """A model answering both subproblems (``right``, or ``extra``: truth plus one bogus cell)."""
+
+    def script(messages: Sequence[BaseMessage]) -> str:
+        state, player, legal = state_from_prompt(messages)
+        truth = GAME.ground_truth(state, player)
+        lines = []
+        for index in (1, 2):
+            items = sorted(truth[index])
+            if mode == "extra":
+                items.append("(9,9)")
+            lines.append(f"[Intermediate Thinking Results {index}: {', '.join(items) or 'None'}]")
+        return "\n".join(lines) + f"\n**Conclusion** ok\n**Chosen Move**: {move(legal)}"
+
+    return script
