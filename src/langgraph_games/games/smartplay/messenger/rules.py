@@ -15,8 +15,10 @@ published rules and the released level files:
   released VGDL sprites have ``speed=0.5``). It picks at random among the moves that bring
   it closer (chaser) or farther (fleeing) by Manhattan distance, or among all four when
   none does; a move off the grid leaves it in place, as VGDL's ``stepBack`` at the edge.
-- Contact is sharing a cell after everyone moved, or the avatar and an entity swapping
-  cells. At most one contact counts per step, in the order enemy, message, goal.
+- Contact: after everyone moved, the avatar shares a cell with an entity, or stands
+  where the entity stood before the step (it walked into the entity, which at half
+  speed cannot clear the cell in time; this also covers swapping cells). At most one
+  contact counts per step, in the order enemy, message, goal.
 - Rewards, as released. Level 1: enemy -1; message +1 if not yet held, else -1; goal +1
   with the message, else -1; every contact ends the episode. Level 2: enemy -1 (end);
   message +0.5 and the avatar now carries it (the message disappears); goal with the
@@ -200,11 +202,11 @@ def npc_move(cell: Cell, movement: str, avatar: Cell, rng: random.Random) -> Cel
     return _moved(cell, rng.choice(options or list(_DELTAS[:4])))
 
 
-def contact_of(before: Cell, after: Cell, npc_before: Cell | None, npc_after: Cell | None) -> bool:
-    """Whether the avatar meets an entity: same cell now, or the two swapped cells."""
+def contact_of(after: Cell, npc_before: Cell | None, npc_after: Cell | None) -> bool:
+    """Whether the avatar, now at ``after``, meets an entity that moved between two cells."""
     if npc_before is None or npc_after is None:
         return False
-    return after == npc_after or (after == npc_before and before == npc_after)
+    return after in (npc_after, npc_before)
 
 
 def step(state: MessengerState, action: int) -> tuple[MessengerState, list[dict[str, object]]]:
@@ -224,10 +226,10 @@ def step(state: MessengerState, action: int) -> tuple[MessengerState, list[dict[
     reward = 0.0
     outcome: str | None = None
     has_message = state.has_message
-    if contact_of(before, avatar, state.enemy_at, enemy_at):
+    if contact_of(avatar, state.enemy_at, enemy_at):
         reward, outcome = -1.0, "lost"
         events.append({"type": "lose", "cause": "enemy", "entity": state.enemy})
-    elif contact_of(before, avatar, state.message_at, message_at):
+    elif contact_of(avatar, state.message_at, message_at):
         if state.level == 1:
             reward, outcome = (-1.0, "lost") if has_message else (1.0, "won")
             events.append(
@@ -240,7 +242,7 @@ def step(state: MessengerState, action: int) -> tuple[MessengerState, list[dict[
         else:
             reward, has_message, message_at = PICKUP_REWARD, True, None
             events.append({"type": "pickup", "entity": state.message})
-    elif contact_of(before, avatar, state.goal_at, goal_at):
+    elif contact_of(avatar, state.goal_at, goal_at):
         reward, outcome = (1.0, "won") if has_message else (-1.0, "lost")
         events.append(
             {"type": "win" if has_message else "lose", "cause": "goal", "entity": state.goal}
