@@ -156,7 +156,10 @@ class GameToolkit:
             missing = [p for p in acting if p != self.player and p not in self.opponents]
             if missing:
                 seats = ", ".join(self._label(p) for p in missing)
-                return f"{seats} act at the same time but have no player to drive them."
+                return (
+                    f"{seats} must move at the same time as you, but no player drives that "
+                    "seat here; the toolkit needs an opponent for it."
+                )
         return None
 
     def _illegal(self, action: str, error: IllegalActionError | None = None) -> str:
@@ -211,16 +214,8 @@ class GameToolkit:
                 continue
             self._record({s: self._fallback(s, d) for s, d in decisions.items()}, lines)
 
-    def _opponents_with_agent(self, action: str) -> dict[int, str]:
-        joint = {self.player: action}
-        for seat in self.session.current_players:
-            if seat != self.player:
-                decision = self.opponents[seat].decide(request_for(self.session, seat))
-                joint[seat] = self._fallback(seat, decision)
-        return joint
-
-    def _apply_agent_move(self, args: dict[str, Any], lines: list[str]) -> str:
-        """Validate and apply the agent's move; return the action applied."""
+    def _checked_action(self, args: dict[str, Any]) -> str:
+        """The agent's move as a canonical action, or a ToolException saying why not."""
         refusal = self._refusal()
         if refusal is not None:
             raise ToolException(refusal)
@@ -228,15 +223,21 @@ class GameToolkit:
         action = self.schema.to_action(self.game, state, self.player, args)
         if not self.game.is_legal(state, self.player, action):
             raise ToolException(self._illegal(action))
-        joint = (
-            self._opponents_with_agent(action) if self.game.simultaneous else {self.player: action}
-        )
+        return action
+
+    def _others_acting(self) -> list[int]:
+        """Seats acting together with the agent (simultaneous games only)."""
+        if not self.game.simultaneous:
+            return []
+        return [p for p in self.session.current_players if p != self.player]
+
+    def _commit(self, joint: dict[int, str], lines: list[str]) -> None:
+        """Apply the joint move that includes the agent's action."""
         try:
             self._record(joint, lines)
         except IllegalActionError as exc:  # defensive: the engine disagrees with is_legal
-            raise ToolException(self._illegal(action, exc)) from exc
-        lines.insert(0, f"You played {action}.")
-        return action
+            raise ToolException(self._illegal(joint[self.player], exc)) from exc
+        lines.insert(0, f"You played {joint[self.player]}.")
 
     def _with_moves(self, lines: list[str]) -> str:
         """The moves just made (if any), a blank line, then the view and status."""
@@ -253,7 +254,11 @@ class GameToolkit:
         with self._lock:
             lines: list[str] = []
             self._advance(lines)
-            self._apply_agent_move(args, lines)
+            joint = {self.player: self._checked_action(args)}
+            for seat in self._others_acting():
+                decision = self.opponents[seat].decide(request_for(self.session, seat))
+                joint[seat] = self._fallback(seat, decision)
+            self._commit(joint, lines)
             self._advance(lines)
             return self._with_moves(lines)
 
@@ -265,7 +270,16 @@ class GameToolkit:
         """
         lines: list[str] = []
         await self._aadvance(lines)
-        self._apply_agent_move(args, lines)
+        joint = {self.player: self._checked_action(args)}
+        turn = self.session.state.turn
+        decisions = {
+            seat: await self.opponents[seat].adecide(request_for(self.session, seat))
+            for seat in self._others_acting()
+        }
+        if self.session.state.turn != turn:
+            raise ToolException("The game moved on while the others decided; call observe.")
+        joint.update({seat: self._fallback(seat, d) for seat, d in decisions.items()})
+        self._commit(joint, lines)
         await self._aadvance(lines)
         return self._with_moves(lines)
 
