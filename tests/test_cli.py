@@ -38,7 +38,7 @@ def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "chess"], "Unknown game 'chess'. Registered games: checkers"),
+        (["play", "chess"], "Unknown game 'chess'. Registered games: "),
         (["play", "othello", "-o", "size=4"], "'size' is not an option"),
         (["play", "othello", "--players", "minimax", "gpt"], "Unknown player 'gpt'"),
         (["play", "othello", "--players", "minimax"], "has 2 seats"),

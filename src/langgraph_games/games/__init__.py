@@ -16,6 +16,7 @@ from langgraph_games.games.errors import (
 from langgraph_games.games.othello import Othello
 from langgraph_games.games.registry import game_class, list_games, make, register
 from langgraph_games.games.session import GameSession, JointAction
+from langgraph_games.games.smartplay import Bandit, Hanoi, Messenger, RockPaperScissors
 from langgraph_games.games.state import GameState, derive_rng
 from langgraph_games.games.subproblems import (
     Answer,
@@ -35,6 +36,7 @@ from langgraph_games.games.tictactoe import TicTacToe
 __all__ = [
     "Answer",
     "AnswerKind",
+    "Bandit",
     "Checkers",
     "Connect4",
     "Event",
@@ -45,12 +47,15 @@ __all__ = [
     "GameOverError",
     "GameSession",
     "GameState",
+    "Hanoi",
     "IllegalActionError",
     "JointAction",
+    "Messenger",
     "Metric",
     "OptionError",
     "OptionInfo",
     "Othello",
+    "RockPaperScissors",
     "StateFormatError",
     "Subproblem",
     "SubproblemScore",
