@@ -13,6 +13,8 @@ from langgraph_games.games.errors import (
     StateFormatError,
     UnknownGameError,
 )
+from langgraph_games.games.maze import Maze
+from langgraph_games.games.minesweeper import Minesweeper
 from langgraph_games.games.othello import Othello
 from langgraph_games.games.registry import game_class, list_games, make, register
 from langgraph_games.games.session import GameSession, JointAction
@@ -47,7 +49,9 @@ __all__ = [
     "GameState",
     "IllegalActionError",
     "JointAction",
+    "Maze",
     "Metric",
+    "Minesweeper",
     "OptionError",
     "OptionInfo",
     "Othello",
