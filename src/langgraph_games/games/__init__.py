@@ -13,6 +13,7 @@ from langgraph_games.games.errors import (
     StateFormatError,
     UnknownGameError,
 )
+from langgraph_games.games.match2 import Match2
 from langgraph_games.games.maze import Maze
 from langgraph_games.games.minesweeper import Minesweeper
 from langgraph_games.games.othello import Othello
@@ -49,6 +50,7 @@ __all__ = [
     "GameState",
     "IllegalActionError",
     "JointAction",
+    "Match2",
     "Maze",
     "Metric",
     "Minesweeper",
