@@ -122,7 +122,7 @@ def parse_match2_answer(
     if not candidates:
         if malformed:
             return ParsedAnswer(None, "the ```json block is not valid JSON")
-        where = "a ```json block" if require_fence else "a JSON object"
+        where = "```json block" if require_fence else "JSON object"
         return ParsedAnswer(None, f'no {where} with an "action" key found')
     answer = candidates[0] if pick == "first" else candidates[-1]
     if not isinstance(answer, dict) or "action" not in answer:

@@ -174,34 +174,33 @@ def _enumerate(comp: _Component, budget: int) -> None:
     nodes = 0
 
     def search(v: int, mines: int) -> bool:
+        # A variable's constraints were satisfiable before it was assigned, so a 0 can
+        # only break a lower bound (too few cells left) and a 1 only an upper bound.
         nonlocal nodes
         nodes += 1
         if nodes > budget:
             return False
         if v == n:
             count, per_cell = table.get(mines, (0, [0] * n))
-            for i in range(n):
-                per_cell[i] += assignment[i]
-            table[mines] = (count + 1, per_cell)
+            table[mines] = (count + 1, [a + b for a, b in zip(per_cell, assignment, strict=True)])
             return True
         cons = of_var[v]
-        for value in (0, 1):
-            ok = True
+        for k in cons:
+            left[k] -= 1
+        if all(placed[k] + left[k] >= need[k] for k in cons) and not search(v + 1, mines):
+            return False
+        if all(placed[k] < need[k] for k in cons):
             for k in cons:
-                left[k] -= 1
-                placed[k] += value
+                placed[k] += 1
+            assignment[v] = 1
+            done = search(v + 1, mines + 1)
+            assignment[v] = 0
             for k in cons:
-                if placed[k] > need[k] or placed[k] + left[k] < need[k]:
-                    ok = False
-                    break
-            if ok:
-                assignment[v] = value
-                if not search(v + 1, mines + value):
-                    return False
-            for k in cons:
-                left[k] += 1
-                placed[k] -= value
-        assignment[v] = 0
+                placed[k] -= 1
+            if not done:
+                return False
+        for k in cons:
+            left[k] += 1
         return True
 
     comp.solved = search(0, 0)
