@@ -132,7 +132,8 @@ def maze_user_prompt(game: Maze, state: MazeState, feedback: str | None = None) 
     ]
     rules = ["- Walking into a wall (#) costs a life and sends you back to the start"]
     if game.options.move_mode == "path_checked":
-        rules.append("- A move of 2 or 3 steps stops at the first wall or monster on its way")
+        hazards = "wall" if level == 1 else "wall or monster"
+        rules.append(f"- A move of 2 or 3 steps stops at the first {hazards} on its way")
     else:
         rules.append("- A move of 2 or 3 steps jumps straight to the target cell")
     rules.append("- A move that would leave the grid does nothing but still costs a step")
