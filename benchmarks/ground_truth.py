@@ -49,13 +49,15 @@ def main() -> None:
             start = time.perf_counter()
             session.game.ground_truth(session.state, player)
             timings.append(time.perf_counter() - start)
-        rows.append([
-            info.id,
-            len(timings),
-            f"{median(timings) * 1e3:.3f}",
-            f"{percentile(timings, 99) * 1e3:.3f}",
-            f"{max(timings) * 1e3:.3f}",
-        ])
+        rows.append(
+            [
+                info.id,
+                len(timings),
+                f"{median(timings) * 1e3:.3f}",
+                f"{percentile(timings, 99) * 1e3:.3f}",
+                f"{max(timings) * 1e3:.3f}",
+            ]
+        )
     print(f"Ground truth per state, cold caches ({machine()})\n")
     print(table(["game", "states", "median ms", "p99 ms", "max ms"], rows))
 

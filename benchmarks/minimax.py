@@ -48,13 +48,15 @@ def main() -> None:
             elapsed += spent
             per_move.append(spent)
             nodes += player.nodes
-        rows.append([
-            game_id,
-            "exact" if depth is None else depth,
-            f"{nodes:,}",
-            f"{nodes / elapsed:,.0f}",
-            f"{median(per_move):.3f}",
-        ])
+        rows.append(
+            [
+                game_id,
+                "exact" if depth is None else depth,
+                f"{nodes:,}",
+                f"{nodes / elapsed:,.0f}",
+                f"{median(per_move):.3f}",
+            ]
+        )
     print(f"Minimax with alpha-beta ({machine()})\n")
     print(table(["game", "depth", "nodes", "nodes/s", "median s/move"], rows))
 

@@ -21,8 +21,12 @@ from _common import machine, rate, table  # noqa: E402
 
 from langgraph_games.games import GameSession, make  # noqa: E402
 
-SPIEL = {"tictactoe": "tic_tac_toe", "connect4": "connect_four", "othello": "othello",
-         "checkers": "checkers"}
+SPIEL = {
+    "tictactoe": "tic_tac_toe",
+    "connect4": "connect_four",
+    "othello": "othello",
+    "checkers": "checkers",
+}
 ZOO = {"tictactoe": "tictactoe_v3", "connect4": "connect_four_v3"}
 
 
@@ -118,18 +122,32 @@ def main() -> None:
         session = rate(ours_session(game_id), args.seconds)
         spiel = rate(openspiel(game_id), args.seconds)
         zoo = rate(pettingzoo(game_id), args.seconds) if game_id in ZOO else None
-        rows.append([
-            game_id,
-            f"{pure:,.0f}",
-            f"{session:,.0f}",
-            f"{spiel:,.0f}",
-            f"{zoo:,.0f}" if zoo else "n/a",
-            f"{pure / spiel:.2f}",
-            f"{pure / zoo:.2f}" if zoo else "n/a",
-        ])
+        rows.append(
+            [
+                game_id,
+                f"{pure:,.0f}",
+                f"{session:,.0f}",
+                f"{spiel:,.0f}",
+                f"{zoo:,.0f}" if zoo else "n/a",
+                f"{pure / spiel:.2f}",
+                f"{pure / zoo:.2f}" if zoo else "n/a",
+            ]
+        )
     print(f"Random play-outs per second ({machine()}, {args.seconds:g} s per cell)\n")
-    print(table(["game", "ours (rules)", "ours (session)", "OpenSpiel", "PettingZoo",
-                 "ours/OpenSpiel", "ours/PettingZoo"], rows))
+    print(
+        table(
+            [
+                "game",
+                "ours (rules)",
+                "ours (session)",
+                "OpenSpiel",
+                "PettingZoo",
+                "ours/OpenSpiel",
+                "ours/PettingZoo",
+            ],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -78,7 +78,7 @@ def _objects(text: str) -> list[Any]:
     for match in re.finditer(r"\{", text):
         try:
             value, _ = decoder.raw_decode(text, match.start())
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(value, dict) and "action" in value:
             found.append(value)
@@ -115,7 +115,7 @@ def parse_match2_answer(
     for block in _FENCE.findall(text):
         try:
             candidates.append(json.loads(block.strip()))
-        except ValueError:
+        except (ValueError, RecursionError):
             malformed = True
     if not candidates and not require_fence:
         candidates = _objects(text)
