@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from langgraph_games.games.maze.rules import MazeState, _see
@@ -58,6 +59,4 @@ def build(
         outcome="",
     )
     values = {"initial_explored": state.explored, **fields}
-    import dataclasses
-
     return dataclasses.replace(state, **values)
