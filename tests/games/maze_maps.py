@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from langgraph_games.games.maze.rules import MazeState, _see
+from langgraph_games.games.maze.rules import MazeState, look_around
 
 
 def build(
@@ -35,7 +35,7 @@ def build(
             cells.append(ch if ch in "#CSWNK" else ".")
     assert agent is not None
     seen = ["1" if seen_all else "0"] * (size * size)
-    _see(seen, size, agent)
+    look_around(seen, size, agent)
     state = MazeState(
         seed=0,
         turn=0,

@@ -31,7 +31,8 @@ from langgraph_games.games.maze.generator import (
 )
 from langgraph_games.games.maze.parsing import parse_maze_answer
 from langgraph_games.games.maze.render import observation_text, render_text
-from langgraph_games.games.maze.rules import ACTIONS, MazeState, Outcome, initial_maze_state, play
+from langgraph_games.games.maze.rules import ACTIONS, MazeState, Outcome, initial_maze_state
+from langgraph_games.games.maze.step import play
 from langgraph_games.games.registry import register
 from langgraph_games.games.state import derive_rng
 

@@ -35,7 +35,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from langgraph_games.games.base import Event, Game, GameOptions
-from langgraph_games.games.errors import GameOverError, IllegalActionError
+from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.minesweeper.render import (
     board_text,
     cell_name,
@@ -258,8 +258,6 @@ class Minesweeper(Game[MinesweeperState]):
                 raise IllegalActionError(
                     action, self.legal_actions(state, 0), player=0, reason=reason
                 )
-        if self.is_terminal(state):
-            raise GameOverError(next(iter(actions.values()), ""), player=0)
         return super().apply(state, actions)
 
     def _apply(
