@@ -13,6 +13,9 @@ from langgraph_games.games.errors import (
     StateFormatError,
     UnknownGameError,
 )
+from langgraph_games.games.match2 import Match2
+from langgraph_games.games.maze import Maze
+from langgraph_games.games.minesweeper import Minesweeper
 from langgraph_games.games.othello import Othello
 from langgraph_games.games.registry import game_class, list_games, make, register
 from langgraph_games.games.session import GameSession, JointAction
@@ -50,8 +53,11 @@ __all__ = [
     "Hanoi",
     "IllegalActionError",
     "JointAction",
+    "Match2",
+    "Maze",
     "Messenger",
     "Metric",
+    "Minesweeper",
     "OptionError",
     "OptionInfo",
     "Othello",

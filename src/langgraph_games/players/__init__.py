@@ -1,4 +1,4 @@
-"""Non-LLM players and the player contract: random, minimax with alpha-beta."""
+"""Non-LLM players and the player contract: random, minimax and the per-game search players."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from langgraph_games.players.base import (
     Player,
     SearchPlayer,
 )
+from langgraph_games.players.match2_greedy import Match2Greedy
+from langgraph_games.players.maze_explorer import MazeExplorer
+from langgraph_games.players.minesweeper_solver import MinesweeperSolver
 from langgraph_games.players.minimax import DEFAULT_DEPTHS, MinimaxPlayer
 from langgraph_games.players.random_player import RandomPlayer
 from langgraph_games.players.registry import PlayerSpecError, make_player, parse_spec
@@ -18,6 +21,9 @@ __all__ = [
     "DEFAULT_DEPTHS",
     "Decision",
     "DecisionRequest",
+    "Match2Greedy",
+    "MazeExplorer",
+    "MinesweeperSolver",
     "MinimaxPlayer",
     "ParseStatus",
     "Player",

@@ -1,4 +1,4 @@
-"""Non-LLM players by name: ``random``, ``minimax``, with ``:key=value`` settings."""
+"""Non-LLM players by name (``random``, ``minimax``, ...) with ``:key=value`` settings."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from langgraph_games.players.base import Player
+from langgraph_games.players.match2_greedy import Match2Greedy
+from langgraph_games.players.maze_explorer import MazeExplorer
+from langgraph_games.players.minesweeper_solver import MinesweeperSolver
 from langgraph_games.players.minimax import MinimaxPlayer
 from langgraph_games.players.random_player import RandomPlayer
 
@@ -17,6 +20,21 @@ PLAYER_FACTORIES: dict[str, tuple[Callable[..., Player], dict[str, type], str]] 
         MinimaxPlayer,
         {"depth": int, "seed": int},
         "alpha-beta search (exact for TicTacToe, depth-limited elsewhere)",
+    ),
+    "maze_explorer": (
+        MazeExplorer,
+        {},
+        "EvoEmpirBench maze: breadth-first search over the known map",
+    ),
+    "match2_greedy": (
+        Match2Greedy,
+        {},
+        "EvoEmpirBench Match-2: clears the most still-needed tiles each step",
+    ),
+    "minesweeper_solver": (
+        MinesweeperSolver,
+        {},
+        "Minesweeper: reveals proven-safe cells, flags proven mines, else the safest guess",
     ),
 }
 
