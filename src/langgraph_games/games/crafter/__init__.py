@@ -48,6 +48,7 @@ from langgraph_games.games.crafter.data import (
     ACTION_NAMES,
     TECH_TREE_DEPTH,
 )
+from langgraph_games.games.crafter.manual import action_descriptions, crafter_manual
 from langgraph_games.games.crafter.render import describe, render_state
 from langgraph_games.games.matching import ActionRule, match_action
 from langgraph_games.games.registry import register
@@ -190,6 +191,14 @@ class Crafter(Game[CrafterState]):
     def render(self, state: CrafterState) -> str:
         """Vitals, the 9x7 local map, inventory and achievements."""
         return render_state(self.snapshot(state), state.seed)
+
+    def manual(self) -> str:
+        """A Crafter manual written from the package's rules (the default SPRING context)."""
+        return crafter_manual()
+
+    def action_descriptions(self) -> dict[str, str]:
+        """What each action does and needs, one sentence each."""
+        return action_descriptions()
 
     def parse_action(self, state: CrafterState, player: int, text: str) -> str | None:
         """The action named in ``text`` by the ``parse_rule`` option, or ``None``."""
