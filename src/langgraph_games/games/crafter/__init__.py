@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from pydantic import Field, field_validator
 
@@ -135,9 +135,14 @@ class Crafter(Game[CrafterState]):
     """The 17 actions in the package's order (the order SPRING's parsing rule walks)."""
 
     @property
+    def settings(self) -> CrafterOptions:
+        """The validated options, typed."""
+        return cast(CrafterOptions, self.options)
+
+    @property
     def length(self) -> int:
         """The episode length limit."""
-        return int(self.options.length)  # type: ignore[attr-defined]
+        return self.settings.length
 
     def snapshot(self, state: CrafterState) -> Snapshot:
         """The world described by ``state`` (rebuilt by replay if it is not cached)."""
@@ -204,11 +209,11 @@ class Crafter(Game[CrafterState]):
         """The action named in ``text`` by the ``parse_rule`` option, or ``None``."""
         if self.is_terminal(state):
             return None
-        return match_action(text, ACTION_NAMES, self.options.parse_rule)  # type: ignore[attr-defined]
+        return match_action(text, ACTION_NAMES, self.settings.parse_rule)
 
     def fallback_action(self, state: CrafterState, player: int, rng: random.Random) -> str | None:
         """The ``default_action`` option ("Do" by default, as in SPRING)."""
-        return str(self.options.default_action)  # type: ignore[attr-defined]
+        return self.settings.default_action
 
 
 def _events(before: Snapshot, after: Snapshot) -> list[Event]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from langgraph_games.games.crafter.data import ACHIEVEMENTS, TECH_TREE_DEPTH
 from langgraph_games.games.session import GameSession
@@ -68,7 +68,7 @@ def episode_metrics(session: GameSession, **counters: Any) -> dict[str, Any]:
     Raises:
         TypeError: The session is not a Crafter game.
     """
-    from langgraph_games.games.crafter import Crafter
+    from langgraph_games.games.crafter import Crafter, CrafterState
 
     game = session.game
     if not isinstance(game, Crafter):
@@ -78,7 +78,7 @@ def episode_metrics(session: GameSession, **counters: Any) -> dict[str, Any]:
         for event in events:
             if event.get("type") == "achievement":
                 first.setdefault(str(event["name"]), step)
-    final = game.snapshot(session.state)  # type: ignore[arg-type]
+    final = game.snapshot(cast(CrafterState, session.state))
     for name in final.unlocked:  # an achievement can only come from a step, but be safe
         first.setdefault(name, final.step)
     unlocked = {name: first[name] for name in ACHIEVEMENTS if name in first}
@@ -188,6 +188,9 @@ def summarize(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     extra = set(episodes[0]) - standard
     for key in sorted(extra):
         values = [e.get(key) for e in episodes]
-        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-            row[f"{key}_mean"] = statistics.fmean(float(v) for v in values)  # type: ignore[arg-type]
+        numbers = [
+            float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)
+        ]
+        if len(numbers) == len(values):
+            row[f"{key}_mean"] = statistics.fmean(numbers)
     return row
