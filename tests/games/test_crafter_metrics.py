@@ -91,6 +91,8 @@ def test_episode_metrics_of_a_scripted_episode() -> None:
     assert record["unlocked"] == {"collect_wood": 7, "place_table": 10}
     assert record["reward"] == 2.0 and record["length"] == 10 and record["depth"] == 1
     assert record["num_unlocked"] == 2 and not record["died"] and not record["done"]
+    # Unlocked after steps 7 and 10 of 10: 1 counted on steps 7-9, 2 on step 10.
+    assert record["smartplay_score"] == 3 * 1 + 1 * 2
     assert record["calls"] == 90 and record["defaulted"] == 1
     with pytest.raises(TypeError, match="Crafter session"):
         episode_metrics(GameSession("tictactoe"))

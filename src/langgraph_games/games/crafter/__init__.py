@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, cast
+from typing import ClassVar, Literal, cast
 
 from pydantic import Field, field_validator
 
@@ -41,6 +41,7 @@ from langgraph_games.games.crafter._live import (
     Snapshot,
     cache_info,
     clear_caches,
+    set_cache_limits,
     snapshot,
 )
 from langgraph_games.games.crafter.data import (
@@ -50,7 +51,7 @@ from langgraph_games.games.crafter.data import (
 )
 from langgraph_games.games.crafter.manual import action_descriptions, crafter_manual
 from langgraph_games.games.crafter.render import describe, render_state
-from langgraph_games.games.matching import ActionRule, match_action
+from langgraph_games.games.matching import match_action
 from langgraph_games.games.registry import register
 from langgraph_games.games.state import GameState
 
@@ -65,6 +66,7 @@ __all__ = [
     "Snapshot",
     "cache_info",
     "clear_caches",
+    "set_cache_limits",
 ]
 
 _CODE_OF = {name: ACTION_CODES[i] for i, name in enumerate(ACTION_NAMES)}
@@ -98,8 +100,8 @@ class CrafterOptions(GameOptions):
     """Options of the Crafter game."""
 
     length: int = Field(10_000, ge=1, description="episode length limit in steps")
-    parse_rule: ActionRule = Field(
-        ActionRule.LIST_ORDER,
+    parse_rule: Literal["list_order", "earliest_position", "word_boundary"] = Field(
+        "list_order",
         description="how parse_action reads an answer: list_order (SPRING), "
         "earliest_position (SmartPlay) or word_boundary",
     )

@@ -40,7 +40,15 @@ from typing import Any
 from langgraph_games.games.crafter._fastnoise import fast_world_generation
 from langgraph_games.games.crafter.data import ACHIEVEMENTS, ITEMS
 
-__all__ = ["ACTION_CODES", "Snapshot", "cache_info", "clear_caches", "ensure_crafter", "snapshot"]
+__all__ = [
+    "ACTION_CODES",
+    "Snapshot",
+    "cache_info",
+    "clear_caches",
+    "ensure_crafter",
+    "set_cache_limits",
+    "snapshot",
+]
 
 ACTION_CODES = "0123456789abcdefg"
 """One character per action index (0-16) in a state's ``actions`` string."""
@@ -50,9 +58,7 @@ VIEW_WIDTH, VIEW_HEIGHT = 9, 7
 
 _NOISE_SHAPE = (63, 49)  # the local-view canvas the package renders: (9 x 7 cells) x 7 px
 
-_SNAPSHOTS_MAX = 20_000
-_LIVE_MAX = 8
-_WORLDS_MAX = 32
+_limits = {"snapshots": 20_000, "live_envs": 64, "worlds": 64}
 
 _lock = threading.RLock()
 _snapshots: OrderedDict[tuple[int, int, str], Snapshot] = OrderedDict()
@@ -74,8 +80,10 @@ class Snapshot:
         done: Whether the episode is over (the player died or the length was reached).
         dead: Whether health reached 0.
         sleeping: Whether the player is asleep.
-        inventory: ``(item, count)`` for every inventory entry, vitals first.
-        achievements: ``(name, count)`` for the 22 achievements.
+        inventory_counts: The count of every inventory entry, in the order of ``ITEMS``
+            (vitals first); :attr:`inventory` pairs them with the names.
+        achievement_counts: How often each of the 22 achievements was unlocked, in the
+            order of ``ACHIEVEMENTS``; :attr:`achievements` pairs them with the names.
         new_achievements: Achievements unlocked for the first time by the last step.
         position: The player's ``(x, y)``; x grows eastwards, y southwards.
         facing: The player's facing direction ``(dx, dy)``.
@@ -91,13 +99,23 @@ class Snapshot:
     done: bool
     dead: bool
     sleeping: bool
-    inventory: tuple[tuple[str, int], ...]
-    achievements: tuple[tuple[str, int], ...]
+    inventory_counts: tuple[int, ...]
+    achievement_counts: tuple[int, ...]
     new_achievements: tuple[str, ...]
     position: tuple[int, int]
     facing: tuple[int, int]
     daylight: float
     view: tuple[tuple[str, ...], ...]
+
+    @property
+    def inventory(self) -> tuple[tuple[str, int], ...]:
+        """``(item, count)`` for every inventory entry, vitals first."""
+        return tuple(zip(ITEMS, self.inventory_counts, strict=True))
+
+    @property
+    def achievements(self) -> tuple[tuple[str, int], ...]:
+        """``(name, count)`` for the 22 achievements."""
+        return tuple(zip(ACHIEVEMENTS, self.achievement_counts, strict=True))
 
     def item(self, name: str) -> int:
         """The inventory count of ``name`` (0 if unknown)."""
@@ -210,7 +228,7 @@ def _fresh_env(seed: int, length: int) -> Any:
         del template._obs
         _stats["worlds_generated"] += 1
         _worlds[seed] = template
-        while len(_worlds) > _WORLDS_MAX:
+        while len(_worlds) > _limits["worlds"]:
             _worlds.popitem(last=False)
     else:
         _worlds.move_to_end(seed)
@@ -224,8 +242,12 @@ def _read(live: _Live, reward: float, last_action: int | None, before: dict[str,
     env = live.env
     player = env._player
     world = env._world
-    achievements = tuple((name, int(player.achievements.get(name, 0))) for name in ACHIEVEMENTS)
-    new = tuple(name for name, count in achievements if count > 0 and before.get(name, 0) == 0)
+    achievements = tuple(int(player.achievements.get(name, 0)) for name in ACHIEVEMENTS)
+    new = tuple(
+        name
+        for name, count in zip(ACHIEVEMENTS, achievements, strict=True)
+        if count > 0 and before.get(name, 0) == 0
+    )
     x0, y0 = int(player.pos[0]), int(player.pos[1])
     width, height = world.area
     rows = []
@@ -249,8 +271,8 @@ def _read(live: _Live, reward: float, last_action: int | None, before: dict[str,
         done=health <= 0 or step >= live.length,
         dead=health <= 0,
         sleeping=bool(player.sleeping),
-        inventory=tuple((name, int(player.inventory.get(name, 0))) for name in ITEMS),
-        achievements=achievements,
+        inventory_counts=tuple(int(player.inventory.get(name, 0)) for name in ITEMS),
+        achievement_counts=achievements,
         new_achievements=new,
         position=(x0, y0),
         facing=(int(player.facing[0]), int(player.facing[1])),
@@ -261,7 +283,7 @@ def _read(live: _Live, reward: float, last_action: int | None, before: dict[str,
 
 def _remember(key: tuple[int, int, str], snap: Snapshot) -> None:
     _snapshots[key] = snap
-    while len(_snapshots) > _SNAPSHOTS_MAX:
+    while len(_snapshots) > _limits["snapshots"]:
         _snapshots.popitem(last=False)
 
 
@@ -315,7 +337,7 @@ def snapshot(seed: int, length: int, actions: str) -> Snapshot:
                 _stats["replays"] += 1
             _remember((seed, length, ""), live.last)
             _live[id(live)] = live
-            while len(_live) > _LIVE_MAX:
+            while len(_live) > _limits["live_envs"]:
                 _live.popitem(last=False)
         _live.move_to_end(id(live))
         for code in actions[len(live.actions) :]:
@@ -329,6 +351,25 @@ def clear_caches() -> None:
         _snapshots.clear()
         _live.clear()
         _worlds.clear()
+
+
+def set_cache_limits(
+    *, snapshots: int | None = None, live_envs: int | None = None, worlds: int | None = None
+) -> dict[str, int]:
+    """Change how many snapshots, live environments and generated worlds are kept.
+
+    Keep ``live_envs`` at least the number of episodes played at once: an episode whose
+    environment was evicted is rebuilt by replay on its next step. Returns the limits.
+
+    Raises:
+        ValueError: A limit below 1.
+    """
+    for key, value in (("snapshots", snapshots), ("live_envs", live_envs), ("worlds", worlds)):
+        if value is not None:
+            if value < 1:
+                raise ValueError(f"{key} must be at least 1, got {value}")
+            _limits[key] = value
+    return dict(_limits)
 
 
 def cache_info() -> dict[str, int]:

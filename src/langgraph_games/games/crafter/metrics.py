@@ -63,7 +63,8 @@ def episode_metrics(session: GameSession, **counters: Any) -> dict[str, Any]:
     Returns:
         ``reward`` (sum of the package's rewards), ``length`` (steps), ``done``, ``died``,
         ``unlocked`` (achievement -> step at which it was first unlocked),
-        ``num_unlocked``, ``depth`` and the counters.
+        ``num_unlocked``, ``depth``, ``smartplay_score`` (SmartPlay's Crafter score: the
+        number of achievements unlocked so far, summed over the steps) and the counters.
 
     Raises:
         TypeError: The session is not a Crafter game.
@@ -82,6 +83,7 @@ def episode_metrics(session: GameSession, **counters: Any) -> dict[str, Any]:
     for name in final.unlocked:  # an achievement can only come from a step, but be safe
         first.setdefault(name, final.step)
     unlocked = {name: first[name] for name in ACHIEVEMENTS if name in first}
+    smartplay = sum(final.step - step + 1 for step in unlocked.values())
     return {
         "reward": final.total_reward,
         "length": final.step,
@@ -90,6 +92,7 @@ def episode_metrics(session: GameSession, **counters: Any) -> dict[str, Any]:
         "unlocked": unlocked,
         "num_unlocked": len(unlocked),
         "depth": achievement_depth(unlocked),
+        "smartplay_score": smartplay,
         **counters,
     }
 
@@ -162,8 +165,9 @@ def summarize(episodes: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         ``episodes``; ``score`` (Crafter score, %); ``reward_mean``/``reward_std``
         (population standard deviation over episodes); ``depth_max`` (SPRING's
         "achievement depth": the deepest level any episode reached) and ``depth_mean``;
-        ``length_mean``; ``unlock_rates`` (achievement -> %). Counters present in every
-        record (numbers such as ``calls``, ``defaulted``) are averaged as ``<name>_mean``.
+        ``length_mean``; ``unlock_rates`` (achievement -> %). Any other number present in
+        every record (``smartplay_score``, counters such as ``calls`` or ``defaulted``) is
+        averaged as ``<name>_mean``.
 
     Raises:
         ValueError: No episodes were given.
