@@ -5,6 +5,7 @@ from __future__ import annotations
 from langgraph_games.games.base import Event, Game, GameInfo, GameOptions, OptionInfo
 from langgraph_games.games.checkers import Checkers
 from langgraph_games.games.connect4 import Connect4
+from langgraph_games.games.crafter import Crafter
 from langgraph_games.games.errors import (
     GameError,
     GameOverError,
@@ -42,6 +43,7 @@ __all__ = [
     "Bandit",
     "Checkers",
     "Connect4",
+    "Crafter",
     "Event",
     "Game",
     "GameError",

@@ -16,18 +16,46 @@ from langgraph_games.graphs.gamebot import (
     create_gamebot_agent,
     gamebot_player,
 )
+from langgraph_games.graphs.question_dag import (
+    DagError,
+    DagPlan,
+    QuestionDagInput,
+    QuestionDagOutput,
+    create_question_dag,
+    plan_question_dag,
+)
+from langgraph_games.graphs.spring import (
+    SPRING_EDGES,
+    SPRING_QUESTIONS,
+    SpringVariant,
+    create_spring_agent,
+)
+from langgraph_games.graphs.study import StudyError, create_study_graph, read_document
 
 __all__ = [
+    "SPRING_EDGES",
+    "SPRING_QUESTIONS",
     "VARIANTS",
+    "DagError",
+    "DagPlan",
     "DecisionInput",
     "EpisodeContext",
     "EpisodeOptions",
     "EpisodeState",
     "GraphPlayer",
+    "QuestionDagInput",
+    "QuestionDagOutput",
+    "SpringVariant",
+    "StudyError",
     "build_gamebot_messages",
     "create_episode_graph",
     "create_gamebot_agent",
+    "create_question_dag",
+    "create_spring_agent",
+    "create_study_graph",
     "gamebot_player",
+    "plan_question_dag",
+    "read_document",
     "request_to_input",
     "run_episode",
 ]
