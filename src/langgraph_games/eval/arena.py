@@ -11,12 +11,9 @@ is retried by the next rerun).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import itertools
 import json
-import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,14 +21,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from langgraph_games import __version__
+from langgraph_games.eval.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.metrics import pairwise_wdl, player_rows
-from langgraph_games.eval.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.eval.players import ModelPool
 from langgraph_games.eval.results import ResultsFile
 from langgraph_games.eval.tables import arena_csv, arena_markdown
 from langgraph_games.games.registry import make
-from langgraph_games.graphs.episode import EpisodeOptions, run_episode
-from langgraph_games.models.factory import check_model, describe_model
+from langgraph_games.graphs.episode import EpisodeOptions
 
 __all__ = ["ArenaReport", "ArenaSpec", "MatchSpec", "run_arena", "summarize"]
 
@@ -190,108 +186,48 @@ async def run_arena(
     path = results_path_for(spec, out_dir)
     results = ResultsFile(path)
     models = ModelPool(**spec.model)
-    for player_spec in spec.roster:  # fail fast on bad specs and unreachable endpoints
-        build_player(player_spec, game, models=models)
-        parts = split_llm_spec(player_spec)
-        if parts is not None:
-            check_model(models.get(parts[1]))
-    _write_manifest(spec, path, models)
+    preflight(spec.roster, game, models)
+    write_manifest(
+        path,
+        {
+            "spec": spec.model_dump(mode="json"),
+            "spec_hash": spec.spec_hash(),
+            "roster": spec.roster,
+        },
+        models,
+    )
     done = results.finished_ids()
-    todo = [m for m in schedule if m.match_id not in done]
+    jobs = [
+        Job(
+            job_id=m.match_id,
+            seats=m.seats,
+            seed=m.seed,
+            extra={"match_id": m.match_id, "round": m.round},
+            game=game,
+        )
+        for m in schedule
+        if m.match_id not in done
+    ]
     report = ArenaReport(
         results_path=path,
         summary_path=path.with_suffix(".summary.md"),
         csv_path=path.with_suffix(".summary.csv"),
-        skipped=len(schedule) - len(todo),
+        skipped=len(schedule) - len(jobs),
     )
-    bar = _progress(total=len(schedule), initial=report.skipped, enabled=progress)
-    semaphore = asyncio.Semaphore(spec.concurrency)
-
-    async def play(match: MatchSpec) -> None:
-        async with semaphore:
-            record = await _play_match(spec, game, match, models)
-            results.append(record)
-            report.played += 1
-            report.errors += record["status"] == "error"
-            if on_match is not None:
-                on_match(record)
-            bar.update(1)
-
-    tasks = [asyncio.ensure_future(play(m)) for m in todo]
-    try:
-        await asyncio.gather(*tasks)
-    finally:
-        # On Ctrl-C or any failure, stop the matches still running: what is written stays
-        # written, and the next run resumes from there.
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        bar.close()
+    report.played, report.errors = await run_jobs(
+        jobs,
+        base={"kind": "match", "spec_hash": spec.spec_hash()},
+        results=results,
+        options=spec.episode,
+        models=models,
+        concurrency=spec.concurrency,
+        progress=progress,
+        total=len(schedule),
+        on_record=on_match,
+    )
     if any(r.get("kind") == "match" for r in results.read().records):
         markdown, rows, csv_text, _ = summarize(path)
         report.markdown, report.rows = markdown, rows
         report.summary_path.write_text(markdown, encoding="utf-8")
         report.csv_path.write_text(csv_text, encoding="utf-8")
     return report
-
-
-async def _play_match(
-    spec: ArenaSpec, game: Any, match: MatchSpec, models: ModelPool
-) -> dict[str, Any]:
-    started = time.time()
-    record: dict[str, Any] = {
-        "kind": "match",
-        "match_id": match.match_id,
-        "spec_hash": spec.spec_hash(),
-        "game": game.versioned_id,
-        "options": game.options_dict(),
-        "seed": match.seed,
-        "round": match.round,
-        "seats": match.seats,
-        "started_at": started,
-    }
-    try:
-        players = [
-            build_player(s, game, models=models, seed=match.seed * 10 + seat)
-            for seat, s in enumerate(match.seats)
-        ]
-        episode = await run_episode(game, players, seed=match.seed, options=spec.episode)
-    except Exception as exc:  # noqa: BLE001 - recorded on this match; the others go on
-        record.update(status="error", error=f"{type(exc).__name__}: {exc}")
-    else:
-        result = episode["result"]
-        record.update(status=result["status"], result=result, trajectory=episode["trajectory"])
-    record["duration_s"] = time.time() - started
-    return record
-
-
-def _write_manifest(spec: ArenaSpec, path: Path, models: ModelPool) -> None:
-    manifest = {
-        "spec": spec.model_dump(mode="json"),
-        "spec_hash": spec.spec_hash(),
-        "roster": spec.roster,
-        "package_version": __version__,
-        "python": sys.version.split()[0],
-        "models": {name: describe_model(model) for name, model in models.models.items()},
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    manifest_path = path.with_suffix(".manifest.json")
-    tmp = manifest_path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True), encoding="utf-8")
-    tmp.replace(manifest_path)
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        """Ignore progress."""
-
-    def close(self) -> None:
-        """Nothing to close."""
-
-
-def _progress(total: int, initial: int, enabled: bool) -> Any:
-    if not enabled:
-        return _NoBar()
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, desc="matches", unit="match", file=sys.stderr)

@@ -1,0 +1,167 @@
+"""The shared executor of arenas and evaluation runs.
+
+Jobs (one episode each) run concurrently under a bound on one asyncio loop. Each finished
+episode becomes one record appended to the results file at once; a job whose players fail
+(e.g. a model endpoint that stays down after retries) is recorded with ``status: "error"``
+and the others go on. On Ctrl-C or any failure the jobs still running are cancelled, so
+what is on disk is exactly what finished, and a rerun skips it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langgraph_games import __version__
+from langgraph_games.eval.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.eval.results import ResultsFile
+from langgraph_games.games.base import Game
+from langgraph_games.graphs.episode import EpisodeOptions, run_episode
+from langgraph_games.models.factory import check_model, describe_model
+
+__all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One episode to play: its record id, the player spec of each seat, seed, extras."""
+
+    job_id: str
+    seats: list[str]
+    seed: int
+    extra: dict[str, Any]
+    game: Game[Any]
+
+
+def preflight(specs: Sequence[str], game: Game[Any], models: ModelPool) -> None:
+    """Build every player once and check every model before any episode starts.
+
+    Raises:
+        PlayerSpecError: A player spec is not understood.
+        ModelSpecError: A model spec is not understood.
+        ModelUnavailableError: A model cannot be reached or loaded.
+    """
+    for spec in specs:
+        build_player(spec, game, models=models)
+        parts = split_llm_spec(spec)
+        if parts is not None:
+            check_model(models.get(parts[1]))
+
+
+def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
+    """Write ``<results>.manifest.json`` atomically: spec, versions and models used."""
+    manifest = {
+        **data,
+        "package_version": __version__,
+        "python": sys.version.split()[0],
+        "models": {name: describe_model(model) for name, model in models.models.items()},
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    target = path.with_suffix(".manifest.json")
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True), encoding="utf-8")
+    tmp.replace(target)
+
+
+async def _play(
+    job: Job, base: dict[str, Any], options: EpisodeOptions, models: ModelPool
+) -> dict[str, Any]:
+    started = time.time()
+    record: dict[str, Any] = {
+        **base,
+        **job.extra,
+        "game": job.game.versioned_id,
+        "options": job.game.options_dict(),
+        "seed": job.seed,
+        "seats": job.seats,
+        "started_at": started,
+    }
+    try:
+        players = [
+            build_player(spec, job.game, models=models, seed=job.seed * 10 + seat)
+            for seat, spec in enumerate(job.seats)
+        ]
+        episode = await run_episode(job.game, players, seed=job.seed, options=options)
+    except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
+        record.update(status="error", error=f"{type(exc).__name__}: {exc}")
+    else:
+        result = episode["result"]
+        record.update(status=result["status"], result=result, trajectory=episode["trajectory"])
+    record["duration_s"] = time.time() - started
+    return record
+
+
+async def run_jobs(
+    jobs: Sequence[Job],
+    *,
+    base: dict[str, Any],
+    results: ResultsFile,
+    options: EpisodeOptions,
+    models: ModelPool,
+    concurrency: int,
+    progress: bool,
+    total: int,
+    finish: Callable[[dict[str, Any]], None] | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[int, int]:
+    """Play ``jobs`` and append one record each; returns ``(played, errors)``.
+
+    Args:
+        jobs: The episodes still to play.
+        base: Fields every record starts with (``kind``, ``spec_hash``, the id key ...).
+        results: Where records go.
+        options: Episode options.
+        models: Shared chat models.
+        concurrency: Episodes at once.
+        progress: Show a progress bar on stderr.
+        total: Size of the whole run (for the bar; finished ones count as done).
+        finish: Adds fields to a record before it is written (e.g. family metrics).
+        on_record: Called with each record after it is written.
+    """
+    bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
+    semaphore = asyncio.Semaphore(concurrency)
+    counts = {"played": 0, "errors": 0}
+
+    async def one(job: Job) -> None:
+        async with semaphore:
+            record = await _play(job, base, options, models)
+            if finish is not None and record["status"] != "error":
+                finish(record)
+            results.append(record)
+            counts["played"] += 1
+            counts["errors"] += record["status"] == "error"
+            bar.update(1)
+            if on_record is not None:
+                on_record(record)
+
+    tasks = [asyncio.ensure_future(one(job)) for job in jobs]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        bar.close()
+    return counts["played"], counts["errors"]
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        """Ignore progress."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def _progress(total: int, initial: int, enabled: bool) -> Any:
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, desc="episodes", unit="ep", file=sys.stderr)

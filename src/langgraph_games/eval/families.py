@@ -1,0 +1,196 @@
+"""Metric families: which paper's metrics and table a single-agent game is scored with.
+
+Each family names its games, computes per-episode metrics from a finished
+:class:`~langgraph_games.games.GameSession` plus the episode loop's counters (model
+calls, valid answers, rejected answers), and renders the paper's table from labelled
+lists of those per-episode metrics. The metric functions themselves live next to the
+games (``games/<game>/metrics.py``); this module only routes to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langgraph_games.games.session import GameSession
+
+__all__ = ["FAMILIES", "Family", "counters_of", "family_of", "generic_table"]
+
+EpisodeMetrics = Callable[[GameSession, Mapping[str, int]], dict[str, Any]]
+Table = Callable[[Mapping[str, Sequence[Mapping[str, Any]]]], str]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A paper's metrics for some games.
+
+    Attributes:
+        name: Short name, e.g. ``"maze"``.
+        paper: The paper the table comes from.
+        games: Game ids (without version) scored this way.
+        episode_metrics: ``(session, counters) -> metrics`` of one episode.
+        table: ``{label: [metrics, ...]} -> text`` in the paper's layout.
+    """
+
+    name: str
+    paper: str
+    games: tuple[str, ...]
+    episode_metrics: EpisodeMetrics
+    table: Table
+
+
+def counters_of(result: Mapping[str, Any], seat: int = 0) -> dict[str, int]:
+    """The loop's counters of one seat: ``api_calls``, ``valid_responses``, ``rejected``."""
+    counters = result["players"][seat]
+    return {
+        "api_calls": int(counters.get("model_calls", 0)),
+        "valid_responses": int(counters["decisions"]) - int(counters.get("fallbacks", 0)),
+        "rejected_answers": int(counters.get("invalid_answers", 0)),
+        "decisions": int(counters["decisions"]),
+    }
+
+
+def _generic_metrics(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
+    return {
+        "return": float(session.returns[0]),
+        "steps": len(session.actions),
+        "done": session.done,
+        **counters,
+    }
+
+
+def generic_table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """Episodes, mean return, mean steps and finished share per label."""
+    from langgraph_games.eval.tables import markdown_table
+
+    body = []
+    for label, episodes in rows.items():
+        n = max(1, len(episodes))
+        body.append(
+            [
+                label,
+                len(episodes),
+                sum(float(e["return"]) for e in episodes) / n,
+                sum(float(e["steps"]) for e in episodes) / n,
+                sum(1 for e in episodes if e["done"]) / n,
+            ]
+        )
+    return markdown_table(["agent", "episodes", "mean return", "mean steps", "finished"], body)
+
+
+def _maze() -> Family:
+    from langgraph_games.games.maze import metrics
+
+    return Family(
+        "maze",
+        "EvoEmpirBench",
+        ("maze",),
+        lambda s, c: metrics.episode_metrics(s, api_calls=c.get("api_calls")),
+        lambda rows: metrics.format_table({k: metrics.aggregate(v) for k, v in rows.items()}),
+    )
+
+
+def _match2() -> Family:
+    from langgraph_games.games.match2 import metrics
+
+    def episode(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
+        calls = counters.get("api_calls") or None  # search players make no calls
+        return metrics.episode_metrics(
+            session,
+            api_calls=calls,
+            valid_responses=min(counters.get("valid_responses", 0), calls) if calls else None,
+        )
+
+    return Family(
+        "match2",
+        "EvoEmpirBench",
+        ("match2",),
+        episode,
+        lambda rows: metrics.format_table({k: metrics.aggregate(v) for k, v in rows.items()}),
+    )
+
+
+def _minesweeper() -> Family:
+    from langgraph_games.games.minesweeper import metrics
+
+    def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+        keyed = {}
+        for label, episodes in rows.items():
+            mines = episodes[0]["mines"] if episodes else 0
+            keyed[(mines, label)] = metrics.aggregate(episodes)
+        return metrics.format_table1(keyed)
+
+    return Family(
+        "minesweeper",
+        "Minesweeper Agent",
+        ("minesweeper",),
+        lambda s, c: metrics.episode_metrics(s, rejected_answers=0),
+        table,
+    )
+
+
+def _smartplay() -> Family:
+    from langgraph_games.games.smartplay import metrics
+
+    def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+        columns = sorted({str(e["column"]) for episodes in rows.values() for e in episodes})
+        normalized = metrics.format_table(metrics.smartplay_table(rows, columns=columns))
+        raw = metrics.format_table(metrics.smartplay_table(rows, normalized=False, columns=columns))
+        return f"Human-normalised scores (Table 2)\n{normalized}\n\nRaw scores (Table 4)\n{raw}"
+
+    return Family(
+        "smartplay",
+        "SmartPlay",
+        ("bandit", "rock_paper_scissors", "hanoi", "messenger"),
+        lambda s, c: metrics.episode_metrics(s, **c),
+        table,
+    )
+
+
+def _crafter() -> Family:
+    from langgraph_games.games.crafter import metrics
+
+    def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+        from langgraph_games.eval.tables import markdown_table
+
+        body = []
+        for label, episodes in rows.items():
+            summary = metrics.summarize(list(episodes))
+            body.append(
+                [
+                    label,
+                    len(episodes),
+                    summary["score"],
+                    f"{summary['reward_mean']:.1f}±{summary['reward_std']:.1f}",
+                    summary["depth_max"],
+                    summary["length_mean"],
+                ]
+            )
+        return markdown_table(["agent", "episodes", "score %", "reward", "depth", "steps"], body)
+
+    return Family(
+        "crafter",
+        "SPRING / SmartPlay",
+        ("crafter",),
+        lambda s, c: metrics.episode_metrics(s, **c),
+        table,
+    )
+
+
+_BUILDERS = (_maze, _match2, _minesweeper, _smartplay, _crafter)
+FAMILIES: dict[str, Family] = {}
+
+
+def family_of(game_id: str) -> Family:
+    """The family scoring ``game_id`` (a generic one when no paper table applies)."""
+    if not FAMILIES:
+        for build in _BUILDERS:
+            try:
+                family = build()
+            except ImportError:  # an optional game that is not installed
+                continue
+            for game in family.games:
+                FAMILIES[game] = family
+    base = game_id.split("-v")[0]
+    return FAMILIES.get(base) or Family("generic", "", (base,), _generic_metrics, generic_table)

@@ -1,0 +1,232 @@
+"""Evaluation runs: one agent over many episodes of a game, scored by its paper's metrics.
+
+An :class:`EvalSpec` names the game, the agent (any player spec, LLM or not), the
+opponents filling other seats (if the game has them), a *sweep* of game options (e.g.
+the 30 evaluation maps of a maze level: ``{"map_index": [0, ..., 29]}``), repeats with
+successive seeds, and the episode options. Like arenas, runs append one JSON line per
+episode to a results file named by the spec's hash, skip what is done on a rerun, and
+record failing episodes without stopping the others. Each record carries the family's
+per-episode metrics (see :mod:`langgraph_games.eval.families`), and the summary is the
+paper's table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from langgraph_games.eval.executor import Job, preflight, run_jobs, write_manifest
+from langgraph_games.eval.families import counters_of, family_of
+from langgraph_games.eval.players import ModelPool
+from langgraph_games.eval.results import ResultsFile
+from langgraph_games.games.registry import make
+from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode import EpisodeOptions
+
+__all__ = ["EvalReport", "EvalSpec", "run_eval", "summarize_episodes"]
+
+
+class EvalSpec(BaseModel):
+    """An evaluation run, as pure data.
+
+    Attributes:
+        game: Game id.
+        options: Game options shared by every episode.
+        agent: The evaluated player spec (seat 0).
+        opponents: Player specs of the other seats, in order (empty for one-seat games).
+        sweep: Option values to sweep: every combination is played ``repeats`` times.
+        repeats: Episodes per combination, with seeds ``seed, seed + 1, ...``.
+        seed: Base seed.
+        label: Row label in tables (default: the agent spec).
+        concurrency: Episodes at once (does not change results, so not hashed).
+        episode: Retries, fallback and step limit.
+        model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    agent: str
+    opponents: list[str] = Field(default_factory=list)
+    sweep: dict[str, list[Any]] = Field(default_factory=dict)
+    repeats: int = Field(1, ge=1)
+    seed: int = 0
+    label: str | None = None
+    concurrency: int = Field(4, ge=1)
+    episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
+    model: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("sweep")
+    @classmethod
+    def _non_empty(cls, sweep: dict[str, list[Any]]) -> dict[str, list[Any]]:
+        for key, values in sweep.items():
+            if not values:
+                raise ValueError(f"sweep of {key!r} has no values")
+        return sweep
+
+    @property
+    def row_label(self) -> str:
+        """The label of this run's row in tables."""
+        return self.label or self.agent
+
+    def spec_hash(self) -> str:
+        """Short hash of everything that changes results (not ``concurrency``)."""
+        data = self.model_dump(mode="json", exclude={"concurrency", "label"})
+        data["game"] = make(self.game, **self.options).versioned_id
+        blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def schedule(self) -> list[tuple[str, dict[str, Any], int]]:
+        """``(episode id, options, seed)`` of every episode, in a stable order.
+
+        Raises:
+            ValueError: The seats do not match the game.
+            OptionError: A swept or fixed option is not valid for the game.
+        """
+        seats = 1 + len(self.opponents)
+        game = make(self.game, **self.options)
+        if seats != game.num_players:
+            raise ValueError(
+                f"{game.id} has {game.num_players} seats; the agent plus "
+                f"{len(self.opponents)} opponent(s) fill {seats}"
+            )
+        keys = sorted(self.sweep)
+        plan = []
+        for values in itertools.product(*(self.sweep[k] for k in keys)):
+            options = {**self.options, **dict(zip(keys, values, strict=True))}
+            make(self.game, **options)  # validates the swept values early
+            for r in range(self.repeats):
+                key = json.dumps([options, self.seed + r], sort_keys=True)
+                episode_id = hashlib.sha256(key.encode()).hexdigest()[:16]
+                plan.append((episode_id, options, self.seed + r))
+        return plan
+
+
+@dataclass
+class EvalReport:
+    """What an evaluation run did, its files and the table."""
+
+    results_path: Path
+    summary_path: Path
+    played: int = 0
+    skipped: int = 0
+    errors: int = 0
+    table: str = ""
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+
+
+def results_path_for(spec: EvalSpec, out_dir: str | Path) -> Path:
+    """``<out_dir>/eval-<game>-<hash>.jsonl``."""
+    return Path(out_dir) / f"eval-{make(spec.game, **spec.options).id}-{spec.spec_hash()}.jsonl"
+
+
+def _add_metrics(record: dict[str, Any]) -> None:
+    session = GameSession.from_dict(record["result"]["record"])
+    family = family_of(session.game.id)
+    record["family"] = family.name
+    record["metrics"] = family.episode_metrics(session, counters_of(record["result"]))
+
+
+async def run_eval(
+    spec: EvalSpec,
+    out_dir: str | Path = "runs",
+    *,
+    progress: bool = True,
+    on_episode: Callable[[dict[str, Any]], None] | None = None,
+) -> EvalReport:
+    """Run (or resume) an evaluation and write its results and summary table.
+
+    Raises:
+        ModelUnavailableError: A model cannot be used (checked before any episode starts).
+        PlayerSpecError: A player spec is not understood.
+        OptionError: A game option (fixed or swept) is not valid.
+    """
+    plan = spec.schedule()
+    base_game = make(spec.game, **spec.options)
+    path = results_path_for(spec, out_dir)
+    results = ResultsFile(path)
+    models = ModelPool(**spec.model)
+    preflight([spec.agent, *spec.opponents], base_game, models)
+    write_manifest(
+        path, {"spec": spec.model_dump(mode="json"), "spec_hash": spec.spec_hash()}, models
+    )
+    done = results.finished_ids("episode_id")
+    seats = [spec.agent, *spec.opponents]
+    jobs = [
+        Job(
+            job_id=episode_id,
+            seats=seats,
+            seed=seed,
+            extra={"episode_id": episode_id, "label": spec.row_label},
+            game=make(spec.game, **options),
+        )
+        for episode_id, options, seed in plan
+        if episode_id not in done
+    ]
+    report = EvalReport(
+        results_path=path,
+        summary_path=path.with_suffix(".summary.md"),
+        skipped=len(plan) - len(jobs),
+    )
+    report.played, report.errors = await run_jobs(
+        jobs,
+        base={"kind": "episode", "spec_hash": spec.spec_hash()},
+        results=results,
+        options=spec.episode,
+        models=models,
+        concurrency=spec.concurrency,
+        progress=progress,
+        total=len(plan),
+        finish=_add_metrics,
+        on_record=on_episode,
+    )
+    table, rows, _ = summarize_episodes([path])
+    report.table = table
+    report.metrics = [m for episodes in rows.values() for m in episodes]
+    report.summary_path.write_text(table, encoding="utf-8")
+    return report
+
+
+def summarize_episodes(
+    paths: list[str | Path],
+) -> tuple[str, dict[str, list[dict[str, Any]]], list[str]]:
+    """The paper tables of evaluation results: ``(text, metrics by label, notes)``.
+
+    Several files (e.g. the variants of an ablation) can be summarised together; rows are
+    grouped by family and labelled by each record's ``label``.
+    """
+    notes: list[str] = []
+    by_family: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    games: dict[str, str] = {}
+    for path in paths:
+        read = ResultsFile(path).read()
+        notes += [f"{path} line {n}: {why}" for n, why in read.skipped]
+        for record in read.records:
+            if record.get("kind") != "episode":
+                continue
+            if record.get("status") == "error":
+                notes.append(
+                    f"{path}: episode {record.get('episode_id')} failed: {record.get('error')}"
+                )
+                continue
+            name = str(record.get("family", "generic"))
+            games.setdefault(name, str(record["game"]))
+            by_family[name][str(record.get("label"))].append(record["metrics"])
+    parts = []
+    flat: dict[str, list[dict[str, Any]]] = {}
+    for family_name, rows in by_family.items():
+        family = family_of(games[family_name])
+        title = f"## {family.name} ({family.paper})" if family.paper else f"## {family.name}"
+        parts.append(f"{title}\n\n{family.table(rows)}\n")
+        for label, metrics in rows.items():
+            flat.setdefault(label, []).extend(metrics)
+    return "\n".join(parts), flat, notes
