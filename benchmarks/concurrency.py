@@ -2,10 +2,12 @@
 
 Usage: python benchmarks/concurrency.py [--latency 0.1] [--sizes 1 8 64]
 
-N TicTacToe matches (GAMEBoT agent on a scripted model that takes ``latency`` seconds per
-call, against the random player) run at once through the arena's executor path
-(``run_episode`` under ``asyncio``). Ideal throughput is N / latency model calls per
-second; the efficiency is achieved / ideal. Aim: at least 90% at N = 64.
+N TicTacToe matches run at once through the arena's executor path (``run_episode`` under
+``asyncio``), both seats played by the GAMEBoT agent on a scripted model that takes
+``latency`` seconds per call. Every match stops after 4 moves (no TicTacToe game ends
+sooner), so each makes exactly 4 calls one after another and the ideal run takes
+4 x latency: an ideal throughput of N / latency calls per second. The efficiency is
+achieved / ideal. Aim: at least 90% at N = 64.
 """
 
 from __future__ import annotations
@@ -21,20 +23,18 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 from _common import machine, table
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
 from langgraph_games.models import ScriptedChatModel
-from langgraph_games.players import RandomPlayer
 from support import oracle
+
+MOVES = 4
 
 
 async def run(n: int, latency: float) -> tuple[int, float]:
     model = ScriptedChatModel(script=oracle("right"), latency_s=latency)
     player = gamebot_player(model, "tictactoe")
-    options = EpisodeOptions(max_retries=0)
+    options = EpisodeOptions(max_retries=0, max_steps=MOVES)
     start = time.perf_counter()
     await asyncio.gather(
-        *(
-            run_episode("tictactoe", [player, RandomPlayer(seed=i)], seed=i, options=options)
-            for i in range(n)
-        )
+        *(run_episode("tictactoe", [player, player], seed=i, options=options) for i in range(n))
     )
     return len(model.calls), time.perf_counter() - start
 
@@ -50,8 +50,6 @@ def main() -> None:
         achieved = calls / elapsed
         # Each match makes its calls one after another; N matches overlap.
         ideal = n / args.latency
-        # Matches have different lengths, so at the end fewer than N run: bound the ideal
-        # by the longest match (calls of the busiest match x latency).
         rows.append(
             [
                 n,

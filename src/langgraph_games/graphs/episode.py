@@ -1,10 +1,12 @@
 """The episode loop: one game between players, as a LangGraph graph.
 
-``observe -> decide -> apply -> observe ... -> finish``. The graph state holds only the
-session record ``{game, options, seed, actions}`` and the trajectory, both JSON, so a
-SQLite checkpointer can persist it and an interrupted episode resumes where it stopped.
-The live ``GameSession`` is cached beside the graph and rebuilt from the record when the
-cache does not match (after a resume, for instance).
+``decide -> apply -> decide ... -> finish``: ``decide`` observes the acting seats and asks
+their players, ``apply`` plays the joint move, and a router after ``apply`` (and at the
+start) goes to ``finish`` once the game is over or the step limit is reached. The graph
+state holds only the session record ``{game, options, seed, actions}`` and the trajectory,
+both JSON, so a SQLite checkpointer can persist it and an interrupted episode resumes
+where it stopped. The live ``GameSession`` is cached in the run's context and rebuilt from
+the record when the cache does not match (after a resume, for instance).
 
 In ``decide`` every acting player is asked concurrently. An answer without a legal action
 is fed back to the player with the reason and the legal moves, and asked again up to
@@ -239,26 +241,21 @@ class EpisodeContext:
         self.sessions = _Sessions(self.game)
 
 
-async def _observe(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
-    ctx = runtime.context
+def _stopped(state: EpisodeState, ctx: EpisodeContext) -> bool:
     session = ctx.sessions.get(state["record"])
     limit = ctx.options.max_steps
-    if session.done or (limit is not None and len(session.actions) >= limit):
-        return {"turn": None}
-    seats = list(session.current_players)
-    return {
-        "turn": {
-            "step": len(session.actions),
-            "players": seats,
-            "observations": {str(p): session.observe(p) for p in seats},
-        }
-    }
+    return session.done or (limit is not None and len(session.actions) >= limit)
 
 
 async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
     ctx = runtime.context
     session = ctx.sessions.get(state["record"])
     seats = session.current_players
+    turn = {
+        "step": len(session.actions),
+        "players": list(seats),
+        "observations": {str(p): session.observe(p) for p in seats},
+    }
     outcomes = await asyncio.gather(
         *(
             _decide_seat(
@@ -269,7 +266,7 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
     )
     decisions = {str(seat): outcome for seat, outcome in zip(seats, outcomes, strict=True)}
     forfeit = next((seat for seat, o in zip(seats, outcomes, strict=True) if o["forfeit"]), None)
-    return {"decisions": decisions, "forfeit": forfeit}
+    return {"turn": turn, "decisions": decisions, "forfeit": forfeit}
 
 
 async def _apply(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
@@ -328,8 +325,10 @@ async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
     return {"result": result, "trajectory": new_steps}
 
 
-def _after_observe(state: EpisodeState) -> Literal["decide", "finish"]:
-    return "decide" if state.get("turn") else "finish"
+def _next_move(
+    state: EpisodeState, runtime: Runtime[EpisodeContext]
+) -> Literal["decide", "finish"]:
+    return "finish" if _stopped(state, runtime.context) else "decide"
 
 
 def _after_decide(state: EpisodeState) -> Literal["apply", "finish"]:
@@ -371,14 +370,12 @@ def create_episode_graph(
     if checkpointer is None and _COMPILED is not None:
         return _COMPILED
     builder = StateGraph(EpisodeState, context_schema=EpisodeContext)
-    builder.add_node("observe", _observe)
     builder.add_node("decide", _decide)
     builder.add_node("apply", _apply)
     builder.add_node("finish", _finish)
-    builder.add_edge(START, "observe")
-    builder.add_conditional_edges("observe", _after_observe)
+    builder.add_conditional_edges(START, _next_move)
     builder.add_conditional_edges("decide", _after_decide)
-    builder.add_edge("apply", "observe")
+    builder.add_conditional_edges("apply", _next_move)
     builder.add_edge("finish", END)
     compiled = builder.compile(checkpointer=checkpointer, name="episode")
     if checkpointer is None:

@@ -17,7 +17,7 @@ from langgraph_games.models.factory import (
 from langgraph_games.models.fake import ScriptedChatModel
 from langgraph_games.models.local import LocalChatModel, bundled_model_path
 from langgraph_games.models.retry import ainvoke_with_retry, is_transient
-from langgraph_games.models.usage import CallRecord, UsageRecorder
+from langgraph_games.models.usage import CallRecord, UsageRecorder, ainvoke_measured
 
 __all__ = [
     "ACCEPTED_FORMS",
@@ -29,6 +29,7 @@ __all__ = [
     "ModelUnavailableError",
     "ScriptedChatModel",
     "UsageRecorder",
+    "ainvoke_measured",
     "ainvoke_with_retry",
     "bundled_model_path",
     "check_model",

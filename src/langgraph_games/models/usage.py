@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.messages import BaseMessage
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import LLMResult
 
-__all__ = ["CallRecord", "UsageRecorder"]
+from langgraph_games.models.retry import ainvoke_with_retry
+
+__all__ = ["CallRecord", "UsageRecorder", "ainvoke_measured"]
 
 
 @dataclass(frozen=True)
@@ -113,3 +117,41 @@ class UsageRecorder(BaseCallbackHandler):
             "output_tokens": sum(r.output_tokens for r in records),
             "latency_s": sum(r.latency_s for r in records),
         }
+
+
+async def ainvoke_measured(
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    *,
+    attempts: int = 3,
+    base_delay_s: float = 0.5,
+) -> tuple[AIMessage, dict[str, Any]]:
+    """Call a chat model with retries and report its usage.
+
+    Returns:
+        The reply and ``{"calls", "input_tokens", "output_tokens", "latency_s"}`` over
+        every attempt (failed attempts count as calls without tokens).
+
+    Raises:
+        ModelCallError: The call failed (after retries for transient errors).
+    """
+    recorder = UsageRecorder()
+    started = time.perf_counter()
+    reply = await ainvoke_with_retry(
+        model,
+        messages,
+        config={"callbacks": [recorder]},
+        attempts=attempts,
+        base_delay_s=base_delay_s,
+    )
+    totals = recorder.totals()
+    usage: dict[str, Any] = {
+        "calls": max(1, totals["calls"]),
+        "input_tokens": totals["input_tokens"],
+        "output_tokens": totals["output_tokens"],
+        "latency_s": time.perf_counter() - started,
+    }
+    if not totals["input_tokens"] and not totals["output_tokens"] and reply.usage_metadata:
+        usage["input_tokens"] = int(reply.usage_metadata.get("input_tokens", 0))
+        usage["output_tokens"] = int(reply.usage_metadata.get("output_tokens", 0))
+    return reply, usage
