@@ -14,6 +14,7 @@ from langgraph_games.games.errors import (
     UnknownGameError,
 )
 from langgraph_games.games.othello import Othello
+from langgraph_games.games.pong import Pong
 from langgraph_games.games.registry import game_class, list_games, make, register
 from langgraph_games.games.session import GameSession, JointAction
 from langgraph_games.games.state import GameState, derive_rng
@@ -51,6 +52,7 @@ __all__ = [
     "OptionError",
     "OptionInfo",
     "Othello",
+    "Pong",
     "StateFormatError",
     "Subproblem",
     "SubproblemScore",
