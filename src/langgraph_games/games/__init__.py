@@ -31,6 +31,7 @@ from langgraph_games.games.subproblems import (
 )
 
 # Built-in games register themselves on import.
+from langgraph_games.games.surround import Surround
 from langgraph_games.games.tictactoe import TicTacToe
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "StateFormatError",
     "Subproblem",
     "SubproblemScore",
+    "Surround",
     "TicTacToe",
     "UnknownGameError",
     "aggregate_scores",
