@@ -32,6 +32,7 @@ from langgraph_games.games.subproblems import (
 
 # Built-in games register themselves on import.
 from langgraph_games.games.surround import Surround
+from langgraph_games.games.texas_holdem import TexasHoldem
 from langgraph_games.games.tictactoe import TicTacToe
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "Subproblem",
     "SubproblemScore",
     "Surround",
+    "TexasHoldem",
     "TicTacToe",
     "UnknownGameError",
     "aggregate_scores",
