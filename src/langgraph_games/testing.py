@@ -194,8 +194,7 @@ def _check_truth(
             report.truth_seen.add(index)
             if not isinstance(answer, _KIND_TYPES[kinds[index]]):
                 report.fail(
-                    f"{where}: subproblem {index} truth {answer!r} is not "
-                    f"a {kinds[index].value}"
+                    f"{where}: subproblem {index} truth {answer!r} is not a {kinds[index].value}"
                 )
 
 

@@ -13,6 +13,7 @@ from langgraph_games.games.errors import (
     StateFormatError,
     UnknownGameError,
 )
+from langgraph_games.games.negotiation import Negotiation
 from langgraph_games.games.othello import Othello
 from langgraph_games.games.pong import Pong
 from langgraph_games.games.registry import game_class, list_games, make, register
@@ -51,6 +52,7 @@ __all__ = [
     "IllegalActionError",
     "JointAction",
     "Metric",
+    "Negotiation",
     "OptionError",
     "OptionInfo",
     "Othello",

@@ -28,10 +28,8 @@ def label_pattern(*labels: str) -> re.Pattern[str]:
 
 def after_last_label(text: str, label: re.Pattern[str]) -> str | None:
     """The text after the last match of ``label``, or ``None`` when it does not occur."""
-    last = None
-    for last in label.finditer(text):
-        pass
-    return None if last is None else text[last.end() :]
+    matches = list(label.finditer(text))
+    return text[matches[-1].end() :] if matches else None
 
 
 def pick_phrase(

@@ -119,8 +119,7 @@ class Pong(Game[PongState]):
     def is_terminal(self, state: PongState) -> bool:
         """A player reached the point limit, or the step limit was reached."""
         return (
-            max(state.score) >= self.settings.points_to_win
-            or state.turn >= self.settings.max_steps
+            max(state.score) >= self.settings.points_to_win or state.turn >= self.settings.max_steps
         )
 
     def current_players(self, state: PongState) -> tuple[int, ...]:
@@ -133,9 +132,7 @@ class Pong(Game[PongState]):
             return ()
         return ACTIONS
 
-    def _apply(
-        self, state: PongState, actions: Mapping[int, str]
-    ) -> tuple[PongState, list[Event]]:
+    def _apply(self, state: PongState, actions: Mapping[int, str]) -> tuple[PongState, list[Event]]:
         speed = self.settings.paddle_speed
         paddles = (
             move_paddle(state.paddles[0], actions[0], speed),

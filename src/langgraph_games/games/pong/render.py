@@ -63,9 +63,8 @@ def render_text(state: PongState) -> str:
         cells = []
         for c in range(cols):
             px = LEFT_X + 8 * c
-            if c == 0 and state.paddles[1] <= level <= state.paddles[1] + PADDLE_HEIGHT:
-                cells.append("|")
-            elif c == cols - 1 and state.paddles[0] <= level <= state.paddles[0] + PADDLE_HEIGHT:
+            paddle = state.paddles[1] if c == 0 else state.paddles[0] if c == cols - 1 else None
+            if paddle is not None and paddle <= level <= paddle + PADDLE_HEIGHT:
                 cells.append("|")
             elif abs(px - x) < 4 and abs(level - y) < 4:
                 cells.append("o")

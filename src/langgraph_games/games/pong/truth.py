@@ -31,9 +31,7 @@ def ball_truth(state: PongState, player: int) -> dict[int, Answer]:
         return {}
     vx = state.velocity[0] if player == 0 else -state.velocity[0]
     vy = state.velocity[1]
-    truth: dict[int, Answer] = {
-        1: f"{'right' if vx > 0 else 'left'} {'up' if vy > 0 else 'down'}"
-    }
+    truth: dict[int, Answer] = {1: f"{'right' if vx > 0 else 'left'} {'up' if vy > 0 else 'down'}"}
     if vx > 0:
         x = mirror_x(state.ball[0], player)
         truth[2] = land_y(x, state.ball[1], vx, vy, RIGHT_X)

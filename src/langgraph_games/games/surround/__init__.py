@@ -135,9 +135,7 @@ class Surround(Game[SurroundState]):
             return None
         return pick_phrase(text, _LABEL, _PHRASES)
 
-    def fallback_action(
-        self, state: SurroundState, player: int, rng: random.Random
-    ) -> str | None:
+    def fallback_action(self, state: SurroundState, player: int, rng: random.Random) -> str | None:
         """Keep going the same way: GAMEBoT sent Atari's no-op, which keeps the heading."""
         if not self.legal_actions(state, player):
             return None

@@ -115,9 +115,7 @@ def value_at(grid: str, cell: Cell) -> int:
 def neighbour_values(grid: str, cell: Cell) -> dict[str, int]:
     """The codes above, below, left and right of ``cell`` (-1 outside the grid)."""
     r, c = cell
-    return {
-        action: value_at(grid, (r + dr, c + dc)) for action, (dr, dc) in DIRECTIONS.items()
-    }
+    return {action: value_at(grid, (r + dr, c + dc)) for action, (dr, dc) in DIRECTIONS.items()}
 
 
 def heading(trace: Trace, seat: int) -> str:

@@ -154,8 +154,10 @@ class TexasHoldem(Game[TexasState]):
                 a raise bigger than the chips behind).
         """
         for player, action in actions.items():
-            if not state.over and player == state.to_act and not self.is_legal(
-                state, player, action
+            if (
+                not state.over
+                and player == state.to_act
+                and not self.is_legal(state, player, action)
             ):
                 raise IllegalActionError(
                     action,
@@ -172,11 +174,11 @@ class TexasHoldem(Game[TexasState]):
         return act(state, player, action, self.settings.hand_limit)
 
     def returns(self, state: TexasState) -> tuple[float, ...]:
-        """Chips won or lost so far: chips at the start of the current hand (or at the end)
-        minus the 100 each started with."""
-        return tuple(
-            float(state.stacks[p] + state.committed[p] - STARTING_CHIPS) for p in (0, 1)
-        )
+        """Chips won or lost so far, counted at the start of the current hand (or the end).
+
+        That is each player's chips then minus the 100 it started with.
+        """
+        return tuple(float(state.stacks[p] + state.committed[p] - STARTING_CHIPS) for p in (0, 1))
 
     def parse_action(self, state: TexasState, player: int, text: str) -> str | None:
         """GAMEBoT's rule: the first action phrase after ``Chosen Action`` (else the last).

@@ -90,7 +90,9 @@ def parse_card(code: str) -> int:
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS or suit_text not in SUITS or not suit_text:
-        raise ValueError(f"not a card: {code!r} (expected a rank 2-9, T/10, J, Q, K, A and c/d/h/s)")
+        raise ValueError(
+            f"not a card: {code!r} (expected a rank 2-9, T/10, J, Q, K, A and c/d/h/s)"
+        )
     return RANKS.index(rank_text) * 4 + SUITS.index(suit_text)
 
 
@@ -111,7 +113,7 @@ _STRAIGHT_TOP = _straight_tops()
 
 
 def _top_ranks(mask: int, count: int) -> list[int]:
-    ranks = []
+    ranks: list[int] = []
     rank = ACE
     while len(ranks) < count and rank >= 0:
         if mask >> rank & 1:

@@ -24,7 +24,9 @@ def observation_text(
     if state.button == player:
         seat = "You are on the button: you posted the small blind and act first before the flop."
     else:
-        seat = "Your opponent is on the button: you posted the big blind and act first after the flop."
+        seat = (
+            "Your opponent is on the button: you posted the big blind and act first after the flop."
+        )
     lines = [
         f"Hand {state.hand} of at most {hand_limit}. {seat}",
         f"Current round is {STREETS[state.street]}",

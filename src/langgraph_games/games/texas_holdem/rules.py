@@ -208,7 +208,11 @@ def _advance(
         )
         shown = state.board[BOARD_SIZES[state.street - 1] : BOARD_SIZES[state.street]]
         events.append(
-            {"type": "street", "street": STREETS[state.street], "cards": [card_code(c) for c in shown]}
+            {
+                "type": "street",
+                "street": STREETS[state.street],
+                "cards": [card_code(c) for c in shown],
+            }
         )
         last = None
 
