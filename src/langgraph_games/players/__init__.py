@@ -1,4 +1,4 @@
-"""Non-LLM players and the player contract: random, minimax with alpha-beta."""
+"""Non-LLM players and the player contract: random, minimax, and GAMEBoT's stronger agents."""
 
 from __future__ import annotations
 
@@ -11,19 +11,27 @@ from langgraph_games.players.base import (
     SearchPlayer,
 )
 from langgraph_games.players.minimax import DEFAULT_DEPTHS, MinimaxPlayer
+from langgraph_games.players.negotiator import ConcessionNegotiator
+from langgraph_games.players.poker_equity import EquityPlayer
+from langgraph_games.players.pong_tracker import PongTracker
 from langgraph_games.players.random_player import RandomPlayer
 from langgraph_games.players.registry import PlayerSpecError, make_player, parse_spec
+from langgraph_games.players.surround_space import SurroundSpacePlayer
 
 __all__ = [
     "DEFAULT_DEPTHS",
+    "ConcessionNegotiator",
     "Decision",
     "DecisionRequest",
+    "EquityPlayer",
     "MinimaxPlayer",
     "ParseStatus",
     "Player",
     "PlayerSpecError",
+    "PongTracker",
     "RandomPlayer",
     "SearchPlayer",
+    "SurroundSpacePlayer",
     "make_player",
     "parse_spec",
     "request_for",
