@@ -160,7 +160,7 @@ class Pong(Game[PongState]):
         frames = (*state.frames, frame_of(ball, paddles))[-3:]
         if scorer is not None:
             score = (score[0] + (scorer == 0), score[1] + (scorer == 1))
-            events.append({"type": "point", "player": scorer, "score": list(score)})
+            events.append({"type": "point", "player": scorer, "score": list(score), "y": y})
             if max(score) < self.settings.points_to_win:
                 ball, (vx, vy) = serve(state.seed, state.turn + 1)
                 frames = (frame_of(ball, paddles),)
