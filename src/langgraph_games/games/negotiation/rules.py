@@ -5,7 +5,8 @@ player privately values the item types with non-negative whole numbers such that
 whole pool is worth exactly 30 to it; no item type is worthless to both players. The
 pool's size, its split into types and each player's values are drawn uniformly from the
 episode seed (GAMEBoT's generator drew them the same way, except that it never gave the
-third type fewer than three items).
+third type fewer than three items, and it failed on pools such as [4, 4, 4] that no
+whole-number values can price at 30; we draw again).
 
 Player 1 (seat 0) proposes first; the players then alternate. In each round the player
 to move either agrees to the opponent's latest proposal (the game ends and both receive
@@ -163,6 +164,8 @@ def deal(seed: int) -> tuple[Triple, tuple[Triple, Triple]]:
         pools = [(i, j, size - i - j) for i in range(1, size - 1) for j in range(1, size - i)]
         pool = rng.choice(pools)
         options = _value_triples(pool)
+        if not options:  # e.g. [4, 4, 4]: no whole-number values add up to 30; draw again
+            continue
         first, second = rng.choice(options), rng.choice(options)
         if all(first[t] or second[t] for t in range(ITEM_TYPES)):
             return pool, (first, second)
