@@ -68,8 +68,15 @@ class NegotiationOptions(GameOptions):
 
 
 @lru_cache(maxsize=256)
+def _proposals(pool: tuple[int, int, int]) -> dict[str, Proposal]:
+    """Every division of ``pool`` by its canonical action string, in sorted order."""
+    named = {proposal_name(p): p for p in splits(pool)}
+    return {name: named[name] for name in sorted(named)}
+
+
+@lru_cache(maxsize=256)
 def _proposal_actions(pool: tuple[int, int, int]) -> tuple[str, ...]:
-    return tuple(sorted(proposal_name(p) for p in splits(pool)))
+    return tuple(_proposals(pool))
 
 
 @register
@@ -142,12 +149,7 @@ class Negotiation(Game[NegotiationState]):
             return False
         if action == AGREE:
             return self._may_agree(state)
-        proposal = read_proposal(action)
-        return (
-            proposal is not None
-            and proposal_name(proposal) == action
-            and is_split(proposal, state.pool)
-        )
+        return action in _proposals(state.pool)
 
     def illegal_reason(self, state: NegotiationState, action: str) -> str:
         """Why ``action`` is refused for the player to move, saying what is accepted."""
@@ -204,7 +206,7 @@ class Negotiation(Game[NegotiationState]):
             )
             payoff = self.returns(new)
             return new, [{"type": "agree", "player": player, "payoff": list(payoff)}]
-        proposal = cast(Proposal, read_proposal(action))  # validated by apply
+        proposal = _proposals(state.pool)[action]
         proposals = (*state.proposals, proposal)
         events: list[Event] = [{"type": "propose", "player": player, "proposal": action}]
         outcome = OPEN

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar
 
 from langgraph_games.games.state import GameState
@@ -92,6 +93,7 @@ class SurroundState(GameState):
         return GameState.validate(self)
 
 
+@cache
 def initial_grid() -> str:
     """Walls around the border, both players on their start cells."""
     cells = []
