@@ -188,6 +188,7 @@ def test_intermediate_scoring_of_pong_answers() -> None:
         ("[Action] 2 - Move Down", "Move Down"),
         ("[Action]\n0 - Stay Still", "Stay Still"),
         ("[Action] 2", "Move Down"),
+        (" 2", "Move Down"),  # what follows the label, as the GAMEBoT graph passes it
         ("I might move up ... **[Action]** stay still", "Stay Still"),
         ("no label, so the last phrase counts: move up, no, move down", "Move Down"),
         ("Move Up", "Move Up"),

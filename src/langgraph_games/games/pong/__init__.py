@@ -56,7 +56,10 @@ class PongOptions(GameOptions):
         1, ge=1, le=21, description="points that win the match (GAMEBoT's runner: 1)"
     )
     max_steps: int = Field(
-        1000, ge=10, le=100_000, description="steps after which the match ends (draw if level)"
+        250,
+        ge=10,
+        le=100_000,
+        description="steps (of about 4 Atari frames) after which the match ends, drawn if level",
     )
     paddle_speed: int = Field(8, ge=1, le=16, description="pixels a paddle moves per step")
 
@@ -190,14 +193,15 @@ class Pong(Game[PongState]):
         """GAMEBoT's rule: the first action phrase after ``[Action]`` (else the last one).
 
         ``move up`` / ``move down`` / ``stay still`` (or a bare ``up``/``down``/``stay``),
-        or the prompt's numbers ``0``/``1``/``2`` right after the label.
+        or the prompt's numbers ``0``/``1``/``2`` right after the label (or opening a
+        reply that names no action otherwise, such as the text after the label alone).
         """
         if not self.legal_actions(state, player):
             return None
         action = pick_phrase(text, _LABEL, _PHRASES)
         if action is None:
             tail = after_last_label(text, _LABEL)
-            number = re.match(r"[\W_]*([012])\b", tail or "")
+            number = re.match(r"[\W_]*([012])\b", text if tail is None else tail)
             action = _NUMBERED[number.group(1)] if number else None
         return action
 
