@@ -37,6 +37,7 @@ class ConformanceReport:
     playouts: int = 0
     steps: int = 0
     problems: list[str] = field(default_factory=list)
+    truth_seen: set[int] = field(default_factory=set)
 
     def fail(self, problem: str) -> None:
         """Record a problem (at most 20 are kept)."""
@@ -66,8 +67,10 @@ def check_game(
     actions are sorted, unique, non-empty strings that ``is_legal`` and ``parse_action``
     accept; illegal, out-of-turn and after-the-end actions raise ``IllegalActionError``;
     states round-trip through JSON; the same seed and actions rebuild the same states;
-    returns have one entry per player; observations are text; ground truth has the
-    declared subproblems with answers of the declared kinds.
+    returns have one entry per player; observations are text; ground truth (of the state
+    and of the chosen action) answers only declared subproblems, each with an answer of
+    its declared kind, and every declared subproblem is answered in some state of the
+    play-outs (a subproblem that is not asked in a state is left out there).
 
     Args:
         game: An engine or a registered id.
@@ -87,6 +90,11 @@ def check_game(
     for seed in seeds:
         _playout(engine, seed, max_steps, truth_every, report)
         report.playouts += 1
+    for sub in engine.subproblems:
+        if sub.index not in report.truth_seen:
+            report.fail(
+                f"subproblem {sub.index} never had a ground truth in {report.playouts} play-outs"
+            )
     if report.problems:
         raise ConformanceError(
             f"{engine.versioned_id} breaks the game contract:\n- " + "\n- ".join(report.problems)
@@ -163,17 +171,30 @@ def _check_step(
             pass
 
 
-def _check_truth(game: Game[Any], state: GameState, where: str, report: ConformanceReport) -> None:
+def _check_truth(
+    game: Game[Any],
+    state: GameState,
+    joint: dict[int, str],
+    where: str,
+    report: ConformanceReport,
+) -> None:
+    """Truth answers only declared subproblems, each of its kind (absent = not asked)."""
+    kinds = {sub.index: sub.kind for sub in game.subproblems}
     for player in game.current_players(state):
-        truth = game.ground_truth(state, player)
-        for sub in game.subproblems:
-            if sub.index not in truth:
-                report.fail(f"{where}: ground truth lacks subproblem {sub.index}")
+        truth = dict(game.ground_truth(state, player))
+        by_action = game.action_ground_truth(state, player, joint[player])
+        both = set(truth) & set(by_action)
+        if both:
+            report.fail(f"{where}: subproblems {sorted(both)} have state and action truths")
+        truth.update(by_action)
+        for index, answer in truth.items():
+            if index not in kinds:
+                report.fail(f"{where}: ground truth answers undeclared subproblem {index}")
                 continue
-            if not isinstance(truth[sub.index], _KIND_TYPES[sub.kind]):
+            report.truth_seen.add(index)
+            if not isinstance(answer, _KIND_TYPES[kinds[index]]):
                 report.fail(
-                    f"{where}: subproblem {sub.index} truth {truth[sub.index]!r} is not "
-                    f"a {sub.kind.value}"
+                    f"{where}: subproblem {index} truth {answer!r} is not a {kinds[index].value}"
                 )
 
 
@@ -188,12 +209,12 @@ def _playout(
         where = f"seed {seed} step {len(session.actions)}"
         _check_state(game, session.state, where, report)
         _check_step(game, session, where, report)
-        if game.subproblems and len(session.actions) % truth_every == 0:
-            _check_truth(game, session.state, where, report)
         if len(session.actions) >= max_steps:
             report.fail(f"seed {seed}: no end after {max_steps} steps of random play")
             return
         joint = {p: rng.choice(session.legal_actions(p)) for p in session.current_players}
+        if game.subproblems and len(session.actions) % truth_every == 0:
+            _check_truth(game, session.state, joint, where, report)
         session.step(joint)
         report.steps += 1
     where = f"seed {seed} end"
@@ -230,9 +251,12 @@ def playthrough(game: Game[Any] | str, seed: int = 0, max_steps: int = 400) -> s
             lines.append(session.observe(player))
             if engine.subproblems:
                 truth = engine.ground_truth(session.state, player)
-                shown = {k: sorted(v) if isinstance(v, frozenset) else v for k, v in truth.items()}
-                lines.append(f"### ground truth {json.dumps(shown, sort_keys=True)}")
+                lines.append(f"### ground truth {_truth_json(truth)}")
             joint[player] = rng.choice(session.legal_actions(player))
+            if engine.subproblems:
+                by_action = engine.action_ground_truth(session.state, player, joint[player])
+                if by_action:
+                    lines.append(f"### ground truth of the action {_truth_json(by_action)}")
         events = session.step(joint)
         lines.append(f"### actions {json.dumps({str(p): a for p, a in joint.items()})}")
         lines.append(f"### events {json.dumps(events, sort_keys=True)}")
@@ -240,3 +264,8 @@ def playthrough(game: Game[Any] | str, seed: int = 0, max_steps: int = 400) -> s
     lines.append(session.render())
     lines.append(f"returns {list(session.returns)}")
     return "\n".join(lines) + "\n"
+
+
+def _truth_json(truth: dict[int, Any]) -> str:
+    shown = {k: sorted(v) if isinstance(v, frozenset) else v for k, v in truth.items()}
+    return json.dumps(shown, sort_keys=True)

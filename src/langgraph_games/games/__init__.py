@@ -17,7 +17,9 @@ from langgraph_games.games.errors import (
 from langgraph_games.games.match2 import Match2
 from langgraph_games.games.maze import Maze
 from langgraph_games.games.minesweeper import Minesweeper
+from langgraph_games.games.negotiation import Negotiation
 from langgraph_games.games.othello import Othello
+from langgraph_games.games.pong import Pong
 from langgraph_games.games.registry import game_class, list_games, make, register
 from langgraph_games.games.session import GameSession, JointAction
 from langgraph_games.games.smartplay import Bandit, Hanoi, Messenger, RockPaperScissors
@@ -35,6 +37,8 @@ from langgraph_games.games.subproblems import (
 )
 
 # Built-in games register themselves on import.
+from langgraph_games.games.surround import Surround
+from langgraph_games.games.texas_holdem import TexasHoldem
 from langgraph_games.games.tictactoe import TicTacToe
 
 __all__ = [
@@ -60,13 +64,17 @@ __all__ = [
     "Messenger",
     "Metric",
     "Minesweeper",
+    "Negotiation",
     "OptionError",
     "OptionInfo",
     "Othello",
+    "Pong",
     "RockPaperScissors",
     "StateFormatError",
     "Subproblem",
     "SubproblemScore",
+    "Surround",
+    "TexasHoldem",
     "TicTacToe",
     "UnknownGameError",
     "aggregate_scores",

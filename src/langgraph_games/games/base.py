@@ -306,7 +306,21 @@ class Game(ABC, Generic[S]):
     # ----- ground truth ---------------------------------------------------------------
 
     def ground_truth(self, state: S, player: int) -> dict[int, Answer]:
-        """Correct answer of each subproblem for ``player`` in ``state`` (by index)."""
+        """Correct answer of each subproblem for ``player`` in ``state`` (by index).
+
+        A subproblem that is not asked in this state (GAMEBoT scores Pong's landing point
+        only while the ball comes towards the player, Texas Hold'em's pre-flop odds only
+        before the flop) is left out.
+        """
+        return {}
+
+    def action_ground_truth(self, state: S, player: int, action: str) -> dict[int, Answer]:
+        """Correct answers of subproblems about the move ``player`` chose (by index).
+
+        Some subproblems ask about the answer's own move, such as GAMEBoT Negotiation's
+        "the value to you of your new proposal"; their truth is known only once the move
+        is. A verifier merges this over :meth:`ground_truth`. The default has none.
+        """
         return {}
 
     # ----- serialisation --------------------------------------------------------------

@@ -160,7 +160,7 @@ def _coerce(value: Any, hint: Any, type_name: str, path: str) -> Any:
             )
         return tuple(
             _coerce(v, a, type_name, f"{path}[{i}]")
-            for i, (v, a) in enumerate(zip(value, args, strict=True))
+            for i, (a, v) in enumerate(zip(args, value, strict=True))
         )
     if hint is bool:
         if not isinstance(value, bool):

@@ -1,4 +1,4 @@
-"""Non-LLM players and the player contract: random, minimax and the per-game search players."""
+"""Non-LLM players and the player contract: random, minimax and per-game search players."""
 
 from __future__ import annotations
 
@@ -14,13 +14,19 @@ from langgraph_games.players.match2_greedy import Match2Greedy
 from langgraph_games.players.maze_explorer import MazeExplorer
 from langgraph_games.players.minesweeper_solver import MinesweeperSolver
 from langgraph_games.players.minimax import DEFAULT_DEPTHS, MinimaxPlayer
+from langgraph_games.players.negotiator import ConcessionNegotiator
+from langgraph_games.players.poker_equity import EquityPlayer
+from langgraph_games.players.pong_tracker import PongTracker
 from langgraph_games.players.random_player import RandomPlayer
 from langgraph_games.players.registry import PlayerSpecError, make_player, parse_spec
+from langgraph_games.players.surround_space import SurroundSpacePlayer
 
 __all__ = [
     "DEFAULT_DEPTHS",
+    "ConcessionNegotiator",
     "Decision",
     "DecisionRequest",
+    "EquityPlayer",
     "Match2Greedy",
     "MazeExplorer",
     "MinesweeperSolver",
@@ -28,8 +34,10 @@ __all__ = [
     "ParseStatus",
     "Player",
     "PlayerSpecError",
+    "PongTracker",
     "RandomPlayer",
     "SearchPlayer",
+    "SurroundSpacePlayer",
     "make_player",
     "parse_spec",
     "request_for",

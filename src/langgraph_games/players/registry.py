@@ -1,4 +1,10 @@
-"""Non-LLM players by name (``random``, ``minimax``, ...) with ``:key=value`` settings."""
+"""Non-LLM players by name, with ``:key=value`` settings.
+
+``random`` and ``minimax`` play any suitable game; ``pong_tracker``, ``surround_space``,
+``holdem_equity`` and ``negotiator`` are GAMEBoT's "stronger agents" for one game each;
+``maze_explorer``, ``match2_greedy`` and ``minesweeper_solver`` play EvoEmpirBench and
+Minesweeper.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,11 @@ from langgraph_games.players.match2_greedy import Match2Greedy
 from langgraph_games.players.maze_explorer import MazeExplorer
 from langgraph_games.players.minesweeper_solver import MinesweeperSolver
 from langgraph_games.players.minimax import MinimaxPlayer
+from langgraph_games.players.negotiator import ConcessionNegotiator
+from langgraph_games.players.poker_equity import EquityPlayer
+from langgraph_games.players.pong_tracker import PongTracker
 from langgraph_games.players.random_player import RandomPlayer
+from langgraph_games.players.surround_space import SurroundSpacePlayer
 
 __all__ = ["PLAYER_FACTORIES", "PlayerSpecError", "make_player", "parse_spec"]
 
@@ -35,6 +45,26 @@ PLAYER_FACTORIES: dict[str, tuple[Callable[..., Player], dict[str, type], str]] 
         MinesweeperSolver,
         {},
         "Minesweeper: reveals proven-safe cells, flags proven mines, else the safest guess",
+    ),
+    "pong_tracker": (
+        PongTracker,
+        {},
+        "Pong: predicts where the ball arrives and returns it away from the opponent",
+    ),
+    "surround_space": (
+        SurroundSpacePlayer,
+        {},
+        "Surround: flood-fill space maximiser with a territory race",
+    ),
+    "holdem_equity": (
+        EquityPlayer,
+        {"samples": int, "seed": int},
+        "Texas Hold'em: Monte Carlo equity against the pot odds",
+    ),
+    "negotiator": (
+        ConcessionNegotiator,
+        {"start": int, "step": int, "floor": int, "late": int},
+        "Negotiation v2: concession schedule (asks 26, concedes 2 a round to 18, 15 late)",
     ),
 }
 
