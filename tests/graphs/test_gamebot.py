@@ -144,3 +144,16 @@ async def test_usage_is_recorded_per_decision() -> None:
     assert decision.usage["calls"] == 1
     assert decision.usage["input_tokens"] > 100 and decision.usage["output_tokens"] > 5
     assert decision.status is ParseStatus.OK
+
+
+async def test_move_dependent_truth_is_scored_and_bad_proposals_get_the_reason() -> None:
+    session = GameSession("negotiation", seed=3)  # pool [7, 1, 1], my values [2, 12, 4]
+    good = await decide(
+        "[Intermediate Thinking Results 2: 26]\nProposal: [P1: (5,1,1), P2: (2,0,0)]", session
+    )
+    assert good["action"] == "P1: (5,1,1), P2: (2,0,0)"
+    assert [(s["index"], s["truth"], s["correct"]) for s in good["scores"]] == [(2, 26, True)]
+    bad = await decide("Proposal: [P1: (5,1,1), P2: (3,0,0)]", session)
+    assert bad["action"] is None and bad["status"] == "illegal"
+    assert "the shares add up to [8, 1, 1] but the pool is [7, 1, 1]" in bad["info"]["problem"]
+    assert bad["scores"] == []  # no legal proposal: "value of my proposal" is not scored

@@ -277,6 +277,14 @@ class Game(ABC, Generic[S]):
                 return action
         return None
 
+    def rejection_reason(self, state: S, player: int, text: str) -> str | None:
+        """Why answer text that :meth:`parse_action` could not use gives no legal move.
+
+        Engines override this where they can say more than "not a legal move" (e.g. a
+        proposal whose shares do not add up to the pool). ``None``: nothing specific.
+        """
+        return None
+
     # ----- views ----------------------------------------------------------------------
 
     @abstractmethod

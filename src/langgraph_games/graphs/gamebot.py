@@ -3,15 +3,20 @@
 ``create_gamebot_agent(model, game)`` compiles a decision graph (see
 :mod:`langgraph_games.graphs.decision`)::
 
-    prompt -> model -> parse -> verify -> END
+    model -> check -> END
 
-- ``prompt`` builds the game's three-part prompt (rules, input, output; our own words in
+- ``model`` builds the game's three-part prompt (rules, input, output; our own words in
   :mod:`langgraph_games.graphs.gamebot_prompts`) as the system message, plus truths from
-  memory, and the observation (plus feedback on a rejected answer) as the user message.
-- ``model`` calls the chat model with retries and records tokens and latency.
-- ``parse`` reads the ``[Intermediate Thinking Results k: ...]`` answers and the move after
-  the last ``Chosen Move`` (or the game's final label) with the game's own parser.
-- ``verify`` scores each intermediate answer against the rule-based ground truth.
+  memory, and the observation (plus feedback on a rejected answer) as the user message,
+  then calls the chat model with retries, recording tokens and latency.
+- ``check`` reads the ``[Intermediate Thinking Results k: ...]`` answers and the move
+  after the last ``Chosen Move`` (or the game's final label) with the game's own parser,
+  and scores each intermediate answer against the rule-based ground truth.
+
+The pieces are plain functions too (:func:`build_gamebot_messages`,
+:func:`parse_gamebot_reply`, :func:`score_intermediate`), for graphs of your own. Two
+nodes rather than one per piece: each LangGraph node costs a fixed overhead per decision
+(see ``benchmarks/decision_overhead.py``), and the pieces need no checkpoint between them.
 
 Variants: ``"gamebot"`` (the paper's prompts), ``"action_only"`` and ``"cot"`` (the two
 baselines of the paper's Table 3: move only, and a generic "think step by step"), and
@@ -23,7 +28,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import time
 from types import ModuleType
 from typing import Any, Literal
 
@@ -32,8 +36,10 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from langgraph_games.games._text import after_last_label, label_pattern
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import list_games, make
+from langgraph_games.games.state import GameState
 from langgraph_games.games.subproblems import extract_intermediate, score_answer
 from langgraph_games.graphs.decision import (
     DecisionInput,
@@ -42,8 +48,7 @@ from langgraph_games.graphs.decision import (
     state_of,
 )
 from langgraph_games.models.factory import describe_model
-from langgraph_games.models.retry import ainvoke_with_retry
-from langgraph_games.models.usage import UsageRecorder
+from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players.base import ParseStatus
 
 __all__ = [
@@ -53,6 +58,8 @@ __all__ = [
     "create_gamebot_agent",
     "gamebot_player",
     "load_prompt",
+    "parse_gamebot_reply",
+    "score_intermediate",
 ]
 
 Variant = Literal["gamebot", "action_only", "cot", "reasoning"]
@@ -155,20 +162,6 @@ def build_gamebot_messages(
     return [SystemMessage(content=system), HumanMessage(content=user)]
 
 
-_LABEL_CACHE: dict[str, re.Pattern[str]] = {}
-
-
-def _after_label(text: str, label: str) -> str | None:
-    pattern = _LABEL_CACHE.get(label)
-    if pattern is None:
-        words = r"[\s*_#]*".join(re.escape(w) for w in label.split())
-        pattern = _LABEL_CACHE[label] = re.compile(rf"{words}[\s*_#]*[:：]?", re.I)
-    matches = list(pattern.finditer(text))
-    if not matches:
-        return None
-    return text[matches[-1].end() :]
-
-
 def create_gamebot_agent(
     model: BaseChatModel,
     game: Game[Any] | str,
@@ -215,7 +208,7 @@ def create_gamebot_agent(
     label = _label(prompt)
     scored = variant in _SCORED_VARIANTS
 
-    async def build_prompt(state: GamebotState) -> dict[str, Any]:
+    async def call_model(state: GamebotState) -> dict[str, Any]:
         messages = build_gamebot_messages(
             engine_of(state),
             state["observation"],
@@ -223,96 +216,113 @@ def create_gamebot_agent(
             truths=list(state.get("truths") or []),
             feedback=state.get("feedback"),
         )
-        return {"messages": messages}
-
-    async def call_model(state: GamebotState) -> dict[str, Any]:
-        recorder = UsageRecorder()
-        started = time.perf_counter()
-        reply = await ainvoke_with_retry(
-            model,
-            state["messages"],
-            config={"callbacks": [recorder]},
-            attempts=call_attempts,
-            base_delay_s=retry_delay_s,
+        reply, usage = await ainvoke_measured(
+            model, messages, attempts=call_attempts, base_delay_s=retry_delay_s
         )
-        totals = recorder.totals()
-        usage = {
-            "calls": max(1, totals["calls"]),
-            "input_tokens": totals["input_tokens"],
-            "output_tokens": totals["output_tokens"],
-        }
-        if not totals["calls"] and reply.usage_metadata:  # a model that skips callbacks
-            usage["input_tokens"] = reply.usage_metadata.get("input_tokens", 0)
-            usage["output_tokens"] = reply.usage_metadata.get("output_tokens", 0)
-        return {"reply": reply.text, "usage": usage, "latency_s": time.perf_counter() - started}
+        return {"messages": messages, "reply": reply.text, "usage": usage}
 
-    async def parse(state: GamebotState) -> dict[str, Any]:
-        text = state.get("reply") or ""
-        game_engine = engine_of(state)
-        game_state = state_of(state)
+    async def check(state: GamebotState) -> dict[str, Any]:
+        game_engine, game_state = engine_of(state), state_of(state)
         player = int(state["player"])
-        segment = _after_label(text, label)
-        action = game_engine.parse_action(game_state, player, segment if segment else text)
-        info: dict[str, Any] = {"variant": variant}
-        if action is not None:
-            status = ParseStatus.OK
-        elif segment is not None and segment.strip():
-            status = ParseStatus.ILLEGAL
-            chosen = segment.strip().splitlines()[0][:80]
-            info["problem"] = (
-                f"the move after '{label}:' ({chosen!r}) is not one of the legal moves"
+        decision = parse_gamebot_reply(
+            game_engine, game_state, player, state.get("reply") or "", label=label, scored=scored
+        )
+        decision["info"]["variant"] = variant
+        usage = dict(state.get("usage") or {})
+        decision["latency_s"] = usage.pop("latency_s", 0.0)
+        decision["usage"] = usage
+        if scored and game_engine.subproblems:
+            decision["scores"] = score_intermediate(
+                game_engine, game_state, player, decision["intermediate"], decision["action"]
             )
-        elif segment is not None:
-            status = ParseStatus.UNPARSABLE
-            info["problem"] = f"nothing follows your '{label}:' line"
-        else:
-            status = ParseStatus.UNPARSABLE
-            info["problem"] = (
-                f"your answer has no '{label}:' line" if text.strip() else "your answer was empty"
-            )
-        decision = {
-            "action": action,
-            "status": status.value,
-            "raw_outputs": [text],
-            "intermediate": {str(k): v for k, v in extract_intermediate(text).items()}
-            if scored
-            else {},
-            "scores": [],
-            "usage": state.get("usage") or {},
-            "latency_s": state.get("latency_s", 0.0),
-            "info": info,
-        }
-        return {"decision": decision}
-
-    async def verify(state: GamebotState) -> dict[str, Any]:
-        decision = dict(state["decision"])
-        game_engine = engine_of(state)
-        truth = game_engine.ground_truth(state_of(state), int(state["player"]))
-        answers = {int(k): v for k, v in decision["intermediate"].items()}
-        decision["scores"] = [
-            {
-                **score_answer(sub, answers.get(sub.index), truth[sub.index]).to_dict(),
-                "scored": sub.scored,
-            }
-            for sub in game_engine.subproblems
-            if sub.index in truth
-        ]
         return {"decision": decision}
 
     builder = StateGraph(GamebotState, input_schema=DecisionInput)
-    builder.add_node("prompt", build_prompt)
     builder.add_node("model", call_model)
-    builder.add_node("parse", parse)
-    builder.add_edge(START, "prompt")
-    builder.add_edge("prompt", "model")
-    builder.add_edge("model", "parse")
-    if scored and engine.subproblems:
-        builder.add_node("verify", verify)
-        builder.add_edge("parse", "verify")
-        builder.add_edge("verify", END)
-    else:
-        builder.add_edge("parse", END)
+    builder.add_node("check", check)
+    builder.add_edge(START, "model")
+    builder.add_edge("model", "check")
+    builder.add_edge("check", END)
     return builder.compile(name=name)
+
+
+def parse_gamebot_reply(
+    game: Game[Any],
+    state: GameState,
+    player: int,
+    text: str,
+    *,
+    label: str = "Chosen Move",
+    scored: bool = True,
+) -> dict[str, Any]:
+    """Read a GAMEBoT answer: the move after the last ``label`` and the tagged answers.
+
+    The move is read by the game's own parser from the text after the last ``label``
+    (the whole text when the label is missing, as GAMEBoT's Othello parser did).
+
+    Returns:
+        A decision dict (see :class:`~langgraph_games.players.base.Decision`), with
+        ``info["problem"]`` explaining an unusable answer.
+    """
+    segment = after_last_label(text, label_pattern(label))
+    if segment is not None:
+        segment = segment.lstrip(" \t*_#:：")
+    action = game.parse_action(state, player, segment if segment else text)
+    info: dict[str, Any] = {}
+    if action is not None:
+        status = ParseStatus.OK
+    elif segment is not None and segment.strip():
+        status = ParseStatus.ILLEGAL
+        chosen = segment.strip().splitlines()[0][:80]
+        info["problem"] = game.rejection_reason(state, player, text) or (
+            f"the move after '{label}:' ({chosen!r}) is not one of the legal moves"
+        )
+    elif segment is not None:
+        status = ParseStatus.UNPARSABLE
+        info["problem"] = f"nothing follows your '{label}:' line"
+    else:
+        status = ParseStatus.UNPARSABLE
+        info["problem"] = (
+            f"your answer has no '{label}:' line" if text.strip() else "your answer was empty"
+        )
+    intermediate = extract_intermediate(text) if scored else {}
+    return {
+        "action": action,
+        "status": status.value,
+        "raw_outputs": [text],
+        "intermediate": {str(k): v for k, v in intermediate.items()},
+        "scores": [],
+        "usage": {},
+        "latency_s": 0.0,
+        "info": info,
+    }
+
+
+def score_intermediate(
+    game: Game[Any],
+    state: GameState,
+    player: int,
+    intermediate: dict[str, str],
+    action: str | None = None,
+) -> list[dict[str, Any]]:
+    """Score tagged answers (by subproblem index) against the game's ground truth.
+
+    Truth about the chosen move itself (e.g. Negotiation's "value of your proposal") is
+    added from :meth:`~langgraph_games.games.base.Game.action_ground_truth` when the
+    answer had a legal move; without one, such subproblems are not scored.
+    """
+    truth = game.ground_truth(state, player)
+    if action is not None:
+        truth = {**truth, **game.action_ground_truth(state, player, action)}
+    answers = {int(k): v for k, v in intermediate.items()}
+    return [
+        {
+            **score_answer(sub, answers.get(sub.index), truth[sub.index]).to_dict(),
+            "scored": sub.scored,
+        }
+        for sub in game.subproblems
+        if sub.index in truth
+    ]
 
 
 def gamebot_player(

@@ -259,6 +259,18 @@ class Negotiation(Game[NegotiationState]):
         action = min(found)[1] if tail is not None else max(found)[1]
         return action if self.is_legal(state, player, action) else None
 
+    def rejection_reason(self, state: NegotiationState, player: int, text: str) -> str | None:
+        """The specific reason the proposal (or ``Agree``) in ``text`` was refused."""
+        if state.outcome != OPEN or player != state.to_move:
+            return None
+        tail = after_last_label(text, _LABEL)
+        region = text if tail is None else tail
+        match = PROPOSAL_RE.search(region)
+        if match is not None:
+            return self.illegal_reason(state, match.group(0))
+        agree = AGREE_RE.search(region)
+        return self.illegal_reason(state, agree.group(0)) if agree is not None else None
+
     def fallback_action(
         self, state: NegotiationState, player: int, rng: random.Random
     ) -> str | None:
