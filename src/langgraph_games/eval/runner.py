@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from langgraph_games.eval.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.families import counters_of, family_of
 from langgraph_games.eval.players import ModelPool
+from langgraph_games.eval.records import load_results
 from langgraph_games.eval.results import ResultsFile
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
@@ -202,25 +203,49 @@ def summarize_episodes(
     """The paper tables of evaluation results: ``(text, metrics by label, notes)``.
 
     Several files (e.g. the variants of an ablation) can be summarised together; rows are
-    grouped by family and labelled by each record's ``label``.
+    grouped by family and labelled by each record's ``label``. What cannot be used (a
+    truncated last line, an unregistered game, another spec than the file's, a failed
+    episode) is left out with a note. When one label comes from runs of different specs
+    (e.g. the same agent on two maze levels, in two files), its rows are kept apart as
+    ``label [spec]`` and a note says so.
+
+    Raises:
+        ValueError: A path does not exist.
     """
-    notes: list[str] = []
+    loaded = load_results(list(paths), kinds=("episode",))
+    notes = list(loaded.notes)
     by_family: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     games: dict[str, str] = {}
-    for path in paths:
-        read = ResultsFile(path).read()
-        notes += [f"{path} line {n}: {why}" for n, why in read.skipped]
-        for record in read.records:
-            if record.get("kind") != "episode":
-                continue
-            if record.get("status") == "error":
-                notes.append(
-                    f"{path}: episode {record.get('episode_id')} failed: {record.get('error')}"
-                )
-                continue
-            name = str(record.get("family", "generic"))
-            games.setdefault(name, str(record["game"]))
-            by_family[name][str(record.get("label"))].append(record["metrics"])
+    usable = []
+    for item in loaded.records:
+        record = item.record
+        if record.get("kind") != "episode":
+            continue
+        if record.get("status") == "error":
+            notes.append(
+                f"{item.source}: episode {record.get('episode_id')} failed: "
+                f"{record.get('error')}; left out"
+            )
+            continue
+        usable.append(record)
+    specs: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for record in usable:
+        family = str(record.get("family", "generic"))
+        specs[(family, str(record.get("label")))].add(str(record.get("spec_hash", "")))
+    for (family, label), hashes in specs.items():
+        if len(hashes) > 1:
+            notes.append(
+                f"{family}: label {label!r} holds runs of {len(hashes)} specs "
+                f"({', '.join(sorted(h or '-' for h in hashes))}); their rows are kept apart "
+                f"as '{label} [spec]'"
+            )
+    for record in usable:
+        name = str(record.get("family", "generic"))
+        label = str(record.get("label"))
+        if len(specs[(name, label)]) > 1:
+            label = f"{label} [{record.get('spec_hash', '-')}]"
+        games.setdefault(name, str(record["game"]))
+        by_family[name][label].append(record["metrics"])
     parts = []
     flat: dict[str, list[dict[str, Any]]] = {}
     for family_name, rows in by_family.items():
