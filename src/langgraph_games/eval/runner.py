@@ -32,7 +32,15 @@ from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode import EpisodeOptions
 
-__all__ = ["EvalReport", "EvalSpec", "run_eval", "summarize_episodes"]
+__all__ = [
+    "EpisodeGroups",
+    "EvalReport",
+    "EvalSpec",
+    "format_groups",
+    "group_episodes",
+    "run_eval",
+    "summarize_episodes",
+]
 
 
 class EvalSpec(BaseModel):
@@ -197,61 +205,99 @@ async def run_eval(
     return report
 
 
-def summarize_episodes(
-    paths: list[str | Path],
-) -> tuple[str, dict[str, list[dict[str, Any]]], list[str]]:
-    """The paper tables of evaluation results: ``(text, metrics by label, notes)``.
+@dataclass
+class EpisodeGroups:
+    """Evaluation records grouped for tables: ``{family: {label: [metrics, ...]}}``.
 
-    Several files (e.g. the variants of an ablation) can be summarised together; rows are
-    grouped by family and labelled by each record's ``label``. What cannot be used (a
-    truncated last line, an unregistered game, another spec than the file's, a failed
-    episode) is left out with a note. When one label comes from runs of different specs
-    (e.g. the same agent on two maze levels, in two files), its rows are kept apart as
-    ``label [spec]`` and a note says so.
+    Attributes:
+        families: Per-episode metrics by family name, then row label.
+        games: A game id of each family (to find its :class:`Family`).
+        notes: What was left out and why, and labels kept apart by spec.
+    """
+
+    families: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
+    games: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _spec_key(record: dict[str, Any]) -> tuple[str, str, str]:
+    return (
+        str(record.get("family", "generic")),
+        str(record.get("label")),
+        str(record.get("game", "")).split("-v")[0],
+    )
+
+
+def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
+    """Read evaluation records and group their metrics by family and label.
+
+    What cannot be used (a truncated last line, an unregistered game, another spec than
+    the file's, a failed episode) is left out with a note. When one label comes from runs
+    of different specs of the same game (e.g. the same agent on two maze levels, in two
+    files), its rows are kept apart as ``label [spec]`` and a note says so.
 
     Raises:
         ValueError: A path does not exist.
     """
     loaded = load_results(list(paths), kinds=("episode",))
-    notes = list(loaded.notes)
-    by_family: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-    games: dict[str, str] = {}
+    groups = EpisodeGroups(notes=list(loaded.notes))
     usable = []
     for item in loaded.records:
         record = item.record
         if record.get("kind") != "episode":
             continue
         if record.get("status") == "error":
-            notes.append(
+            groups.notes.append(
                 f"{item.source}: episode {record.get('episode_id')} failed: "
                 f"{record.get('error')}; left out"
             )
             continue
         usable.append(record)
-    specs: dict[tuple[str, str], set[str]] = defaultdict(set)
+    specs: dict[tuple[str, str, str], set[str]] = defaultdict(set)
     for record in usable:
-        family = str(record.get("family", "generic"))
-        specs[(family, str(record.get("label")))].add(str(record.get("spec_hash", "")))
-    for (family, label), hashes in specs.items():
+        specs[_spec_key(record)].add(str(record.get("spec_hash", "")))
+    for (family, label, game), hashes in specs.items():
         if len(hashes) > 1:
-            notes.append(
-                f"{family}: label {label!r} holds runs of {len(hashes)} specs "
+            groups.notes.append(
+                f"{family}: label {label!r} holds {game} runs of {len(hashes)} specs "
                 f"({', '.join(sorted(h or '-' for h in hashes))}); their rows are kept apart "
                 f"as '{label} [spec]'"
             )
     for record in usable:
         name = str(record.get("family", "generic"))
         label = str(record.get("label"))
-        if len(specs[(name, label)]) > 1:
+        if len(specs[_spec_key(record)]) > 1:
             label = f"{label} [{record.get('spec_hash', '-')}]"
-        games.setdefault(name, str(record["game"]))
-        by_family[name][label].append(record["metrics"])
+        groups.games.setdefault(name, str(record["game"]))
+        groups.families.setdefault(name, {}).setdefault(label, []).append(record["metrics"])
+    return groups
+
+
+def summarize_episodes(
+    paths: list[str | Path],
+) -> tuple[str, dict[str, list[dict[str, Any]]], list[str]]:
+    """The paper tables of evaluation results: ``(text, metrics by label, notes)``.
+
+    Several files (e.g. the variants of an ablation) can be summarised together; rows are
+    grouped by family and labelled by each record's ``label`` (see :func:`group_episodes`
+    for what is left out).
+
+    Raises:
+        ValueError: A path does not exist.
+    """
+    groups = group_episodes(paths)
+    text, flat = format_groups(groups)
+    return text, flat, groups.notes
+
+
+def format_groups(groups: EpisodeGroups) -> tuple[str, dict[str, list[dict[str, Any]]]]:
+    """Each family's paper table of grouped episodes, and the metrics by label."""
     parts = []
     flat: dict[str, list[dict[str, Any]]] = {}
-    for family_name, rows in by_family.items():
-        family = family_of(games[family_name])
+    for family_name, rows in groups.families.items():
+        family = family_of(groups.games[family_name])
         title = f"## {family.name} ({family.paper})" if family.paper else f"## {family.name}"
         parts.append(f"{title}\n\n{family.table(rows)}\n")
         for label, metrics in rows.items():
             flat.setdefault(label, []).extend(metrics)
-    return "\n".join(parts), flat, notes
+    return "\n".join(parts), flat

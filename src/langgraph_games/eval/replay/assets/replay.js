@@ -202,6 +202,10 @@
     legend(step.panels);
     var moved = current === 0 ? "Start" : "After " + step.moved;
     $("moved").textContent = moved + (step.toMove ? " \u00b7 " + step.toMove + " to move" : " \u00b7 game over");
+    $("events").textContent = step.events.map(function (event) {
+      var parts = Object.keys(event).filter(function (k) { return k !== "type"; }).map(function (k) { return k + " " + fmt(event[k]); });
+      return (event.type || "event") + (parts.length ? " (" + parts.join(", ") + ")" : "");
+    }).join("; ");
     $("counter").textContent = "Step " + current + " / " + last;
     $("slider").value = String(current);
     $("first").disabled = $("prev").disabled = current === 0;
