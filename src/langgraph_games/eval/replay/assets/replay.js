@@ -168,7 +168,7 @@
         el("div", {}, [
           el("strong", { text: "Attempt " + (i + 1) + ": " }),
           el("span", { "class": "badge " + a.status, text: a.status }),
-          document.createTextNode(a.action === null || a.action === undefined ? " (no move read)" : " " + a.action)
+          document.createTextNode(a.action === null || a.action === undefined ? " (no legal move read)" : " " + a.action)
         ]),
         a.raw.length ? el("pre", { "class": "reasoning", text: a.raw.join("\n\n---\n\n") }) : null,
         a.feedback ? el("div", { "class": "feedback", text: "Feedback: " + a.feedback }) : null,
@@ -233,8 +233,8 @@
     $("play").textContent = "Pause";
     $("play").setAttribute("aria-label", "pause");
     timer = setInterval(function () {
-      if (current >= last) { stop(); return; }
       show(current + 1);
+      if (current >= last) { stop(); }
     }, Number($("speed").value));
   }
 
@@ -247,8 +247,11 @@
   $("slider").addEventListener("input", function () { stop(); show(Number($("slider").value)); });
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }
-    var target = event.target;
-    if (target && (target.tagName === "SELECT" || target.tagName === "TEXTAREA")) { return; }
+    var target = event.target || {};
+    // Controls that handle these keys themselves: the slider moves and fires "input",
+    // a focused button is clicked by the space bar.
+    if (target.tagName === "SELECT" || target.tagName === "TEXTAREA" || target.tagName === "INPUT") { return; }
+    if (target.tagName === "BUTTON" && (event.key === " " || event.key === "Enter")) { return; }
     var keys = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 };
     if (event.key in keys) { stop(); show(current + keys[event.key]); }
     else if (event.key === "Home") { stop(); show(0); }
