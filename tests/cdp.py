@@ -10,6 +10,7 @@ evaluate script, press keys, click at a point, take a screenshot.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -99,12 +100,17 @@ class Browser:
             os.dup2(from_browser_w, 4)
 
         self.process = subprocess.Popen(
-            [binary, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-             "about:blank"],
+            [
+                binary,
+                *FLAGS,
+                f"--user-data-dir={profile}",
+                f"--window-size={width},{height}",
+                "about:blank",
+            ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=wire,  # noqa: PLW1509 - the only way to place fds 3 and 4
+            preexec_fn=wire,  # the only way to place the pipes at descriptors 3 and 4
             pass_fds=(3, 4),
         )
         os.close(to_browser_r)
@@ -227,17 +233,13 @@ class Browser:
 
     def close(self) -> None:
         """Close the browser (kill it if it does not go)."""
-        try:
+        with contextlib.suppress(CDPError, OSError):
             self.send("Browser.close", timeout_s=5)
-        except (CDPError, OSError):
-            pass
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
         for fd in (self._to_browser, self._from_browser):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass

@@ -31,9 +31,9 @@ def _clumsy_script():  # type: ignore[no-untyped-def]
     return script
 
 
-@pytest.fixture
-def scripted_strategies(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``perfect`` (right answers, first legal move) and ``clumsy`` LLM strategies."""
+def install_scripted_strategies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Add LLM strategies ``perfect`` (right answers, first legal move), ``sloppy`` (right
+    answers plus one bogus cell) and ``clumsy`` (an illegal first answer, then noisy)."""
 
     def perfect(model, game, name):  # type: ignore[no-untyped-def]
         return gamebot_player(ScriptedChatModel(script=oracle("right")), game, name=name)
@@ -41,8 +41,18 @@ def scripted_strategies(monkeypatch: pytest.MonkeyPatch) -> None:
     def clumsy(model, game, name):  # type: ignore[no-untyped-def]
         return gamebot_player(ScriptedChatModel(script=_clumsy_script()), game, name=name)
 
+    def sloppy(model, game, name):  # type: ignore[no-untyped-def]
+        return gamebot_player(ScriptedChatModel(script=oracle("extra")), game, name=name)
+
     monkeypatch.setitem(eval_players.STRATEGIES, "perfect", (perfect, "oracle"))
+    monkeypatch.setitem(eval_players.STRATEGIES, "sloppy", (sloppy, "oracle plus a bogus cell"))
     monkeypatch.setitem(eval_players.STRATEGIES, "clumsy", (clumsy, "illegal first, noisy"))
+
+
+@pytest.fixture
+def scripted_strategies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scripted ``perfect`` and ``clumsy`` strategies, for one test."""
+    install_scripted_strategies(monkeypatch)
 
 
 @pytest.fixture(scope="session")

@@ -62,7 +62,7 @@ def test_frames_follow_the_states_and_decisions_sit_beside_them(
         assert "".join(grid["rows"]) == state.board
         assert step["render"] == session.game.render(state)
     # Each decision is the one taken at that frame's board, with that board's truth.
-    for index, entry in enumerate(scripted_match["trajectory"]):
+    for index in range(len(scripted_match["trajectory"])):
         [decision] = replay["steps"][index]["decisions"]
         assert decision["action"] == scripted_match["result"]["record"]["actions"][index]
         truth = session.game.ground_truth(session.states[index], decision["seat"])

@@ -151,7 +151,9 @@ def summarize(results: str | Path) -> tuple[str, list[dict[str, Any]], str, list
     games = sorted({str(r["game"]) for r in matches})
     if not games:
         raise ValueError(f"{results} holds no match records")
-    markdown_parts, csv_parts, all_rows = [], [], []
+    markdown_parts: list[str] = []
+    csv_parts: list[str] = []
+    all_rows: list[dict[str, Any]] = []
     for game_id in games:
         records = [r for r in matches if r["game"] == game_id]
         errors = sum(1 for r in records if r.get("status") == "error")

@@ -21,6 +21,7 @@ and failed records are left out, each with a note, and the rest is reported.
 
 from __future__ import annotations
 
+import importlib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -82,7 +83,11 @@ class Report:
         """The whole report: tables, then what was skipped."""
         parts = [f"{text.rstrip()}\n" for _, text in self.sections]
         if self.notes:
-            parts.append("## Notes: what was skipped or kept apart, and why\n\n" + "\n".join(f"- {note}" for note in self.notes) + "\n")
+            parts.append(
+                "## Notes: what was skipped or kept apart, and why\n\n"
+                + "\n".join(f"- {note}" for note in self.notes)
+                + "\n"
+            )
         return "\n".join(parts)
 
 
@@ -244,7 +249,7 @@ def write_report(report: Report, out_dir: str | Path, *, plots: bool = True) -> 
         written.plots_skipped = "plots were not asked for (--no-plots)"
     else:
         try:
-            from langgraph_games.eval import plots as plotting
+            plotting = importlib.import_module("langgraph_games.eval.plots")
         except ImportError as exc:
             written.plots_skipped = (
                 f"plots skipped: matplotlib is not installed ({exc}); install the 'plots' "

@@ -26,11 +26,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def _asset(name: str) -> str:
-    return (
-        resources.files("langgraph_games.eval.replay")
-        .joinpath("assets", name)
-        .read_text(encoding="utf-8")
-    )
+    folder = resources.files("langgraph_games.eval.replay") / "assets"
+    return (folder / name).read_text(encoding="utf-8")
 
 
 def _script_json(data: Any) -> str:
