@@ -281,3 +281,25 @@ def test_the_page_in_a_real_browser(
     browser.open(written.index.as_uri())
     assert browser.evaluate("document.querySelectorAll('#replays a').length") == 1
     assert "X (perfect) wins" in _text(browser, "#replays")
+
+
+async def test_a_forfeit_sits_on_the_last_frame() -> None:
+    from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
+    from langgraph_games.models import ScriptedChatModel
+    from langgraph_games.players import RandomPlayer
+
+    mute = gamebot_player(ScriptedChatModel(responses=["I would rather not say."]), "tictactoe")
+    episode = await run_episode(
+        "tictactoe",
+        [RandomPlayer(seed=1), mute],
+        seed=0,
+        options=EpisodeOptions(max_retries=1, fallback="forfeit"),
+    )
+    record = {"kind": "match", "match_id": "f1", "game": "tictactoe-v1",
+              "seats": ["random", "mute"], "status": "forfeit", **episode}  # fmt: skip
+    replay = build_replay(record)
+    assert len(replay["steps"]) == 2  # the start and X's move; O never moved
+    [decision] = replay["steps"][-1]["decisions"]
+    assert decision["forfeit"] and decision["label"] == "O"
+    assert [a["status"] for a in decision["attempts"]] == ["unparsable", "unparsable"]
+    assert replay["outcome"] == "forfeit by O (mute); returns 1, -1"

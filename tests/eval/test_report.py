@@ -369,3 +369,18 @@ def test_report_command(
     assert main(["report", str(junk)]) == 2
     err = capsys.readouterr().err
     assert "nothing to report in" in err and "line 2: truncated last line" in err
+
+
+def test_the_same_player_and_game_in_two_files_are_kept_apart(
+    results: dict[str, Path], tmp_path: Path
+) -> None:
+    again = tmp_path / "rerun.jsonl"
+    again.write_text(results["tictactoe"].read_text())
+    report = build_report([results["tictactoe"], again])
+    players = [r["player"] for r in report.arena_rows]
+    assert players[:4] == ["perfect", "sloppy", "clumsy", "random"]
+    assert players[4:] == [f"{p} [rerun]" for p in players[:4]]
+    assert report.notes[0] == (
+        "rerun.jsonl: perfect also played tictactoe-v1 in another file; its row in the "
+        "cross-game table and plots is 'perfect [rerun]'"
+    )

@@ -178,7 +178,16 @@ def build_report(paths: Sequence[str | Path]) -> Report:
             report.notes.append(f"{path.name}: {exc}")
             continue
         report.sections.append((f"arena {path.name}", markdown))
-        report.arena_rows += rows
+        seen = {(str(r["player"]), str(r["game"])) for r in report.arena_rows}
+        for row in rows:
+            if (str(row["player"]), str(row["game"])) in seen:
+                renamed = f"{row['player']} [{path.stem}]"
+                notes.append(
+                    f"{path.name}: {row['player']} also played {row['game']} in another file; "
+                    f"its row in the cross-game table and plots is '{renamed}'"
+                )
+                row = {**row, "player": renamed}
+            report.arena_rows.append(row)
         report.arena_csv[f"{path.stem}.csv"] = csv_text
         report.notes += notes
     if len({str(r["game"]) for r in report.arena_rows}) > 1:
