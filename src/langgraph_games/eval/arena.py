@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from langgraph_games.eval.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.metrics import pairwise_wdl, player_rows
 from langgraph_games.eval.players import ModelPool
+from langgraph_games.eval.records import load_results
 from langgraph_games.eval.results import ResultsFile
 from langgraph_games.eval.tables import arena_csv, arena_markdown
 from langgraph_games.games.registry import make
@@ -135,25 +136,31 @@ def results_path_for(spec: ArenaSpec, out_dir: str | Path) -> Path:
 
 
 def summarize(results: str | Path) -> tuple[str, list[dict[str, Any]], str, list[str]]:
-    """Tables of a results file: ``(markdown, rows, csv, notes about skipped lines)``.
+    """Tables of a results file: ``(markdown, rows, csv, notes about what was skipped)``.
+
+    Lines a crashed run truncated, records of unregistered games or of another spec than
+    the file's, and matches that ended in an error are left out, each with a note (see
+    :func:`~langgraph_games.eval.records.load_results`). Each row carries its ``game``.
 
     Raises:
         ValueError: The file holds no finished match of a known game.
     """
-    report = ResultsFile(results).read()
-    notes = [f"line {n}: {why}" for n, why in report.skipped]
-    matches = [r for r in report.records if r.get("kind") == "match"]
+    loaded = load_results([results], kinds=("match",))
+    notes = list(loaded.notes)
+    matches = loaded.of_kind("match")
     games = sorted({str(r["game"]) for r in matches})
     if not games:
         raise ValueError(f"{results} holds no match records")
-    markdown_parts, csv_parts, all_rows = [], [], []
+    markdown_parts: list[str] = []
+    csv_parts: list[str] = []
+    all_rows: list[dict[str, Any]] = []
     for game_id in games:
         records = [r for r in matches if r["game"] == game_id]
         errors = sum(1 for r in records if r.get("status") == "error")
         if errors:
             notes.append(f"{game_id}: {errors} match(es) ended with an error and are left out")
         rows = player_rows(records)
-        all_rows.extend(rows)
+        all_rows.extend({**row, "game": game_id} for row in rows)
         markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records)))
         csv_parts.append(arena_csv(game_id, rows))
     return "\n".join(markdown_parts), all_rows, "\n".join(csv_parts), notes

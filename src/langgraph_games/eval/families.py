@@ -19,6 +19,7 @@ __all__ = ["FAMILIES", "Family", "counters_of", "family_of", "generic_table"]
 
 EpisodeMetrics = Callable[[GameSession, Mapping[str, int]], dict[str, Any]]
 Table = Callable[[Mapping[str, Sequence[Mapping[str, Any]]]], str]
+Headline = Callable[[Sequence[Mapping[str, Any]]], dict[str, float | None]]
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,9 @@ class Family:
         games: Game ids (without version) scored this way.
         episode_metrics: ``(session, counters) -> metrics`` of one episode.
         table: ``{label: [metrics, ...]} -> text`` in the paper's layout.
+        headline: ``[metrics, ...] -> {name: value}``: the family's main figure(s) for bar
+            plots, e.g. ``{"success rate %": 66.7}``, or one normalised score per
+            SmartPlay setting.
     """
 
     name: str
@@ -38,6 +42,7 @@ class Family:
     games: tuple[str, ...]
     episode_metrics: EpisodeMetrics
     table: Table
+    headline: Headline | None = None
 
 
 def counters_of(result: Mapping[str, Any], seat: int = 0) -> dict[str, int]:
@@ -79,6 +84,11 @@ def generic_table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
     return markdown_table(["agent", "episodes", "mean return", "mean steps", "finished"], body)
 
 
+def _generic_headline(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+    n = max(1, len(episodes))
+    return {"mean return": sum(float(e["return"]) for e in episodes) / n}
+
+
 def _maze() -> Family:
     from langgraph_games.games.maze import metrics
 
@@ -88,6 +98,7 @@ def _maze() -> Family:
         ("maze",),
         lambda s, c: metrics.episode_metrics(s, api_calls=c.get("api_calls")),
         lambda rows: metrics.format_table({k: metrics.aggregate(v) for k, v in rows.items()}),
+        lambda episodes: {"success rate %": float(metrics.aggregate(episodes)["Suc.Rate"])},
     )
 
 
@@ -108,6 +119,7 @@ def _match2() -> Family:
         ("match2",),
         episode,
         lambda rows: metrics.format_table({k: metrics.aggregate(v) for k, v in rows.items()}),
+        lambda episodes: {"success rate %": _number(metrics.aggregate(episodes)["Suc.Rate"])},
     )
 
 
@@ -127,6 +139,7 @@ def _minesweeper() -> Family:
         ("minesweeper",),
         lambda s, c: metrics.episode_metrics(s, rejected_answers=0),
         table,
+        lambda episodes: {"win rate %": 100 * float(metrics.aggregate(episodes)["Winning Rate"])},
     )
 
 
@@ -139,17 +152,23 @@ def _smartplay() -> Family:
         raw = metrics.format_table(metrics.smartplay_table(rows, normalized=False, columns=columns))
         return f"Human-normalised scores (Table 2)\n{normalized}\n\nRaw scores (Table 4)\n{raw}"
 
+    def headline(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+        summary = metrics.aggregate_episodes(episodes)
+        return {column: cell.normalized_score for column, cell in sorted(summary.items())}
+
     return Family(
         "smartplay",
         "SmartPlay",
         ("bandit", "rock_paper_scissors", "hanoi", "messenger"),
         lambda s, c: metrics.episode_metrics(s, **c),
         table,
+        headline,
     )
 
 
 def _crafter() -> Family:
     from langgraph_games.games.crafter import metrics
+    from langgraph_games.games.crafter.data import ACHIEVEMENTS
 
     def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
         from langgraph_games.eval.tables import markdown_table
@@ -167,7 +186,16 @@ def _crafter() -> Family:
                     summary["length_mean"],
                 ]
             )
-        return markdown_table(["agent", "episodes", "score %", "reward", "depth", "steps"], body)
+        main = markdown_table(["agent", "episodes", "score %", "reward", "depth", "steps"], body)
+        labels = [label for label, episodes in rows.items() if episodes]
+        if not labels:
+            return main
+        rates = {label: metrics.success_rates(rows[label]) for label in labels}
+        unlocks = markdown_table(
+            ["achievement", *labels],
+            [[name, *(rates[label][name] for label in labels)] for name in ACHIEVEMENTS],
+        )
+        return f"{main}\n\nAchievement unlock rates (% of episodes)\n\n{unlocks}"
 
     return Family(
         "crafter",
@@ -175,6 +203,7 @@ def _crafter() -> Family:
         ("crafter",),
         lambda s, c: metrics.episode_metrics(s, **c),
         table,
+        lambda episodes: {"Crafter score %": metrics.summarize(list(episodes))["score"]},
     )
 
 
@@ -193,4 +222,10 @@ def family_of(game_id: str) -> Family:
             for game in family.games:
                 FAMILIES[game] = family
     base = game_id.split("-v")[0]
-    return FAMILIES.get(base) or Family("generic", "", (base,), _generic_metrics, generic_table)
+    return FAMILIES.get(base) or Family(
+        "generic", "", (base,), _generic_metrics, generic_table, _generic_headline
+    )
+
+
+def _number(value: Any) -> float | None:
+    return None if value is None else float(value)

@@ -22,10 +22,17 @@ __all__ = ["ReadReport", "ResultsFile"]
 
 @dataclass
 class ReadReport:
-    """Records read from a results file and the lines skipped, with the reason."""
+    """Records read from a results file and the lines skipped, with the reason.
+
+    Attributes:
+        records: The complete records, in file order.
+        skipped: ``(line number, reason)`` of every line that is not a record.
+        lines: The line number of each record (parallel to ``records``).
+    """
 
     records: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
 
 
 class ResultsFile:
@@ -81,6 +88,7 @@ class ResultsFile:
                     report.skipped.append((number, "not a JSON object"))
                     continue
                 report.records.append(record)
+                report.lines.append(number)
         return report
 
     def __iter__(self) -> Iterator[dict[str, Any]]:

@@ -26,12 +26,21 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from langgraph_games.eval.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.families import counters_of, family_of
 from langgraph_games.eval.players import ModelPool
+from langgraph_games.eval.records import load_results
 from langgraph_games.eval.results import ResultsFile
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode import EpisodeOptions
 
-__all__ = ["EvalReport", "EvalSpec", "run_eval", "summarize_episodes"]
+__all__ = [
+    "EpisodeGroups",
+    "EvalReport",
+    "EvalSpec",
+    "format_groups",
+    "group_episodes",
+    "run_eval",
+    "summarize_episodes",
+]
 
 
 class EvalSpec(BaseModel):
@@ -196,37 +205,99 @@ async def run_eval(
     return report
 
 
+@dataclass
+class EpisodeGroups:
+    """Evaluation records grouped for tables: ``{family: {label: [metrics, ...]}}``.
+
+    Attributes:
+        families: Per-episode metrics by family name, then row label.
+        games: A game id of each family (to find its :class:`Family`).
+        notes: What was left out and why, and labels kept apart by spec.
+    """
+
+    families: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
+    games: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _spec_key(record: dict[str, Any]) -> tuple[str, str, str]:
+    return (
+        str(record.get("family", "generic")),
+        str(record.get("label")),
+        str(record.get("game", "")).split("-v")[0],
+    )
+
+
+def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
+    """Read evaluation records and group their metrics by family and label.
+
+    What cannot be used (a truncated last line, an unregistered game, another spec than
+    the file's, a failed episode) is left out with a note. When one label comes from runs
+    of different specs of the same game (e.g. the same agent on two maze levels, in two
+    files), its rows are kept apart as ``label [spec]`` and a note says so.
+
+    Raises:
+        ValueError: A path does not exist.
+    """
+    loaded = load_results(list(paths), kinds=("episode",))
+    groups = EpisodeGroups(notes=list(loaded.notes))
+    usable = []
+    for item in loaded.records:
+        record = item.record
+        if record.get("kind") != "episode":
+            continue
+        if record.get("status") == "error":
+            groups.notes.append(
+                f"{item.source}: episode {record.get('episode_id')} failed: "
+                f"{record.get('error')}; left out"
+            )
+            continue
+        usable.append(record)
+    specs: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    for record in usable:
+        specs[_spec_key(record)].add(str(record.get("spec_hash", "")))
+    for (family, label, game), hashes in specs.items():
+        if len(hashes) > 1:
+            groups.notes.append(
+                f"{family}: label {label!r} holds {game} runs of {len(hashes)} specs "
+                f"({', '.join(sorted(h or '-' for h in hashes))}); their rows are kept apart "
+                f"as '{label} [spec]'"
+            )
+    for record in usable:
+        name = str(record.get("family", "generic"))
+        label = str(record.get("label"))
+        if len(specs[_spec_key(record)]) > 1:
+            label = f"{label} [{record.get('spec_hash', '-')}]"
+        groups.games.setdefault(name, str(record["game"]))
+        groups.families.setdefault(name, {}).setdefault(label, []).append(record["metrics"])
+    return groups
+
+
 def summarize_episodes(
     paths: list[str | Path],
 ) -> tuple[str, dict[str, list[dict[str, Any]]], list[str]]:
     """The paper tables of evaluation results: ``(text, metrics by label, notes)``.
 
     Several files (e.g. the variants of an ablation) can be summarised together; rows are
-    grouped by family and labelled by each record's ``label``.
+    grouped by family and labelled by each record's ``label`` (see :func:`group_episodes`
+    for what is left out).
+
+    Raises:
+        ValueError: A path does not exist.
     """
-    notes: list[str] = []
-    by_family: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-    games: dict[str, str] = {}
-    for path in paths:
-        read = ResultsFile(path).read()
-        notes += [f"{path} line {n}: {why}" for n, why in read.skipped]
-        for record in read.records:
-            if record.get("kind") != "episode":
-                continue
-            if record.get("status") == "error":
-                notes.append(
-                    f"{path}: episode {record.get('episode_id')} failed: {record.get('error')}"
-                )
-                continue
-            name = str(record.get("family", "generic"))
-            games.setdefault(name, str(record["game"]))
-            by_family[name][str(record.get("label"))].append(record["metrics"])
+    groups = group_episodes(paths)
+    text, flat = format_groups(groups)
+    return text, flat, groups.notes
+
+
+def format_groups(groups: EpisodeGroups) -> tuple[str, dict[str, list[dict[str, Any]]]]:
+    """Each family's paper table of grouped episodes, and the metrics by label."""
     parts = []
     flat: dict[str, list[dict[str, Any]]] = {}
-    for family_name, rows in by_family.items():
-        family = family_of(games[family_name])
+    for family_name, rows in groups.families.items():
+        family = family_of(groups.games[family_name])
         title = f"## {family.name} ({family.paper})" if family.paper else f"## {family.name}"
         parts.append(f"{title}\n\n{family.table(rows)}\n")
         for label, metrics in rows.items():
             flat.setdefault(label, []).extend(metrics)
-    return "\n".join(parts), flat, notes
+    return "\n".join(parts), flat

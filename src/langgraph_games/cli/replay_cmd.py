@@ -1,0 +1,54 @@
+"""``langgraph-games replay RESULTS... [--match ID] --out DIR``: HTML pages to step through."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from langgraph_games.eval.records import load_results
+from langgraph_games.eval.replay import record_id, write_replays
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``replay`` sub-command."""
+    parser = sub.add_parser(
+        "replay",
+        help="write self-contained HTML replays of matches and episodes, with an index",
+    )
+    parser.add_argument("results", nargs="+", help=".jsonl results files written by arena/eval")
+    parser.add_argument(
+        "--match",
+        "--episode",
+        dest="match",
+        metavar="ID",
+        default=None,
+        help="only the match or episode whose id starts with ID",
+    )
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder for the pages")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the pages and the index; say what was skipped."""
+    loaded = load_results(args.results, kinds=("match", "episode"), check_specs=False)
+    chosen = [
+        r
+        for r in loaded.records
+        if r.record.get("kind") in ("match", "episode")
+        and (args.match is None or record_id(r.record).startswith(args.match))
+    ]
+    if args.match is not None and not chosen:
+        ids = [record_id(r.record) for r in loaded.records if record_id(r.record)]
+        shown = ", ".join(ids[:20]) + (f" ... ({len(ids)} in all)" if len(ids) > 20 else "")
+        raise ValueError(f"no match or episode id starts with {args.match!r}; ids: {shown}")
+    if not chosen and not loaded.notes:
+        raise ValueError(f"no match or episode records in {', '.join(args.results)}")
+    written = write_replays([(r.source, r.record) for r in chosen], args.out, notes=loaded.notes)
+    for note in written.skipped:
+        print(f"skipped {note}")
+    print(f"wrote {len(written.pages)} replay page(s); index: {written.index}")
+    if len(written.pages) == 1:
+        print(f"replay: {written.pages[0]}")
+    return 0
