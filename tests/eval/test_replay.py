@@ -30,7 +30,8 @@ from langgraph_games.games.state import derive_rng
 
 DRAWN = {
     "tictactoe", "connect4", "othello", "checkers", "maze", "match2", "minesweeper",
-    "bandit", "rock_paper_scissors", "hanoi", "messenger", "crafter",
+    "bandit", "rock_paper_scissors", "hanoi", "messenger", "crafter", "pong", "surround",
+    "texas_holdem", "negotiation",
 }  # fmt: skip
 
 
@@ -115,7 +116,8 @@ def _record_of(session: GameSession) -> dict[str, Any]:
 
 
 def test_games_without_a_drawing_function_fall_back_and_adding_one_is_one_function() -> None:
-    assert drawer_for("pong-v1") is draw_fallback  # being built elsewhere: text view for now
+    assert drawer_for("tictactoe-v1") is not draw_fallback
+    assert drawer_for("not_a_game-v1") is draw_fallback
     game = make("tictactoe")
     state = game.initial_state(0)
 
@@ -162,7 +164,7 @@ def test_replay_command_writes_pages_an_index_and_says_what_it_skipped(
     scripted_match: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     results = tmp_path / "mixed.jsonl"
-    other = {**scripted_match, "match_id": "feedbeef00000000", "game": "pong-v1"}
+    other = {**scripted_match, "match_id": "feedbeef00000000", "game": "curling-v1"}
     error = {**scripted_match, "match_id": "dead000000000000", "status": "error",
              "error": "ConnectionError: endpoint down"}  # fmt: skip
     for record in (scripted_match, other, error):
@@ -175,7 +177,7 @@ def test_replay_command_writes_pages_an_index_and_says_what_it_skipped(
     printed = capsys.readouterr().out
     assert "wrote 1 replay page(s)" in printed
     assert "mixed.jsonl line 4: truncated last line (a crashed run)" in printed
-    assert "game 'pong-v1' is not registered here" in printed
+    assert "game 'curling-v1' is not registered here" in printed
     assert "dead000000000000 has no game to replay (error: ConnectionError" in printed
     index = (out / "index.html").read_text()
     assert f'href="tictactoe-{scripted_match["match_id"]}.html"' in index

@@ -63,8 +63,16 @@ def test_othello_wedge_example() -> None:
 
 @pytest.mark.parametrize(
     "game_id",
-    ["tictactoe", "connect4", "othello", "checkers", "pong", "surround", "texas_holdem",
-     "negotiation"],
+    [
+        "tictactoe",
+        "connect4",
+        "othello",
+        "checkers",
+        "pong",
+        "surround",
+        "texas_holdem",
+        "negotiation",
+    ],
 )
 def test_every_subproblem_is_asked_in_the_prompt(game_id: str) -> None:
     prompt = load_prompt(game_id)

@@ -187,9 +187,14 @@ def drawer_for(game_id: str) -> Drawer:
     if not _LOADED["builtin"]:
         # Import for the registrations; here rather than at the top so the modules can
         # import this one.
-        from langgraph_games.eval.replay import draw_boards, draw_puzzles, draw_smartplay
+        from langgraph_games.eval.replay import (
+            draw_boards,
+            draw_gamebot_more,
+            draw_puzzles,
+            draw_smartplay,
+        )
 
-        del draw_boards, draw_puzzles, draw_smartplay
+        del draw_boards, draw_gamebot_more, draw_puzzles, draw_smartplay
         _LOADED["builtin"] = True
     return _DRAWERS.get(game_id.split("-v")[0], draw_fallback)
 
