@@ -1,13 +1,38 @@
-"""Small helpers shared by the strategy graphs: reply text, token usage, model identity."""
+"""Small helpers shared by the strategy graphs: model calls, reply text, usage, identity.
+
+Model calls go through :mod:`langgraph_games.models` (retries with backoff in
+:func:`~langgraph_games.models.retry.ainvoke_with_retry`, accounting in
+:class:`~langgraph_games.models.usage.UsageRecorder`); :func:`ainvoke_counted` only joins
+the two and keeps the caller's callbacks (tracing, streaming) in the config.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["USAGE_KEYS", "add_usage", "merge_dicts", "model_identity", "reply_text", "reply_usage"]
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import RunnableConfig
 
-USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens")
+from langgraph_games.models.retry import ainvoke_with_retry, invoke_with_retry
+from langgraph_games.models.usage import USAGE_KEYS, UsageRecorder, message_usage
+
+__all__ = [
+    "USAGE_KEYS",
+    "add_usage",
+    "ainvoke_counted",
+    "invoke_counted",
+    "merge_dicts",
+    "model_identity",
+    "reply_text",
+    "reply_usage",
+    "with_handler",
+]
+
+reply_usage = message_usage
+"""Token counts reported with a reply (zeros when the model reports none)."""
 
 
 def reply_text(reply: Any) -> str:
@@ -25,17 +50,98 @@ def reply_text(reply: Any) -> str:
     return content if isinstance(content, str) else ""
 
 
-def reply_usage(reply: Any) -> dict[str, int]:
-    """Token counts reported with a reply (zeros when the model reports none)."""
-    usage = getattr(reply, "usage_metadata", None) or {}
-    return {key: int(usage.get(key, 0) or 0) for key in USAGE_KEYS}
+def with_handler(config: RunnableConfig | None, handler: Any) -> RunnableConfig:
+    """A copy of ``config`` whose callbacks also include ``handler``.
+
+    The callbacks of a node's config may be a list or a callback manager (inside a
+    graph); both keep what they had, so tracing and streaming still see the call.
+    """
+    merged: RunnableConfig = dict(config or {})  # type: ignore[assignment]
+    callbacks = merged.get("callbacks")
+    if callbacks is None:
+        merged["callbacks"] = [handler]
+    elif isinstance(callbacks, list):
+        merged["callbacks"] = [*callbacks, handler]
+    else:
+        manager = callbacks.copy()
+        manager.add_handler(handler, inherit=True)
+        merged["callbacks"] = manager
+    return merged
 
 
-def add_usage(left: Mapping[str, int] | None, right: Mapping[str, int] | None) -> dict[str, int]:
-    """Reducer summing token counts key by key."""
+def _counted(recorder: UsageRecorder, reply: Any, started: float) -> dict[str, Any]:
+    totals = recorder.totals()
+    usage: dict[str, Any] = {
+        "calls": max(1, int(totals["calls"])),
+        "input_tokens": int(totals["input_tokens"]),
+        "output_tokens": int(totals["output_tokens"]),
+    }
+    if not usage["input_tokens"] and not usage["output_tokens"]:  # a model skipping callbacks
+        reported = message_usage(reply)
+        usage["input_tokens"] = reported["input_tokens"]
+        usage["output_tokens"] = reported["output_tokens"]
+    usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
+    usage["latency_s"] = round(time.perf_counter() - started, 6)
+    return usage
+
+
+async def ainvoke_counted(
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    config: RunnableConfig | None = None,
+    *,
+    attempts: int = 3,
+    base_delay_s: float = 0.5,
+) -> tuple[AIMessage, dict[str, Any]]:
+    """Call ``model`` with retries and report ``calls``, tokens and ``latency_s``.
+
+    ``calls`` counts every attempt (a transient failure retried counts too).
+
+    Raises:
+        ModelCallError: The call failed (after retries for transient errors).
+    """
+    recorder = UsageRecorder()
+    started = time.perf_counter()
+    reply = await ainvoke_with_retry(
+        model,
+        messages,
+        config=with_handler(config, recorder),
+        attempts=attempts,
+        base_delay_s=base_delay_s,
+    )
+    return reply, _counted(recorder, reply, started)
+
+
+def invoke_counted(
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    config: RunnableConfig | None = None,
+    *,
+    attempts: int = 3,
+    base_delay_s: float = 0.5,
+) -> tuple[AIMessage, dict[str, Any]]:
+    """The synchronous twin of :func:`ainvoke_counted`.
+
+    Raises:
+        ModelCallError: The call failed (after retries for transient errors).
+    """
+    recorder = UsageRecorder()
+    started = time.perf_counter()
+    reply = invoke_with_retry(
+        model,
+        messages,
+        config=with_handler(config, recorder),
+        attempts=attempts,
+        base_delay_s=base_delay_s,
+    )
+    return reply, _counted(recorder, reply, started)
+
+
+def add_usage(left: Mapping[str, Any] | None, right: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Reducer summing counts key by key (integers stay integers, seconds stay floats)."""
     out = dict(left or {})
     for key, value in (right or {}).items():
-        out[key] = out.get(key, 0) + int(value)
+        out[key] = out.get(key, 0) + value
     return out
 
 

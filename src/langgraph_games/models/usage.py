@@ -12,7 +12,9 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
-__all__ = ["CallRecord", "UsageRecorder"]
+__all__ = ["USAGE_KEYS", "CallRecord", "UsageRecorder", "message_usage"]
+
+USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens")
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,27 @@ class CallRecord:
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
         return asdict(self)
+
+
+def message_usage(message: Any) -> dict[str, int]:
+    """Token counts a model reported with one reply (zeros when it reported none).
+
+    Reads ``usage_metadata`` (LangChain's standard field, filled by OpenAI-compatible
+    endpoints and the local model); works on anything, so a plain string gives zeros.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> usage = {"input_tokens": 5, "output_tokens": 2, "total_tokens": 7}
+        >>> message_usage(AIMessage("hi", usage_metadata=usage))
+        {'input_tokens': 5, 'output_tokens': 2, 'total_tokens': 7}
+        >>> message_usage("hi")
+        {'input_tokens': 0, 'output_tokens': 0, 'total_tokens': 0}
+    """
+    usage = getattr(message, "usage_metadata", None) or {}
+    counts = {key: int(usage.get(key, 0) or 0) for key in USAGE_KEYS}
+    if not counts["total_tokens"]:
+        counts["total_tokens"] = counts["input_tokens"] + counts["output_tokens"]
+    return counts
 
 
 class UsageRecorder(BaseCallbackHandler):
@@ -79,14 +102,13 @@ class UsageRecorder(BaseCallbackHandler):
         input_tokens = output_tokens = 0
         for generations in response.generations:
             for generation in generations:
-                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
-                if usage:
-                    input_tokens += int(usage.get("input_tokens", 0))
-                    output_tokens += int(usage.get("output_tokens", 0))
+                usage = message_usage(getattr(generation, "message", None))
+                input_tokens += usage["input_tokens"]
+                output_tokens += usage["output_tokens"]
         if not input_tokens and not output_tokens and response.llm_output:
-            usage = response.llm_output.get("token_usage") or {}
-            input_tokens = int(usage.get("prompt_tokens", 0))
-            output_tokens = int(usage.get("completion_tokens", 0))
+            reported = response.llm_output.get("token_usage") or {}
+            input_tokens = int(reported.get("prompt_tokens", 0))
+            output_tokens = int(reported.get("completion_tokens", 0))
         self._add(CallRecord(name, input_tokens, output_tokens, time.perf_counter() - start))
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
