@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,25 +30,35 @@ __all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
 
 @dataclass(frozen=True)
 class Job:
-    """One episode to play: its record id, the player spec of each seat, seed, extras."""
+    """One episode to play: its record id, the player spec of each seat, seed, extras.
+
+    ``settings`` maps a seat to its strategy settings (see
+    :func:`~langgraph_games.eval.players.build_player`).
+    """
 
     job_id: str
     seats: list[str]
     seed: int
     extra: dict[str, Any]
     game: Game[Any]
+    settings: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
-def preflight(specs: Sequence[str], game: Game[Any], models: ModelPool) -> None:
+def preflight(
+    specs: Sequence[str],
+    game: Game[Any],
+    models: ModelPool,
+    settings: dict[int, dict[str, Any]] | None = None,
+) -> None:
     """Build every player once and check every model before any episode starts.
 
     Raises:
-        PlayerSpecError: A player spec is not understood.
+        PlayerSpecError: A player spec (or a seat's settings) is not understood.
         ModelSpecError: A model spec is not understood.
         ModelUnavailableError: A model cannot be reached or loaded.
     """
-    for spec in specs:
-        build_player(spec, game, models=models)
+    for seat, spec in enumerate(specs):
+        build_player(spec, game, models=models, settings=(settings or {}).get(seat))
         parts = split_llm_spec(spec)
         if parts is not None:
             check_model(models.get(parts[1]))
@@ -84,7 +94,13 @@ async def _play(
     }
     try:
         players = [
-            build_player(spec, job.game, models=models, seed=job.seed * 10 + seat)
+            build_player(
+                spec,
+                job.game,
+                models=models,
+                seed=job.seed * 10 + seat,
+                settings=job.settings.get(seat),
+            )
             for seat, spec in enumerate(job.seats)
         ]
         episode = await run_episode(job.game, players, seed=job.seed, options=options)
