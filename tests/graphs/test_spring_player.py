@@ -65,9 +65,10 @@ async def test_spring_plays_crafter_through_the_episode_loop() -> None:
     assert decision["status"] == "ok" and len(decision["attempts"]) == 1
     attempt = decision["attempts"][0]
     assert attempt["usage"]["calls"] == 9 and attempt["latency_s"] > 0
-    assert list(attempt["info"]["answers"]) == [*SPRING_QUESTIONS]
+    assert [t["node"] for t in attempt["info"]["trace"]] == [*SPRING_QUESTIONS]
     assert attempt["raw_outputs"] == ["ok"] * 8 + ["Move North"]
     assert [t["level"] for t in attempt["info"]["trace"]] == [0, 0, 1, 1, 2, 3, 4, 5, 6]
+    assert all(t["calls"] == 1 and t["input_tokens"] > 0 for t in attempt["info"]["trace"])
 
 
 async def test_a_defaulted_answer_takes_do_and_is_counted() -> None:

@@ -14,8 +14,9 @@
   the action; status ``ok``, or ``fallback`` when the final answer named no action and
   SPRING's default action ("Do") was taken (``info["defaulted"]``), or ``unparsable`` when
   there is no default for this game (the episode loop's fallback then applies); every
-  answer (``raw_outputs`` in the DAG's order, ``info["answers"]`` by node); usage (model
-  calls, retried attempts included, and tokens) and latency.
+  answer (``raw_outputs``, in the DAG's topological order, the final answer last;
+  ``info["trace"]`` names the node of each, with its level, calls, tokens and latency);
+  usage (model calls, retried attempts included, and tokens) and latency.
 
 :class:`SpringPlayer` wraps that graph for the episode loop, the arena and the eval runner.
 It remembers the observations it was shown in the current episode (per seat) and passes
@@ -184,7 +185,6 @@ def create_spring_decision_graph(
             "strategy": "spring",
             "variant": variant.value,
             "defaulted": defaulted,
-            "answers": answers,
             "trace": [
                 {
                     "node": item["node"],
