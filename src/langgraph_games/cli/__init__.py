@@ -14,6 +14,7 @@ from langgraph_games.cli import (
     play_cmd,
     replay_cmd,
     report_cmd,
+    study_cmd,
 )
 from langgraph_games.games.errors import GameError
 from langgraph_games.models.errors import ModelError
@@ -21,7 +22,7 @@ from langgraph_games.players.registry import PlayerSpecError
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (games_cmd, play_cmd, arena_cmd, eval_cmd, report_cmd, replay_cmd)
+COMMANDS = (games_cmd, play_cmd, arena_cmd, eval_cmd, study_cmd, report_cmd, replay_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,10 +1,18 @@
-"""``langgraph-games eval GAME --agent SPEC``: one agent over many episodes, paper metrics."""
+"""``langgraph-games eval GAME --agent SPEC``: one agent over many episodes, paper metrics.
+
+For SPRING (``--agent spring`` and its variants), ``--context FILE`` gives the game
+context C (e.g. written by ``langgraph-games study --output FILE``) and ``--study DOCUMENT``
+studies a document first with the agent's model (cached); ``--ablation`` runs every
+variant of the paper's Table 3 with the same model and prints that table.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from langgraph_games.cli._options import (
@@ -13,10 +21,16 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
 )
-from langgraph_games.eval.runner import EvalSpec, run_eval
+from langgraph_games.eval.ablation import AblationRun, ablation_runs, run_spring_ablation
+from langgraph_games.eval.contexts import read_context, study_document
+from langgraph_games.eval.players import SPRING_STRATEGIES, split_llm_spec
+from langgraph_games.eval.runner import EvalReport, EvalSpec, run_eval
+from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode import EpisodeOptions
+from langgraph_games.graphs.spring import SpringVariant
+from langgraph_games.models.factory import load_chat_model
 
-__all__ = ["add_parser", "parse_sweep", "run"]
+__all__ = ["add_parser", "parse_sweep", "parse_variants", "run"]
 
 
 def add_parser(sub: Any) -> None:
@@ -76,6 +90,46 @@ def add_parser(sub: Any) -> None:
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    spring = parser.add_argument_group("SPRING (--agent spring, spring_no_dag, ...)")
+    spring.add_argument(
+        "--context",
+        metavar="FILE",
+        default=None,
+        help="the game context C as a text file (default: the game's manual)",
+    )
+    spring.add_argument(
+        "--study",
+        metavar="DOCUMENT",
+        default=None,
+        help="study a document (LaTeX, Markdown or text) with the agent's model and use "
+        "the result as C (cached in --study-cache)",
+    )
+    spring.add_argument(
+        "--study-cache",
+        metavar="FILE",
+        default=None,
+        help="SQLite cache of studied documents (default: <out>/study.sqlite)",
+    )
+    spring.add_argument(
+        "--ablation",
+        action="store_true",
+        help="run the variants of SPRING's Table 3 with the agent's model and print that "
+        "table (default --episodes 5)",
+    )
+    spring.add_argument(
+        "--variants",
+        default=None,
+        metavar="LIST",
+        help="variants for --ablation, comma-separated: "
+        + ",".join(v.value for v in SpringVariant)
+        + " (default: all)",
+    )
+    spring.add_argument(
+        "--modified-context",
+        metavar="FILE",
+        default=None,
+        help="with --ablation, add the 'modified C' row: full SPRING with this context",
+    )
     add_episode_flags(parser)
     add_model_flags(parser)
     parser.set_defaults(run=run)
@@ -109,6 +163,115 @@ def parse_sweep(items: list[str]) -> dict[str, list[Any]]:
     return sweep
 
 
+def parse_variants(text: str | None) -> list[SpringVariant]:
+    """``"full,no_dag"`` (or strategy names such as ``spring_no_dag``) -> the variants.
+
+    Raises:
+        ValueError: An unknown variant; the message lists the accepted ones.
+    """
+    if text is None:
+        return list(SpringVariant)
+    chosen = []
+    for item in text.split(","):
+        name = item.strip().lower()
+        if name in SPRING_STRATEGIES:
+            chosen.append(SPRING_STRATEGIES[name])
+            continue
+        try:
+            chosen.append(SpringVariant(name))
+        except ValueError:
+            accepted = ", ".join(v.value for v in SpringVariant)
+            raise ValueError(f"unknown SPRING variant {item!r}; accepted: {accepted}") from None
+    return list(dict.fromkeys(chosen))
+
+
+def _context(args: argparse.Namespace, agent: str) -> tuple[str | None, str]:
+    """The context C from ``--context`` or ``--study`` (``None``: the default) and its source."""
+    if args.context and args.study:
+        raise ValueError("give either --context FILE or --study DOCUMENT, not both")
+    if args.context:
+        return read_context(args.context), f"the context in {args.context}"
+    if not args.study:
+        return None, "the game's manual"
+    parts = split_llm_spec(agent)
+    if parts is None:
+        raise ValueError(f"--study needs an LLM agent to study with; {agent!r} is not one")
+    model = load_chat_model(parts[1], **model_settings(args))
+    cache = args.study_cache or Path(args.out) / "study.sqlite"
+    studied = asyncio.run(
+        study_document(
+            model,
+            Path(args.study),
+            game_name=make(args.game).name,
+            cache=cache,
+            progress=not args.quiet,
+        )
+    )
+    print(f"studied {args.study}: {studied.summary()}", file=sys.stderr)
+    return studied.context, f"{args.study}, studied by {parts[1]}"
+
+
+def _episode_options(args: argparse.Namespace) -> EpisodeOptions:
+    return EpisodeOptions(
+        max_retries=args.max_retries,
+        fallback=args.fallback,
+        max_steps=args.steps or args.max_steps,
+    )
+
+
+def _run_ablation(
+    args: argparse.Namespace, agent: str, options: dict[str, Any], context: str | None, source: str
+) -> int:
+    parts = split_llm_spec(agent)
+    if parts is None or parts[0] not in SPRING_STRATEGIES:
+        raise ValueError(
+            f"--ablation runs SPRING's Table 3; use --agent spring[:<model>], not {agent!r}"
+        )
+    if args.sweep or args.opponent:
+        raise ValueError("--ablation takes no --sweep or --opponent")
+    modified = read_context(args.modified_context) if args.modified_context else None
+    episodes = args.episodes if args.episodes is not None else 5
+    runs = ablation_runs(
+        parts[1],
+        game=args.game,
+        variants=parse_variants(args.variants),
+        context=context,
+        modified_context=modified,
+        options=options,
+        repeats=episodes,
+        seed=args.seed,
+        episode=_episode_options(args),
+        model_settings=model_settings(args),
+        concurrency=args.concurrency,
+    )
+    errors = 0
+
+    def done(run: AblationRun, report: EvalReport) -> None:
+        nonlocal errors
+        errors += report.errors
+        print(
+            f"{run.label}: {report.results_path} ({report.played} played now, "
+            f"{report.skipped} already done, {report.errors} errors)",
+            file=sys.stderr,
+        )
+
+    try:
+        report = asyncio.run(
+            run_spring_ablation(runs, args.out, progress=not args.quiet, on_run=done)
+        )
+    except KeyboardInterrupt:
+        print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
+        return 130
+    steps = args.steps or args.max_steps
+    limit = f", at most {steps} steps each" if steps else ""
+    print(
+        f"## SPRING ablations (Table 3 layout): {make(args.game, **options).versioned_id} "
+        f"with {parts[1]}, {episodes} episode(s) per row{limit}; C = {source}\n"
+    )
+    print(report.table)
+    return 0 if errors == 0 else 1
+
+
 def run(args: argparse.Namespace) -> int:
     """Run or resume the evaluation and print the paper's table."""
     options = parse_options(args.option)
@@ -117,23 +280,27 @@ def run(args: argparse.Namespace) -> int:
     agent = args.agent
     if args.model and ":" not in agent:
         agent = f"{agent}:{args.model}"
+    if args.modified_context and not args.ablation:
+        raise ValueError("--modified-context adds a row to --ablation; use --context otherwise")
+    if args.variants and not args.ablation:
+        raise ValueError("--variants selects the rows of --ablation")
+    context, source = _context(args, agent)
+    if args.ablation:
+        return _run_ablation(args, agent, options, context, source)
     sweep = parse_sweep(args.sweep)
     repeats = args.episodes if args.episodes is not None else (1 if sweep else 10)
     spec = EvalSpec(
         game=args.game,
         options=options,
         agent=agent,
+        agent_settings={"context": context} if context is not None else {},
         opponents=args.opponent,
         sweep=sweep,
         repeats=repeats,
         seed=args.seed,
         label=args.label,
         concurrency=args.concurrency,
-        episode=EpisodeOptions(
-            max_retries=args.max_retries,
-            fallback=args.fallback,
-            max_steps=args.steps or args.max_steps,
-        ),
+        episode=_episode_options(args),
         model=model_settings(args),
     )
     try:

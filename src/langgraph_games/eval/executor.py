@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,31 +24,42 @@ from langgraph_games.eval.results import ResultsFile
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode import EpisodeOptions, run_episode
 from langgraph_games.models.factory import check_model, describe_model
+from langgraph_games.players.base import Decision, DecisionRequest, Player
 
 __all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
 
 
 @dataclass(frozen=True)
 class Job:
-    """One episode to play: its record id, the player spec of each seat, seed, extras."""
+    """One episode to play: its record id, the player spec of each seat, seed, extras.
+
+    ``settings`` maps a seat to its strategy settings (see
+    :func:`~langgraph_games.eval.players.build_player`).
+    """
 
     job_id: str
     seats: list[str]
     seed: int
     extra: dict[str, Any]
     game: Game[Any]
+    settings: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
-def preflight(specs: Sequence[str], game: Game[Any], models: ModelPool) -> None:
+def preflight(
+    specs: Sequence[str],
+    game: Game[Any],
+    models: ModelPool,
+    settings: dict[int, dict[str, Any]] | None = None,
+) -> None:
     """Build every player once and check every model before any episode starts.
 
     Raises:
-        PlayerSpecError: A player spec is not understood.
+        PlayerSpecError: A player spec (or a seat's settings) is not understood.
         ModelSpecError: A model spec is not understood.
         ModelUnavailableError: A model cannot be reached or loaded.
     """
-    for spec in specs:
-        build_player(spec, game, models=models)
+    for seat, spec in enumerate(specs):
+        build_player(spec, game, models=models, settings=(settings or {}).get(seat))
         parts = split_llm_spec(spec)
         if parts is not None:
             check_model(models.get(parts[1]))
@@ -69,8 +80,29 @@ def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
     tmp.replace(target)
 
 
+class _Counted(Player):
+    """A player whose decisions are reported to ``hook`` (for the decisions progress bar)."""
+
+    def __init__(self, inner: Player, hook: Callable[[Decision], None]) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.hook = hook
+
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        decision = await self.inner.adecide(request)
+        self.hook(decision)
+        return decision
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()
+
+
 async def _play(
-    job: Job, base: dict[str, Any], options: EpisodeOptions, models: ModelPool
+    job: Job,
+    base: dict[str, Any],
+    options: EpisodeOptions,
+    models: ModelPool,
+    hook: Callable[[Decision], None] | None = None,
 ) -> dict[str, Any]:
     started = time.time()
     record: dict[str, Any] = {
@@ -84,9 +116,17 @@ async def _play(
     }
     try:
         players = [
-            build_player(spec, job.game, models=models, seed=job.seed * 10 + seat)
+            build_player(
+                spec,
+                job.game,
+                models=models,
+                seed=job.seed * 10 + seat,
+                settings=job.settings.get(seat),
+            )
             for seat, spec in enumerate(job.seats)
         ]
+        if hook is not None:
+            players = [_Counted(player, hook) for player in players]
         episode = await run_episode(job.game, players, seed=job.seed, options=options)
     except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}")
@@ -119,18 +159,30 @@ async def run_jobs(
         options: Episode options.
         models: Shared chat models.
         concurrency: Episodes at once.
-        progress: Show a progress bar on stderr.
+        progress: Show progress bars on stderr: episodes, and decisions with the model
+            calls and tokens so far (LLM episodes are long: this one moves every step).
         total: Size of the whole run (for the bar; finished ones count as done).
         finish: Adds fields to a record before it is written (e.g. family metrics).
         on_record: Called with each record after it is written.
     """
     bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
+    steps = _decisions_bar(jobs, options, enabled=progress)
     semaphore = asyncio.Semaphore(concurrency)
     counts = {"played": 0, "errors": 0}
+    used = {"calls": 0, "tokens": 0}
+
+    def on_decision(decision: Decision) -> None:
+        used["calls"] += int(decision.usage.get("calls", 0))
+        used["tokens"] += int(decision.usage.get("input_tokens", 0)) + int(
+            decision.usage.get("output_tokens", 0)
+        )
+        steps.update(1)
+        if used["calls"]:
+            steps.set_postfix(calls=used["calls"], tokens=used["tokens"], refresh=False)
 
     async def one(job: Job) -> None:
         async with semaphore:
-            record = await _play(job, base, options, models)
+            record = await _play(job, base, options, models, on_decision if progress else None)
             if finish is not None and record["status"] != "error":
                 finish(record)
             results.append(record)
@@ -147,12 +199,16 @@ async def run_jobs(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        steps.close()
         bar.close()
     return counts["played"], counts["errors"]
 
 
 class _NoBar:
     def update(self, n: int) -> None:
+        """Ignore progress."""
+
+    def set_postfix(self, **kwargs: Any) -> None:
         """Ignore progress."""
 
     def close(self) -> None:
@@ -165,3 +221,14 @@ def _progress(total: int, initial: int, enabled: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, initial=initial, desc="episodes", unit="ep", file=sys.stderr)
+
+
+def _decisions_bar(jobs: Sequence[Job], options: EpisodeOptions, enabled: bool) -> Any:
+    """A bar over decisions; its total is known for one-seat games with a step limit."""
+    if not enabled or not jobs:
+        return _NoBar()
+    from tqdm import tqdm
+
+    single = all(job.game.num_players == 1 for job in jobs)
+    total = len(jobs) * options.max_steps if single and options.max_steps else None
+    return tqdm(total=total, desc="decisions", unit="dec", file=sys.stderr, position=1)

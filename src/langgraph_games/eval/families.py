@@ -15,9 +15,16 @@ from typing import Any
 
 from langgraph_games.games.session import GameSession
 
-__all__ = ["FAMILIES", "Family", "counters_of", "family_of", "generic_table"]
+__all__ = [
+    "FAMILIES",
+    "Family",
+    "counters_of",
+    "crafter_costs",
+    "family_of",
+    "generic_table",
+]
 
-EpisodeMetrics = Callable[[GameSession, Mapping[str, int]], dict[str, Any]]
+EpisodeMetrics = Callable[[GameSession, Mapping[str, Any]], dict[str, Any]]
 Table = Callable[[Mapping[str, Sequence[Mapping[str, Any]]]], str]
 Headline = Callable[[Sequence[Mapping[str, Any]]], dict[str, float | None]]
 
@@ -45,14 +52,23 @@ class Family:
     headline: Headline | None = None
 
 
-def counters_of(result: Mapping[str, Any], seat: int = 0) -> dict[str, int]:
-    """The loop's counters of one seat: ``api_calls``, ``valid_responses``, ``rejected``."""
+def counters_of(result: Mapping[str, Any], seat: int = 0) -> dict[str, Any]:
+    """The loop's counters of one seat.
+
+    ``api_calls``, ``valid_responses``, ``rejected_answers``, ``decisions``, ``defaulted``
+    (answers replaced by the strategy's own default action, e.g. SPRING's "Do"),
+    ``input_tokens``, ``output_tokens`` and ``latency_s`` (the seat's decision time).
+    """
     counters = result["players"][seat]
     return {
         "api_calls": int(counters.get("model_calls", 0)),
         "valid_responses": int(counters["decisions"]) - int(counters.get("fallbacks", 0)),
         "rejected_answers": int(counters.get("invalid_answers", 0)),
         "decisions": int(counters["decisions"]),
+        "defaulted": int(counters.get("defaulted", 0)),
+        "input_tokens": int(counters.get("input_tokens", 0)),
+        "output_tokens": int(counters.get("output_tokens", 0)),
+        "latency_s": round(float(counters.get("latency_s", 0.0)), 6),
     }
 
 
@@ -176,6 +192,7 @@ def _crafter() -> Family:
         body = []
         for label, episodes in rows.items():
             summary = metrics.summarize(list(episodes))
+            per_step = crafter_costs(episodes)
             body.append(
                 [
                     label,
@@ -184,9 +201,27 @@ def _crafter() -> Family:
                     f"{summary['reward_mean']:.1f}±{summary['reward_std']:.1f}",
                     summary["depth_max"],
                     summary["length_mean"],
+                    per_step["defaulted_pct"],
+                    per_step["calls_per_step"],
+                    per_step["tokens_per_step"],
+                    per_step["seconds_per_step"],
                 ]
             )
-        main = markdown_table(["agent", "episodes", "score %", "reward", "depth", "steps"], body)
+        main = markdown_table(
+            [
+                "agent",
+                "episodes",
+                "score %",
+                "reward",
+                "depth",
+                "steps",
+                "defaulted %",
+                "calls/step",
+                "tokens/step",
+                "s/step",
+            ],
+            body,
+        )
         labels = [label for label, episodes in rows.items() if episodes]
         if not labels:
             return main
@@ -205,6 +240,34 @@ def _crafter() -> Family:
         table,
         lambda episodes: {"Crafter score %": metrics.summarize(list(episodes))["score"]},
     )
+
+
+def crafter_costs(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+    """Per decision over all episodes: defaulted share (%), model calls, tokens, seconds.
+
+    ``None`` where the episodes hold no decision counters (e.g. records of other runs).
+
+    Example:
+        >>> crafter_costs([{"decisions": 4, "defaulted": 1, "api_calls": 36,
+        ...                 "input_tokens": 900, "output_tokens": 100, "latency_s": 2.0}])
+        {'defaulted_pct': 25.0, 'calls_per_step': 9.0, 'tokens_per_step': 250.0, \
+'seconds_per_step': 0.5}
+    """
+    decisions = sum(int(e.get("decisions", 0)) for e in episodes)
+    if not decisions:
+        return dict.fromkeys(
+            ("defaulted_pct", "calls_per_step", "tokens_per_step", "seconds_per_step")
+        )
+
+    def total(key: str) -> float:
+        return float(sum(float(e.get(key, 0) or 0) for e in episodes))
+
+    return {
+        "defaulted_pct": 100.0 * total("defaulted") / decisions,
+        "calls_per_step": total("api_calls") / decisions,
+        "tokens_per_step": (total("input_tokens") + total("output_tokens")) / decisions,
+        "seconds_per_step": total("latency_s") / decisions,
+    }
 
 
 _BUILDERS = (_maze, _match2, _minesweeper, _smartplay, _crafter)

@@ -3,6 +3,11 @@
 LLM specs are ``<strategy>[:<model spec>]``; the model spec is anything
 :func:`~langgraph_games.models.load_chat_model` accepts and defaults to ``local``. Other
 specs go to the non-LLM registry (:func:`~langgraph_games.players.make_player`).
+
+A strategy builder is ``(model, game, name, **settings) -> Player``; ``settings`` are
+strategy options that do not fit in a spec string (SPRING's ``context``, a document's
+worth of text) and come from :class:`~langgraph_games.eval.runner.EvalSpec`'s
+``agent_settings``. A builder that takes no settings is called with none.
 """
 
 from __future__ import annotations
@@ -14,13 +19,23 @@ from langchain_core.language_models.chat_models import BaseChatModel
 
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.gamebot import gamebot_player
+from langgraph_games.graphs.spring import SpringVariant
+from langgraph_games.graphs.spring_player import spring_player
 from langgraph_games.models.factory import ACCEPTED_FORMS, load_chat_model
 from langgraph_games.players.base import Player
 from langgraph_games.players.registry import PlayerSpecError, accepted_forms, make_player
 
-__all__ = ["STRATEGIES", "ModelPool", "build_player", "is_llm_spec", "split_llm_spec"]
+__all__ = [
+    "SPRING_STRATEGIES",
+    "STRATEGIES",
+    "ModelPool",
+    "build_player",
+    "is_llm_spec",
+    "split_llm_spec",
+]
 
-StrategyBuilder = Callable[[BaseChatModel, Game[Any], str], Player]
+StrategyBuilder = Callable[..., Player]
+"""``(model, game, name, **settings) -> Player``."""
 
 STRATEGIES: dict[str, tuple[StrategyBuilder, str]] = {
     "gamebot": (
@@ -40,6 +55,36 @@ STRATEGIES: dict[str, tuple[StrategyBuilder, str]] = {
         "GAMEBoT looser prompt for reasoning models",
     ),
 }
+
+SPRING_STRATEGIES: dict[str, SpringVariant] = {
+    "spring": SpringVariant.FULL,
+    "spring_actions": SpringVariant.ACTIONS,
+    "spring_no_context": SpringVariant.NO_CONTEXT,
+    "spring_step_by_step": SpringVariant.STEP_BY_STEP,
+    "spring_no_dag": SpringVariant.NO_DAG,
+    "spring_action_only": SpringVariant.ACTION_ONLY,
+}
+"""SPRING's strategy names and the Table 3 variant each runs."""
+
+_SPRING_DESCRIPTIONS = {
+    SpringVariant.FULL: "SPRING: 9 questions in a DAG over the game context",
+    SpringVariant.ACTIONS: "SPRING ablation: context is the action list with requirements",
+    SpringVariant.NO_CONTEXT: "SPRING ablation: no context",
+    SpringVariant.STEP_BY_STEP: "SPRING ablation: 'think step by step', then the action",
+    SpringVariant.NO_DAG: "SPRING ablation: the 9 questions as a list, without the DAG",
+    SpringVariant.ACTION_ONLY: "SPRING ablation: the action question alone",
+}
+
+
+def _spring_builder(variant: SpringVariant) -> StrategyBuilder:
+    def build(model: BaseChatModel, game: Game[Any], name: str, **settings: Any) -> Player:
+        return spring_player(model, game, variant=variant, name=name, **settings)
+
+    return build
+
+
+for _name, _variant in SPRING_STRATEGIES.items():
+    STRATEGIES[_name] = (_spring_builder(_variant), _SPRING_DESCRIPTIONS[_variant])
 
 
 def split_llm_spec(spec: str) -> tuple[str, str] | None:
@@ -78,12 +123,26 @@ class ModelPool:
 
 
 def build_player(
-    spec: str, game: Game[Any], *, models: ModelPool | None = None, seed: int = 0
+    spec: str,
+    game: Game[Any],
+    *,
+    models: ModelPool | None = None,
+    seed: int = 0,
+    settings: dict[str, Any] | None = None,
 ) -> Player:
     """Build the player named by ``spec`` for ``game``.
 
+    Args:
+        spec: A player spec (see the module docstring).
+        game: The game to play.
+        models: Shared chat models (a new pool by default).
+        seed: Seed of a search player's own randomness.
+        settings: Strategy options for an LLM strategy's builder (e.g. SPRING's
+            ``context``).
+
     Raises:
-        PlayerSpecError: Unknown player or malformed spec; lists the accepted forms.
+        PlayerSpecError: Unknown player or malformed spec (lists the accepted forms), or
+            settings given to a player that takes none.
         ModelSpecError: The model part of an LLM spec is not an accepted form.
     """
     pool = models or ModelPool()
@@ -91,7 +150,18 @@ def build_player(
     if parts is not None:
         strategy, model_spec = parts
         builder, _ = STRATEGIES[strategy]
-        return builder(pool.get(model_spec), game, spec)
+        if not settings:
+            return builder(pool.get(model_spec), game, spec)
+        try:
+            return builder(pool.get(model_spec), game, spec, **settings)
+        except TypeError as exc:
+            if "unexpected keyword argument" not in str(exc):
+                raise
+            raise PlayerSpecError(
+                f"strategy {strategy!r} does not take the settings {sorted(settings)}"
+            ) from exc
+    if settings:
+        raise PlayerSpecError(f"player {spec!r} takes no settings; got {sorted(settings)}")
     try:
         player = make_player(spec, seed=seed)
     except PlayerSpecError as exc:

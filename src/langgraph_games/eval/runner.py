@@ -50,6 +50,9 @@ class EvalSpec(BaseModel):
         game: Game id.
         options: Game options shared by every episode.
         agent: The evaluated player spec (seat 0).
+        agent_settings: Options of the agent's strategy that a spec string cannot carry,
+            e.g. ``{"context": "..."}`` for SPRING (the whole text, so the results
+            depend on it and the hash covers it).
         opponents: Player specs of the other seats, in order (empty for one-seat games).
         sweep: Option values to sweep: every combination is played ``repeats`` times.
         repeats: Episodes per combination, with seeds ``seed, seed + 1, ...``.
@@ -65,6 +68,7 @@ class EvalSpec(BaseModel):
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     agent: str
+    agent_settings: dict[str, Any] = Field(default_factory=dict)
     opponents: list[str] = Field(default_factory=list)
     sweep: dict[str, list[Any]] = Field(default_factory=dict)
     repeats: int = Field(1, ge=1)
@@ -90,6 +94,8 @@ class EvalSpec(BaseModel):
     def spec_hash(self) -> str:
         """Short hash of everything that changes results (not ``concurrency``)."""
         data = self.model_dump(mode="json", exclude={"concurrency", "label"})
+        if not data["agent_settings"]:  # specs without settings keep their earlier hash
+            del data["agent_settings"]
         data["game"] = make(self.game, **self.options).versioned_id
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
@@ -164,7 +170,8 @@ async def run_eval(
     path = results_path_for(spec, out_dir)
     results = ResultsFile(path)
     models = ModelPool(**spec.model)
-    preflight([spec.agent, *spec.opponents], base_game, models)
+    settings = {0: dict(spec.agent_settings)} if spec.agent_settings else {}
+    preflight([spec.agent, *spec.opponents], base_game, models, settings)
     write_manifest(
         path, {"spec": spec.model_dump(mode="json"), "spec_hash": spec.spec_hash()}, models
     )
@@ -177,6 +184,7 @@ async def run_eval(
             seed=seed,
             extra={"episode_id": episode_id, "label": spec.row_label},
             game=make(spec.game, **options),
+            settings=settings,
         )
         for episode_id, options, seed in plan
         if episode_id not in done

@@ -29,6 +29,12 @@ from langgraph_games.graphs.spring import (
     SPRING_QUESTIONS,
     SpringVariant,
     create_spring_agent,
+    spring_context,
+)
+from langgraph_games.graphs.spring_player import (
+    SpringPlayer,
+    create_spring_decision_graph,
+    spring_player,
 )
 from langgraph_games.graphs.study import StudyError, create_study_graph, read_document
 
@@ -45,6 +51,7 @@ __all__ = [
     "GraphPlayer",
     "QuestionDagInput",
     "QuestionDagOutput",
+    "SpringPlayer",
     "SpringVariant",
     "StudyError",
     "build_gamebot_messages",
@@ -52,10 +59,13 @@ __all__ = [
     "create_gamebot_agent",
     "create_question_dag",
     "create_spring_agent",
+    "create_spring_decision_graph",
     "create_study_graph",
     "gamebot_player",
     "plan_question_dag",
     "read_document",
     "request_to_input",
     "run_episode",
+    "spring_context",
+    "spring_player",
 ]

@@ -1,13 +1,27 @@
-"""Small helpers shared by the strategy graphs: reply text, token usage, model identity."""
+"""Small helpers shared by the strategy graphs: reply text, usage sums, model identity.
+
+Model calls themselves go through :func:`langgraph_games.models.usage.ainvoke_measured`
+(retries with backoff, usage accounting, the caller's callbacks kept).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["USAGE_KEYS", "add_usage", "merge_dicts", "model_identity", "reply_text", "reply_usage"]
+from langgraph_games.models.usage import USAGE_KEYS, message_usage
 
-USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens")
+__all__ = [
+    "USAGE_KEYS",
+    "add_usage",
+    "merge_dicts",
+    "model_identity",
+    "reply_text",
+    "reply_usage",
+]
+
+reply_usage = message_usage
+"""Token counts reported with a reply (zeros when the model reports none)."""
 
 
 def reply_text(reply: Any) -> str:
@@ -25,17 +39,11 @@ def reply_text(reply: Any) -> str:
     return content if isinstance(content, str) else ""
 
 
-def reply_usage(reply: Any) -> dict[str, int]:
-    """Token counts reported with a reply (zeros when the model reports none)."""
-    usage = getattr(reply, "usage_metadata", None) or {}
-    return {key: int(usage.get(key, 0) or 0) for key in USAGE_KEYS}
-
-
-def add_usage(left: Mapping[str, int] | None, right: Mapping[str, int] | None) -> dict[str, int]:
-    """Reducer summing token counts key by key."""
+def add_usage(left: Mapping[str, Any] | None, right: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Reducer summing counts key by key (integers stay integers, seconds stay floats)."""
     out = dict(left or {})
     for key, value in (right or {}).items():
-        out[key] = out.get(key, 0) + int(value)
+        out[key] = out.get(key, 0) + value
     return out
 
 

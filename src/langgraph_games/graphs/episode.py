@@ -386,7 +386,12 @@ def create_episode_graph(
 def summarize_players(
     trajectory: Sequence[Mapping[str, Any]], num_players: int
 ) -> list[dict[str, Any]]:
-    """Per-seat counters over a trajectory: decisions, invalid answers, fallbacks, usage."""
+    """Per-seat counters over a trajectory: decisions, invalid answers, fallbacks, usage.
+
+    ``fallbacks`` counts the loop's fallbacks (after the retries); ``defaulted`` counts
+    decisions where the player itself took its paper's default action because the answer
+    named none (status ``fallback`` without a loop fallback, e.g. SPRING's "Do").
+    """
     summary = [
         {
             "decisions": 0,
@@ -394,6 +399,7 @@ def summarize_players(
             "invalid_answers": 0,
             "retries": 0,
             "fallbacks": 0,
+            "defaulted": 0,
             "model_calls": 0,
             "input_tokens": 0,
             "output_tokens": 0,
@@ -411,6 +417,10 @@ def summarize_players(
             entry["retries"] += max(0, len(attempts) - 1)
             entry["first_try_valid"] += int(bool(attempts) and attempts[0].get("status") == "ok")
             entry["fallbacks"] += int(decision.get("fallback") is not None)
+            entry["defaulted"] += int(
+                decision.get("fallback") is None
+                and decision.get("status") == ParseStatus.FALLBACK.value
+            )
             usage = decision.get("usage") or {}
             entry["model_calls"] += int(usage.get("calls", 0))
             entry["input_tokens"] += int(usage.get("input_tokens", 0))

@@ -24,12 +24,15 @@ observations, oldest first), ``legal_actions``, ``step`` (the current step numbe
 label the observations) and ``context`` (overrides the builder's). Output
 (``QuestionDagOutput``): ``action``, ``defaulted``, ``answers`` (node -> answer),
 ``raw_outputs`` and ``trace`` (in the DAG's topological order), ``usage`` (summed token
-counts) and ``calls``.
+counts) and ``calls`` (model calls, retried attempts included).
+
+Every call goes through :func:`~langgraph_games.models.retry.ainvoke_with_retry`
+(transient failures retried with backoff, ``call_attempts`` in all) and is counted by a
+:class:`~langgraph_games.models.usage.UsageRecorder` added to the node's callbacks.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypedDict
@@ -41,8 +44,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_games.games.matching import ActionRule, match_action
-from langgraph_games.graphs._llm import add_usage, merge_dicts, reply_text, reply_usage
+from langgraph_games.graphs._llm import (
+    add_usage,
+    merge_dicts,
+    reply_text,
+)
 from langgraph_games.graphs.dag_plan import CHOOSE_ACTION, DagError, DagPlan, plan_question_dag
+from langgraph_games.models.usage import ainvoke_measured, invoke_measured
 
 __all__ = [
     "CHOOSE_ACTION",
@@ -110,6 +118,8 @@ class _Prompting:
     list_actions: bool
     history_window: int
     single_system_message: bool
+    call_attempts: int = 3
+    retry_delay_s: float = 0.5
 
 
 def _check_input(state: Mapping[str, Any]) -> None:
@@ -185,7 +195,7 @@ def _messages(
 def _question_node(
     model: BaseChatModel, plan: DagPlan, node: str, prompting: _Prompting
 ) -> RunnableLambda[Any, dict[str, Any]]:
-    def record(reply: Any, started: float) -> dict[str, Any]:
+    def record(reply: Any, counted: Mapping[str, Any]) -> dict[str, Any]:
         text = reply_text(reply)
         return {
             "answers_so_far": {node: text},
@@ -196,23 +206,37 @@ def _question_node(
                     "parents": list(plan.parents[node]),
                     "level": plan.levels[node],
                     "answer": text,
-                    "usage": reply_usage(reply),
-                    "latency_s": round(time.perf_counter() - started, 6),
+                    "usage": {
+                        key: counted[key]
+                        for key in ("input_tokens", "output_tokens", "total_tokens")
+                    },
+                    "calls": counted["calls"],
+                    "latency_s": counted["latency_s"],
                 }
             },
         }
 
     async def ask(state: QuestionDagState, config: RunnableConfig) -> dict[str, Any]:
         _check_input(state)
-        started = time.perf_counter()
-        reply = await model.ainvoke(_messages(plan, node, state, prompting), config)
-        return record(reply, started)
+        reply, counted = await ainvoke_measured(
+            model,
+            _messages(plan, node, state, prompting),
+            config,
+            attempts=prompting.call_attempts,
+            base_delay_s=prompting.retry_delay_s,
+        )
+        return record(reply, counted)
 
     def ask_sync(state: QuestionDagState, config: RunnableConfig) -> dict[str, Any]:
         _check_input(state)
-        started = time.perf_counter()
-        reply = model.invoke(_messages(plan, node, state, prompting), config)
-        return record(reply, started)
+        reply, counted = invoke_measured(
+            model,
+            _messages(plan, node, state, prompting),
+            config,
+            attempts=prompting.call_attempts,
+            base_delay_s=prompting.retry_delay_s,
+        )
+        return record(reply, counted)
 
     return RunnableLambda(ask_sync, afunc=ask, name=node)
 
@@ -233,6 +257,8 @@ def create_question_dag(
     default_action: str | None = None,
     execution: Execution = "levelled",
     single_system_message: bool = False,
+    call_attempts: int = 3,
+    retry_delay_s: float = 0.5,
     checkpointer: Any = None,
     name: str = "question_dag",
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
@@ -261,6 +287,10 @@ def create_question_dag(
         execution: ``levelled`` (concurrent within a level) or ``sequential``.
         single_system_message: Join the role, context and observations into one system
             message, for chat templates that accept only one.
+        call_attempts: Attempts per model call on transient failures (connection errors,
+            timeouts, rate limits), with jittered exponential backoff; other errors and
+            the last failure raise :class:`~langgraph_games.models.ModelCallError`.
+        retry_delay_s: First backoff delay; it doubles after each failed attempt.
         checkpointer: Passed to ``compile``.
         name: The compiled graph's name.
 
@@ -277,6 +307,8 @@ def create_question_dag(
         raise DagError("history_window must be at least 1 (the current observation)")
     if execution not in ("levelled", "sequential"):
         raise DagError(f"execution must be 'levelled' or 'sequential', got {execution!r}")
+    if call_attempts < 1:
+        raise DagError("call_attempts must be at least 1")
     prompting = _Prompting(
         role=role if role is not None else f"You are playing {game_name}.",
         context=context,
@@ -284,6 +316,8 @@ def create_question_dag(
         list_actions=list_actions,
         history_window=history_window,
         single_system_message=single_system_message,
+        call_attempts=call_attempts,
+        retry_delay_s=retry_delay_s,
     )
 
     def choose_action(state: QuestionDagState) -> dict[str, Any]:
@@ -309,7 +343,7 @@ def create_question_dag(
             "raw_outputs": [item["answer"] for item in trace],
             "trace": trace,
             "usage": usage,
-            "calls": len(trace),
+            "calls": sum(int(item["calls"]) for item in trace),
         }
 
     builder = StateGraph(

@@ -49,6 +49,7 @@ __all__ = [
     "SpringVariant",
     "actions_context",
     "create_spring_agent",
+    "spring_context",
     "spring_questions",
 ]
 
@@ -155,6 +156,31 @@ def _game_parts(
     return tuple(game_or_actions), "the game", None, None
 
 
+def spring_context(
+    game_or_actions: Game[Any] | Sequence[str],
+    context: str | None = None,
+    variant: SpringVariant | str = SpringVariant.FULL,
+) -> str:
+    """The game knowledge C a variant puts in its prompts (the action list is added later).
+
+    ``no_context`` has none; ``actions`` has the action list with each action's needs;
+    every other variant has ``context``, by default the game's manual (else none).
+
+    Example:
+        >>> spring_context(["Noop", "Do"], "Trees give wood.", "no_context")
+        ''
+        >>> spring_context(["Noop", "Do"], "Trees give wood.", "step_by_step")
+        'Trees give wood.'
+    """
+    variant = SpringVariant(variant)
+    actions, _, manual, descriptions = _game_parts(game_or_actions)
+    if variant is SpringVariant.NO_CONTEXT:
+        return ""
+    if variant is SpringVariant.ACTIONS:
+        return actions_context(actions, descriptions)
+    return context if context is not None else (manual or "")
+
+
 def create_spring_agent(
     model: BaseChatModel,
     game_or_actions: Game[Any] | Sequence[str],
@@ -167,6 +193,8 @@ def create_spring_agent(
     history_window: int = 2,
     list_actions: bool | None = None,
     single_system_message: bool = False,
+    call_attempts: int = 3,
+    retry_delay_s: float = 0.5,
     checkpointer: Any = None,
     name: str | None = None,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
@@ -189,6 +217,8 @@ def create_spring_agent(
         list_actions: Append the legal actions to the context (default: yes, except for
             ``no_context``, where the model gets no game information at all).
         single_system_message: Join the system messages into one.
+        call_attempts: Attempts per model call on transient failures, with backoff.
+        retry_delay_s: First backoff delay; it doubles after each failed attempt.
         checkpointer: Passed to ``compile``.
         name: Graph name (default ``spring`` or ``spring_<variant>``).
 
@@ -207,13 +237,8 @@ def create_spring_agent(
         'Move West'
     """
     variant = SpringVariant(variant)
-    actions, game_name, manual, descriptions = _game_parts(game_or_actions)
-    if variant is SpringVariant.NO_CONTEXT:
-        knowledge = ""
-    elif variant is SpringVariant.ACTIONS:
-        knowledge = actions_context(actions, descriptions)
-    else:
-        knowledge = context if context is not None else (manual or "")
+    actions, game_name, _, _ = _game_parts(game_or_actions)
+    knowledge = spring_context(game_or_actions, context, variant)
     questions, edges = spring_questions(variant)
     if default_action is not None and actions and default_action not in actions:
         default_action = None
@@ -233,6 +258,8 @@ def create_spring_agent(
         default_action=default_action,
         execution=execution,
         single_system_message=single_system_message,
+        call_attempts=call_attempts,
+        retry_delay_s=retry_delay_s,
         checkpointer=checkpointer,
         name=name or ("spring" if variant is SpringVariant.FULL else f"spring_{variant.value}"),
     )

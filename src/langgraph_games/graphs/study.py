@@ -40,7 +40,12 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
 from langgraph.types import Send
 
-from langgraph_games.graphs._llm import add_usage, model_identity, reply_text, reply_usage
+from langgraph_games.graphs._llm import (
+    USAGE_KEYS,
+    add_usage,
+    model_identity,
+    reply_text,
+)
 from langgraph_games.graphs.documents import (  # re-exported: the study graph's helpers
     Format,
     StudyError,
@@ -52,6 +57,7 @@ from langgraph_games.graphs.documents import (  # re-exported: the study graph's
     read_document,
     split_paragraphs,
 )
+from langgraph_games.models.usage import ainvoke_measured, invoke_measured
 
 __all__ = [
     "GAME_QUESTIONS",
@@ -143,6 +149,8 @@ def create_study_graph(
     merge: Merge = "items",
     model_id: str | None = None,
     store: BaseStore | None = None,
+    call_attempts: int = 3,
+    retry_delay_s: float = 0.5,
     name: str = "study",
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile SPRING's paper-study graph.
@@ -158,6 +166,9 @@ def create_study_graph(
         model_id: The model's label in the cache key (default: provider and model name).
         store: A store to cache results in; without one the graph uses the store it runs
             with, if any.
+        call_attempts: Attempts per model call on transient failures, with backoff
+            (:func:`~langgraph_games.models.retry.ainvoke_with_retry`).
+        retry_delay_s: First backoff delay; it doubles after each failed attempt.
         name: The compiled graph's name.
 
     Returns:
@@ -175,6 +186,25 @@ def create_study_graph(
         raise StudyError(f"merge must be 'items' or 'model', got {merge!r}")
     identity = model_id or model_identity(model)
     role = f"You are reading a document about {game_name} to learn how to play it well."
+
+    async def ask(messages: list[BaseMessage], config: RunnableConfig) -> tuple[Any, Any]:
+        return await ainvoke_measured(
+            model, messages, config, attempts=call_attempts, base_delay_s=retry_delay_s
+        )
+
+    def ask_sync(messages: list[BaseMessage], config: RunnableConfig) -> tuple[Any, Any]:
+        return invoke_measured(
+            model, messages, config, attempts=call_attempts, base_delay_s=retry_delay_s
+        )
+
+    def totals(counted: Sequence[Any]) -> dict[str, Any]:
+        """Token counts and calls summed over ``(reply, usage)`` pairs."""
+        usage: dict[str, int] = {}
+        calls = 0
+        for _, used in counted:
+            usage = add_usage(usage, {key: used[key] for key in USAGE_KEYS})
+            calls += int(used["calls"])
+        return {"usage": usage, "calls": calls}
 
     def prepare_update(state: StudyState) -> dict[str, Any]:
         document: Any = state.get("document")
@@ -254,28 +284,24 @@ def create_study_graph(
             HumanMessage(f"Paragraph:\n{text}\n\nQuestion: {question} Answer yes or no."),
         ]
 
-    def relevance_result(task: dict[str, Any], replies: Sequence[Any]) -> dict[str, Any]:
-        answers = [reply_text(r) for r in replies]
-        usage: dict[str, int] = {}
-        for reply in replies:
-            usage = add_usage(usage, reply_usage(reply))
+    def relevance_result(task: dict[str, Any], counted: Sequence[Any]) -> dict[str, Any]:
+        answers = [reply_text(reply) for reply, _ in counted]
         return {
             "relevance": [
                 {"index": task["index"], "answers": answers, "kept": any(map(is_yes, answers))}
             ],
-            "usage": usage,
-            "calls": len(replies),
+            **totals(counted),
         }
 
     async def relevance(task: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
-        replies = await asyncio.gather(
-            *(model.ainvoke(relevance_messages(task["text"], q), config) for q in relevance_qs)
+        counted = await asyncio.gather(
+            *(ask(relevance_messages(task["text"], q), config) for q in relevance_qs)
         )
-        return relevance_result(task, replies)
+        return relevance_result(task, counted)
 
     def relevance_sync(task: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
-        replies = [model.invoke(relevance_messages(task["text"], q), config) for q in relevance_qs]
-        return relevance_result(task, replies)
+        counted = [ask_sync(relevance_messages(task["text"], q), config) for q in relevance_qs]
+        return relevance_result(task, counted)
 
     def select(state: StudyState) -> dict[str, Any]:
         kept = sorted(r["index"] for r in state.get("relevance") or [] if r["kept"])
@@ -300,20 +326,23 @@ def create_study_graph(
             HumanMessage(f"Paragraph:\n{task['text']}\n\nQuestion: {question}"),
         ]
 
-    def answer_result(task: dict[str, Any], reply: Any) -> dict[str, Any]:
+    def answer_result(task: dict[str, Any], counted: tuple[Any, Any]) -> dict[str, Any]:
         return {
             "found": [
-                {"question": task["question"], "index": task["index"], "answer": reply_text(reply)}
+                {
+                    "question": task["question"],
+                    "index": task["index"],
+                    "answer": reply_text(counted[0]),
+                }
             ],
-            "usage": reply_usage(reply),
-            "calls": 1,
+            **totals([counted]),
         }
 
     async def answer(task: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
-        return answer_result(task, await model.ainvoke(answer_messages(task), config))
+        return answer_result(task, await ask(answer_messages(task), config))
 
     def answer_sync(task: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
-        return answer_result(task, model.invoke(answer_messages(task), config))
+        return answer_result(task, ask_sync(answer_messages(task), config))
 
     def collected(state: StudyState) -> list[list[str]]:
         by_question: list[list[tuple[int, str]]] = [[] for _ in game_qs]
@@ -329,12 +358,9 @@ def create_study_graph(
         ]
 
     def finish(
-        state: StudyState, merged: list[list[str]], replies: Sequence[Any]
+        state: StudyState, merged: list[list[str]], counted: Sequence[Any]
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """The state update and the value to cache."""
-        usage: dict[str, int] = {}
-        for reply in replies:
-            usage = add_usage(usage, reply_usage(reply))
         answers = {q: items for q, items in zip(game_qs, merged, strict=True)}
         context = "\n\n".join(format_block(q, items) for q, items in answers.items())
         value = {
@@ -345,31 +371,26 @@ def create_study_graph(
             "model": identity,
             "format": state.get("doc_format"),
         }
-        return {
-            "context": context,
-            "answers": answers,
-            "usage": usage,
-            "calls": len(replies),
-        }, value
+        return {"context": context, "answers": answers, **totals(counted)}, value
 
-    def model_merged(first: list[list[str]], replies: Sequence[Any], ask: list[int]) -> None:
-        for q, reply in zip(ask, replies, strict=True):
+    def model_merged(first: list[list[str]], counted: Sequence[Any], asked: list[int]) -> None:
+        for q, (reply, _) in zip(asked, counted, strict=True):
             items = merge_items([reply_text(reply)])
             if items:  # an empty or unusable reply keeps the item-level merge
                 first[q] = items
 
     async def merge_node(state: StudyState, config: RunnableConfig) -> dict[str, Any]:
         merged = [merge_items(texts) for texts in collected(state)]
-        replies: list[Any] = []
+        counted: list[Any] = []
         if merge == "model":
-            ask = [q for q, items in enumerate(merged) if items]
-            replies = list(
+            asked = [q for q, items in enumerate(merged) if items]
+            counted = list(
                 await asyncio.gather(
-                    *(model.ainvoke(dedupe_messages(game_qs[q], merged[q]), config) for q in ask)
+                    *(ask(dedupe_messages(game_qs[q], merged[q]), config) for q in asked)
                 )
             )
-            model_merged(merged, replies, ask)
-        update, value = finish(state, merged, replies)
+            model_merged(merged, counted, asked)
+        update, value = finish(state, merged, counted)
         cache = store or get_store()
         if cache is not None:
             await cache.aput(STORE_NAMESPACE, state["cache_key"], value, index=False)
@@ -377,12 +398,12 @@ def create_study_graph(
 
     def merge_sync(state: StudyState, config: RunnableConfig) -> dict[str, Any]:
         merged = [merge_items(texts) for texts in collected(state)]
-        replies: list[Any] = []
+        counted: list[Any] = []
         if merge == "model":
-            ask = [q for q, items in enumerate(merged) if items]
-            replies = [model.invoke(dedupe_messages(game_qs[q], merged[q]), config) for q in ask]
-            model_merged(merged, replies, ask)
-        update, value = finish(state, merged, replies)
+            asked = [q for q, items in enumerate(merged) if items]
+            counted = [ask_sync(dedupe_messages(game_qs[q], merged[q]), config) for q in asked]
+            model_merged(merged, counted, asked)
+        update, value = finish(state, merged, counted)
         cache = store or get_store()
         if cache is not None:
             cache.put(STORE_NAMESPACE, state["cache_key"], value, index=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Sequence
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -12,7 +13,7 @@ from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.models.errors import ModelCallError, ModelError
 
-__all__ = ["ainvoke_with_retry", "is_transient"]
+__all__ = ["ainvoke_with_retry", "invoke_with_retry", "is_transient"]
 
 # Exceptions (by class name, so ``openai`` need not be imported) that a retry may fix.
 _TRANSIENT = {
@@ -36,6 +37,15 @@ def is_transient(error: BaseException) -> bool:
     return any(cls.__name__ in _TRANSIENT for cls in type(error).__mro__)
 
 
+def _backoff_s(attempt: int, base_delay_s: float) -> float:
+    """Jittered exponential backoff before retry number ``attempt + 1``."""
+    return float(base_delay_s * 2.0**attempt * (1 + random.random() / 2))
+
+
+def _label(model: BaseChatModel, name: str | None) -> str:
+    return str(name or getattr(model, "model_name", None) or type(model).__name__)
+
+
 async def ainvoke_with_retry(
     model: BaseChatModel,
     messages: Sequence[BaseMessage],
@@ -53,7 +63,6 @@ async def ainvoke_with_retry(
     Raises:
         ModelCallError: The call failed (after retries if the error was transient).
     """
-    label = name or getattr(model, "model_name", None) or type(model).__name__
     for attempt in range(attempts):
         try:
             reply: AIMessage = await model.ainvoke(list(messages), config=config)
@@ -61,9 +70,36 @@ async def ainvoke_with_retry(
             raise
         except Exception as exc:
             if attempt + 1 < attempts and is_transient(exc):
-                delay = base_delay_s * (2**attempt) * (1 + random.random() / 2)
-                await asyncio.sleep(delay)
+                await asyncio.sleep(_backoff_s(attempt, base_delay_s))
                 continue
-            raise ModelCallError(str(label), f"{type(exc).__name__}: {exc}") from exc
+            raise ModelCallError(_label(model, name), f"{type(exc).__name__}: {exc}") from exc
         return reply
-    raise ModelCallError(str(label), "no attempts were made")  # pragma: no cover
+    raise ModelCallError(_label(model, name), "no attempts were made")  # pragma: no cover
+
+
+def invoke_with_retry(
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    *,
+    config: RunnableConfig | None = None,
+    attempts: int = 3,
+    base_delay_s: float = 0.5,
+    name: str | None = None,
+) -> AIMessage:
+    """The synchronous twin of :func:`ainvoke_with_retry` (same retries and errors).
+
+    Raises:
+        ModelCallError: The call failed (after retries if the error was transient).
+    """
+    for attempt in range(attempts):
+        try:
+            reply: AIMessage = model.invoke(list(messages), config=config)
+        except ModelError:
+            raise
+        except Exception as exc:
+            if attempt + 1 < attempts and is_transient(exc):
+                time.sleep(_backoff_s(attempt, base_delay_s))
+                continue
+            raise ModelCallError(_label(model, name), f"{type(exc).__name__}: {exc}") from exc
+        return reply
+    raise ModelCallError(_label(model, name), "no attempts were made")  # pragma: no cover

@@ -13,10 +13,21 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import LLMResult
+from langchain_core.runnables import RunnableConfig
 
-from langgraph_games.models.retry import ainvoke_with_retry
+from langgraph_games.models.retry import ainvoke_with_retry, invoke_with_retry
 
-__all__ = ["CallRecord", "UsageRecorder", "ainvoke_measured"]
+__all__ = [
+    "USAGE_KEYS",
+    "CallRecord",
+    "UsageRecorder",
+    "ainvoke_measured",
+    "invoke_measured",
+    "message_usage",
+    "with_handler",
+]
+
+USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens")
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,27 @@ class CallRecord:
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
         return asdict(self)
+
+
+def message_usage(message: Any) -> dict[str, int]:
+    """Token counts a model reported with one reply (zeros when it reported none).
+
+    Reads ``usage_metadata`` (LangChain's standard field, filled by OpenAI-compatible
+    endpoints and the local model); works on anything, so a plain string gives zeros.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> usage = {"input_tokens": 5, "output_tokens": 2, "total_tokens": 7}
+        >>> message_usage(AIMessage("hi", usage_metadata=usage))
+        {'input_tokens': 5, 'output_tokens': 2, 'total_tokens': 7}
+        >>> message_usage("hi")
+        {'input_tokens': 0, 'output_tokens': 0, 'total_tokens': 0}
+    """
+    usage = getattr(message, "usage_metadata", None) or {}
+    counts = {key: int(usage.get(key, 0) or 0) for key in USAGE_KEYS}
+    if not counts["total_tokens"]:
+        counts["total_tokens"] = counts["input_tokens"] + counts["output_tokens"]
+    return counts
 
 
 class UsageRecorder(BaseCallbackHandler):
@@ -83,14 +115,13 @@ class UsageRecorder(BaseCallbackHandler):
         input_tokens = output_tokens = 0
         for generations in response.generations:
             for generation in generations:
-                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
-                if usage:
-                    input_tokens += int(usage.get("input_tokens", 0))
-                    output_tokens += int(usage.get("output_tokens", 0))
+                usage = message_usage(getattr(generation, "message", None))
+                input_tokens += usage["input_tokens"]
+                output_tokens += usage["output_tokens"]
         if not input_tokens and not output_tokens and response.llm_output:
-            usage = response.llm_output.get("token_usage") or {}
-            input_tokens = int(usage.get("prompt_tokens", 0))
-            output_tokens = int(usage.get("completion_tokens", 0))
+            reported = response.llm_output.get("token_usage") or {}
+            input_tokens = int(reported.get("prompt_tokens", 0))
+            output_tokens = int(reported.get("completion_tokens", 0))
         self._add(CallRecord(name, input_tokens, output_tokens, time.perf_counter() - start))
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
@@ -119,18 +150,56 @@ class UsageRecorder(BaseCallbackHandler):
         }
 
 
+def with_handler(config: RunnableConfig | None, handler: Any) -> RunnableConfig:
+    """A copy of ``config`` whose callbacks also include ``handler``.
+
+    The callbacks of a node's config may be a list or a callback manager (inside a
+    graph); both keep what they had, so tracing and streaming still see the call.
+    """
+    merged: RunnableConfig = dict(config or {})  # type: ignore[assignment]
+    callbacks = merged.get("callbacks")
+    if callbacks is None:
+        merged["callbacks"] = [handler]
+    elif isinstance(callbacks, list):
+        merged["callbacks"] = [*callbacks, handler]
+    else:
+        manager = callbacks.copy()
+        manager.add_handler(handler, inherit=True)
+        merged["callbacks"] = manager
+    return merged
+
+
+def _measured(recorder: UsageRecorder, reply: Any, started: float) -> dict[str, Any]:
+    totals = recorder.totals()
+    usage: dict[str, Any] = {
+        "calls": max(1, int(totals["calls"])),
+        "input_tokens": int(totals["input_tokens"]),
+        "output_tokens": int(totals["output_tokens"]),
+    }
+    if not usage["input_tokens"] and not usage["output_tokens"]:  # a model skipping callbacks
+        reported = message_usage(reply)
+        usage["input_tokens"] = reported["input_tokens"]
+        usage["output_tokens"] = reported["output_tokens"]
+    usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
+    usage["latency_s"] = round(time.perf_counter() - started, 6)
+    return usage
+
+
 async def ainvoke_measured(
     model: BaseChatModel,
     messages: Sequence[BaseMessage],
+    config: RunnableConfig | None = None,
     *,
     attempts: int = 3,
     base_delay_s: float = 0.5,
 ) -> tuple[AIMessage, dict[str, Any]]:
     """Call a chat model with retries and report its usage.
 
+    The caller's callbacks in ``config`` (tracing, streaming) still see the call.
+
     Returns:
-        The reply and ``{"calls", "input_tokens", "output_tokens", "latency_s"}`` over
-        every attempt (failed attempts count as calls without tokens).
+        The reply and ``{"calls", "input_tokens", "output_tokens", "total_tokens",
+        "latency_s"}`` over every attempt (failed attempts count as calls).
 
     Raises:
         ModelCallError: The call failed (after retries for transient errors).
@@ -140,18 +209,33 @@ async def ainvoke_measured(
     reply = await ainvoke_with_retry(
         model,
         messages,
-        config={"callbacks": [recorder]},
+        config=with_handler(config, recorder),
         attempts=attempts,
         base_delay_s=base_delay_s,
     )
-    totals = recorder.totals()
-    usage: dict[str, Any] = {
-        "calls": max(1, totals["calls"]),
-        "input_tokens": totals["input_tokens"],
-        "output_tokens": totals["output_tokens"],
-        "latency_s": time.perf_counter() - started,
-    }
-    if not totals["input_tokens"] and not totals["output_tokens"] and reply.usage_metadata:
-        usage["input_tokens"] = int(reply.usage_metadata.get("input_tokens", 0))
-        usage["output_tokens"] = int(reply.usage_metadata.get("output_tokens", 0))
-    return reply, usage
+    return reply, _measured(recorder, reply, started)
+
+
+def invoke_measured(
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    config: RunnableConfig | None = None,
+    *,
+    attempts: int = 3,
+    base_delay_s: float = 0.5,
+) -> tuple[AIMessage, dict[str, Any]]:
+    """The synchronous twin of :func:`ainvoke_measured`.
+
+    Raises:
+        ModelCallError: The call failed (after retries for transient errors).
+    """
+    recorder = UsageRecorder()
+    started = time.perf_counter()
+    reply = invoke_with_retry(
+        model,
+        messages,
+        config=with_handler(config, recorder),
+        attempts=attempts,
+        base_delay_s=base_delay_s,
+    )
+    return reply, _measured(recorder, reply, started)

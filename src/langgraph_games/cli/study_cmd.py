@@ -1,0 +1,85 @@
+"""``langgraph-games study [DOCUMENT]``: read a document into a game context C (SPRING).
+
+The study graph keeps the paragraphs a model finds relevant, asks SPRING's four game
+questions about each and merges the answers. The result is cached (SQLite, keyed by the
+document, the model and the settings), so a second study of the same document with the
+same model makes no call. The context goes to stdout or ``--output FILE``; pass that file
+to ``langgraph-games eval crafter --agent spring --context FILE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from langgraph_games.cli._options import add_model_flags, model_settings
+from langgraph_games.eval.contexts import DEFAULT_CACHE, game_document, study_document
+from langgraph_games.games.registry import make
+from langgraph_games.models.factory import load_chat_model
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``study`` sub-command."""
+    parser = sub.add_parser("study", help="read a document into a game context for SPRING (cached)")
+    parser.add_argument(
+        "document",
+        nargs="?",
+        default=None,
+        help="LaTeX, Markdown or text file (default: the game's own manual)",
+    )
+    parser.add_argument("--game", default="crafter", help="the game it is about (default crafter)")
+    parser.add_argument("--model", default="local", help="model spec (default local)")
+    parser.add_argument(
+        "--format",
+        choices=["auto", "latex", "markdown", "text"],
+        default="auto",
+        help="document format (default: detected)",
+    )
+    parser.add_argument(
+        "--merge",
+        choices=["items", "model"],
+        default="items",
+        help="drop repeated answer items without the model (default), or ask the model to "
+        "'Remove duplicate items.' as the paper did",
+    )
+    parser.add_argument(
+        "--cache", default=str(DEFAULT_CACHE), help=f"SQLite cache (default {DEFAULT_CACHE})"
+    )
+    parser.add_argument("--no-cache", action="store_true", help="study again, cache nothing")
+    parser.add_argument("--output", "-o", default=None, help="write the context to FILE")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_model_flags(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Study the document and print (or write) the context."""
+    game = make(args.game)
+    document: str | Path = Path(args.document) if args.document else game_document(game)
+    model = load_chat_model(args.model, **model_settings(args))
+    studied = asyncio.run(
+        study_document(
+            model,
+            document,
+            game_name=game.name,
+            cache=None if args.no_cache else args.cache,
+            merge=args.merge,
+            format=args.format,
+            progress=not args.quiet,
+        )
+    )
+    name = args.document or f"the {game.name} manual"
+    print(f"studied {name}: {studied.summary()}", file=sys.stderr)
+    if args.output:
+        out = Path(args.output)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(studied.context + "\n", encoding="utf-8")
+        print(f"context written to {out}", file=sys.stderr)
+    else:
+        print(studied.context)
+    return 0

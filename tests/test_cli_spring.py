@@ -1,0 +1,167 @@
+"""The SPRING commands with scripted models: eval crafter, --ablation, --context, study."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import BaseMessage
+
+from langgraph_games.cli import eval_cmd, main, study_cmd
+from langgraph_games.eval import players as eval_players
+from langgraph_games.games import make
+from langgraph_games.graphs.documents import split_paragraphs
+from langgraph_games.graphs.spring import SPRING_QUESTIONS
+from langgraph_games.models import ScriptedChatModel
+
+
+class Models:
+    """Scripted models for every place the CLI loads one; counts calls, keeps prompts."""
+
+    def __init__(self) -> None:
+        self.prompts: list[list[BaseMessage]] = []
+
+    def script(self, messages: Sequence[BaseMessage]) -> str:
+        self.prompts.append(list(messages))
+        question = str(messages[-1].content)
+        if question.endswith("Answer yes or no."):
+            return "Yes."
+        if question.startswith("Paragraph:"):
+            return "1. Trees give wood.\n2. A table needs wood."
+        return "Move West" if question == SPRING_QUESTIONS["qa"] else "ok"
+
+    def __call__(self, spec: str, **settings: Any) -> ScriptedChatModel:
+        return ScriptedChatModel(script=self.script)
+
+
+@pytest.fixture
+def models(monkeypatch: pytest.MonkeyPatch) -> Models:
+    fake = Models()
+    for module in (eval_players, eval_cmd, study_cmd):
+        monkeypatch.setattr(module, "load_chat_model", fake)
+    return fake
+
+
+def rows(text: str) -> list[list[str]]:
+    return [
+        [c.strip() for c in line.strip("|").split("|")]
+        for line in text.splitlines()
+        if line.startswith("|") and not line.startswith("|-")
+    ]
+
+
+def test_eval_crafter_with_spring(tmp_path: Path, models: Models, capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["eval", "crafter", "--agent", "spring", "--model", "fake", "--steps", "3"]
+    argv += ["--episodes", "2", "--out", str(tmp_path), "-q"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    table = rows(out)
+    assert table[0] == [
+        "agent", "episodes", "score %", "reward", "depth", "steps",
+        "defaulted %", "calls/step", "tokens/step", "s/step",
+    ]  # fmt: skip
+    assert table[1][:8] == ["spring:fake", "2", "0.00", "0.0±0.0", "0", "3.00", "0.00", "9.00"]
+    assert len(models.prompts) == 2 * 3 * 9
+    assert "(2 played now, 0 already done, 0 errors)" in out
+    assert main(argv) == 0  # a rerun resumes: nothing left to play
+    assert "(0 played now, 2 already done, 0 errors)" in capsys.readouterr().out
+    assert len(models.prompts) == 2 * 3 * 9
+
+
+def test_eval_ablation_prints_table_3(tmp_path: Path, models: Models, capsys) -> None:  # type: ignore[no-untyped-def]
+    modified = tmp_path / "modified.txt"
+    modified.write_text("A pickaxe needs only wood.\n", encoding="utf-8")
+    argv = ["eval", "crafter", "--agent", "spring:fake", "--ablation", "--steps", "2"]
+    argv += ["--variants", "full,spring_action_only", "--modified-context", str(modified)]
+    argv += ["--episodes", "1", "--out", str(tmp_path), "-q"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith(
+        "## SPRING ablations (Table 3 layout): crafter-v1 with fake, 1 episode(s) per row, "
+        "at most 2 steps each; C = the game's manual\n"
+    )
+    table = rows(captured.out)
+    assert table[0][:4] == ["Method", "Achievement Depth", "Reward", "Questions per Step"]
+    assert [(r[0], r[3], r[4]) for r in table[1:]] == [
+        ("SPRING + C", "9", "9.00"),
+        ("SPRING + modified C", "9", "9.00"),
+        ("SPRING + C", "9", "9.00"),
+        ("w/o QA + C", "1", "1.00"),
+    ]
+    assert captured.err.count("(1 played now, 0 already done, 0 errors)") == 3
+    contexts = {p[1].content.split("\n\n")[0] for p in models.prompts}
+    assert "A pickaxe needs only wood." in contexts and "# Crafter" in contexts
+
+
+def test_study_writes_and_caches_a_context(tmp_path: Path, models: Models, capsys) -> None:  # type: ignore[no-untyped-def]
+    output, cache = tmp_path / "ctx.txt", tmp_path / "cache.sqlite"
+    argv = ["study", "--model", "fake", "--cache", str(cache), "--output", str(output), "-q"]
+    assert main(argv) == 0
+    paragraphs = len(split_paragraphs(make("crafter").manual()))
+    err = capsys.readouterr().err
+    assert f"{paragraphs} of {paragraphs} paragraphs relevant" in err
+    assert f"({6 * paragraphs} model calls" in err  # 2 relevance + 4 game questions each
+    context = output.read_text(encoding="utf-8")
+    assert context.startswith(
+        "Question: Write all information helpful for the game in a numbered list.\n"
+        "Answer:\n1. Trees give wood.\n2. A table needs wood.\n\n"
+    )
+    calls = len(models.prompts)
+    assert main(argv) == 0
+    assert "from the cache" in capsys.readouterr().err and len(models.prompts) == calls
+
+    # The written context is what --context passes to SPRING.
+    assert main(["eval", "crafter", "--agent", "spring_action_only:fake", "--context",
+                 str(output), "--steps", "1", "--episodes", "1", "--out", str(tmp_path),
+                 "-q"]) == 0  # fmt: skip
+    assert models.prompts[-1][1].content.startswith(context.strip() + "\n\nThe actions")
+
+
+def test_eval_study_studies_then_plays(tmp_path: Path, models: Models, capsys) -> None:  # type: ignore[no-untyped-def]
+    document = tmp_path / "guide.md"
+    document.write_text("# Guide\n\nChop trees to get wood.\n\nDrink from lakes.\n")
+    argv = ["eval", "crafter", "--agent", "spring_action_only", "--model", "fake"]
+    argv += ["--study", str(document), "--steps", "1", "--episodes", "1"]
+    argv += ["--out", str(tmp_path), "-q"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert f"studied {document}: 2 of 2 paragraphs relevant" in err
+    assert (tmp_path / "study.sqlite").is_file()
+    assert models.prompts[-1][1].content.startswith(
+        "Question: Write all information helpful for the game in a numbered list.\nAnswer:\n"
+        "1. Trees give wood."
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--context", "missing.txt"], "cannot read document 'missing.txt': no such file"),
+        (["--agent", "gamebot:fake", "--context", "EMPTY"], "context file"),
+        (["--agent", "gamebot:fake", "--context", "CTX"], "'gamebot' does not take"),
+        (["--agent", "gamebot:fake", "--ablation"], "--ablation runs SPRING's Table 3"),
+        (["--ablation", "--variants", "full,bogus"], "unknown SPRING variant 'bogus'"),
+        (["--variants", "full"], "--variants selects the rows of --ablation"),
+        (["--context", "CTX", "--study", "CTX"], "either --context FILE or --study"),
+        (["--agent", "random", "--study", "CTX"], "--study needs an LLM agent"),
+    ],
+)
+def test_bad_spring_input_exits_2(  # type: ignore[no-untyped-def]
+    extra: list[str], message: str, tmp_path: Path, models: Models, capsys
+) -> None:
+    (tmp_path / "EMPTY").write_text("  \n")
+    (tmp_path / "CTX").write_text("Trees give wood.\n")
+    extra = [str(tmp_path / e) if e in ("EMPTY", "CTX") else e for e in extra]
+    argv = ["eval", "crafter", "--agent", "spring:fake", "--steps", "1", "--episodes", "1"]
+    argv += ["--out", str(tmp_path), "-q", *extra]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+    assert models.prompts == []
+
+
+def test_ablation_needs_crafter(tmp_path: Path, models: Models, capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["eval", "maze", "--agent", "spring:fake", "--ablation", "--out", str(tmp_path)]
+    assert main(argv) == 2
+    assert "needs Crafter's metrics" in capsys.readouterr().err
