@@ -7,14 +7,21 @@ import sys
 from collections.abc import Sequence
 
 from langgraph_games import __version__
-from langgraph_games.cli import arena_cmd, eval_cmd, games_cmd, play_cmd, report_cmd
+from langgraph_games.cli import (
+    arena_cmd,
+    eval_cmd,
+    games_cmd,
+    play_cmd,
+    report_cmd,
+    smartplay_cmd,
+)
 from langgraph_games.games.errors import GameError
 from langgraph_games.models.errors import ModelError
 from langgraph_games.players.registry import PlayerSpecError
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (games_cmd, play_cmd, arena_cmd, eval_cmd, report_cmd)
+COMMANDS = (games_cmd, play_cmd, arena_cmd, eval_cmd, smartplay_cmd, report_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
