@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -15,12 +16,27 @@ from langgraph_games.games.smartplay.metrics import episode_metrics, smartplay_c
 from langgraph_games.games.smartplay.rock_paper_scissors import ACTIONS
 from langgraph_games.graphs import EpisodeOptions, run_episode
 from langgraph_games.graphs.prompts_smartplay import QUESTIONS, session_messages
-from langgraph_games.graphs.smartplay import SmartPlayPlayer, smartplay_player
+from langgraph_games.graphs.smartplay import (
+    SmartPlayPlayer,
+    create_smartplay_agent,
+    smartplay_player,
+)
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import request_for
 
 # The 7-move solution of 3-disk Hanoi: A->C, A->B, C->B, A->C, B->A, B->C, A->C.
 SOLUTION = [HANOI[i] for i in (1, 0, 5, 1, 2, 3, 1)]
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def test_topology_matches_the_snapshot() -> None:
+    drawing = create_smartplay_agent(ScriptedChatModel()).get_graph().draw_mermaid()
+    assert drawing == (GOLDEN / "smartplay.mmd").read_text(encoding="utf-8"), (
+        f"the SmartPlay graph changed; if intended, run "
+        f"python {GOLDEN / 'regenerate_drawings.py'} and review the diff"
+    )
 
 
 def pairs(*choices: str) -> list[str]:
