@@ -22,6 +22,7 @@ from langgraph_games.games.smartplay.bandit import ACTIONS as BANDIT
 from langgraph_games.games.smartplay.bandit import optimal_arm
 from langgraph_games.games.smartplay.hanoi import ACTIONS as HANOI
 from langgraph_games.games.smartplay.metrics import SETTINGS
+from langgraph_games.graphs.episode import EpisodeOptions
 from langgraph_games.graphs.smartplay import smartplay_player
 from langgraph_games.models import ScriptedChatModel
 
@@ -151,3 +152,13 @@ async def test_games_without_a_smartplay_score_are_left_out_with_a_note(tmp_path
     )
     summary = smartplay_summary([maze.results_path])
     assert summary.table2 == [] and "maze-v1 is not a SmartPlay setting" in summary.notes[-1]
+
+
+async def test_truncated_episodes_are_flagged(tmp_path: Path) -> None:
+    specs = smartplay_specs(["random"], ["bandit"], episodes=1, episode=EpisodeOptions(max_steps=3))
+    report = await run_smartplay(specs, tmp_path, progress=False)
+    (episode,) = report.summary.episodes["random"]
+    assert episode["status"] == "truncated" and episode["steps"] == 3
+    assert "1 episode(s) stopped at the step limit before the game's rollout" in (
+        report.summary.text
+    )

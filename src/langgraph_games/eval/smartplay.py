@@ -256,6 +256,12 @@ def _render(
         )
     )
     parts += ["", f"Minecraft column: {MINECRAFT_OFFLINE}."]
+    truncated = sum(1 for rows in by_label.values() for e in rows if e.get("status") == "truncated")
+    if truncated:
+        parts.append(
+            f"{truncated} episode(s) stopped at the step limit before the game's rollout: "
+            "their scores are not comparable with the paper's (see 'truncated' below)."
+        )
     seen = {str(e["column"]) for rows in by_label.values() for e in rows}
     played = [c for c in metrics.COLUMNS if c in seen] + sorted(seen - set(metrics.COLUMNS))
     unnormalised = [c for c in played if c not in metrics.SETTINGS]
@@ -325,11 +331,6 @@ def _render(
             body,
         )
     )
-    if any(row[-1] for row in body):
-        parts.append(
-            "\nTruncated episodes stopped at the step limit before the game's rollout: "
-            "their scores are not comparable with the paper's."
-        )
     return "\n".join(parts) + "\n"
 
 
