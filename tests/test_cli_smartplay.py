@@ -65,6 +65,7 @@ def test_smartplay_prints_table2_and_resumes(
     tmp_path: Path, scripted: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["smartplay", "--agent", "random", scripted, "--games", "bandit", "Hanoi"]
+    argv += ["--model", "local"]  # completes the LLM strategy only: scripted:local
     argv += ["--episodes", "2", "--out", str(tmp_path), "-q"]
     assert main(argv) == 0
     out = capsys.readouterr().out
@@ -74,11 +75,11 @@ def test_smartplay_prints_table2_and_resumes(
         f" {c:<{w}} "
         for c, w in zip(
             ["agent", "Bandit", "RPS", "Hanoi", "MessengerL1", "MessengerL2", "Crafter"],
-            [8, 6, 3, 5, 11, 11, 7],
+            [14, 6, 3, 5, 11, 11, 7],
             strict=True,
         )
     ] + [" Minecraft "]
-    assert [row.split("|")[1].strip() for row in table[2:]] == ["random", "scripted"]
+    assert [row.split("|")[1].strip() for row in table[2:]] == ["random", "scripted:local"]
     assert "| Understanding the Odds " in out and "## Raw scores (Table 4)" in out
     assert "(8 episodes played now, 0 already done, 0 errors)" in out
     assert main(argv) == 0  # the same command again: everything is on disk

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
+from langgraph_games.eval.players import is_llm_spec
 from langgraph_games.eval.smartplay import (
     MINECRAFT_OFFLINE,
     SUITE,
@@ -82,8 +83,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run or resume every setting for every agent and print the SmartPlay tables."""
     settings = resolve_settings(args.games)
-    agents = [
-        f"{agent}:{args.model}" if args.model and ":" not in agent else agent
+    agents = [  # --model completes LLM strategies given without a model, e.g. smartplay
+        f"{agent}:{args.model}" if args.model and ":" not in agent and is_llm_spec(agent) else agent
         for agent in args.agents
     ]
     if args.episodes is not None and args.episodes < 1:
