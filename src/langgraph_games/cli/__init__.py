@@ -14,6 +14,7 @@ from langgraph_games.cli import (
     play_cmd,
     replay_cmd,
     report_cmd,
+    smartplay_cmd,
     study_cmd,
 )
 from langgraph_games.games.errors import GameError
@@ -22,7 +23,16 @@ from langgraph_games.players.registry import PlayerSpecError
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (games_cmd, play_cmd, arena_cmd, eval_cmd, study_cmd, report_cmd, replay_cmd)
+COMMANDS = (
+    games_cmd,
+    play_cmd,
+    arena_cmd,
+    eval_cmd,
+    smartplay_cmd,
+    study_cmd,
+    report_cmd,
+    replay_cmd,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,5 +1,9 @@
 """``langgraph-games play GAME --players A B``: one game, the board after every move.
 
+One-player games take one spec (``play bandit --players smartplay:local``; the default is
+``random``) and report how the episode ended, the return and, for SmartPlay settings, the
+SmartPlay score, instead of a winner.
+
 With an LLM player (``gamebot:local``, ...) each move also shows the model's answer, its
 intermediate results with their scores against ground truth, and rejected answers.
 """
@@ -34,10 +38,11 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--players",
         nargs="+",
-        default=["minimax", "random"],
+        default=None,
         metavar="SPEC",
         help="one spec per seat: minimax, random, minimax:depth=3, gamebot:local, "
-        "gamebot:openai:<model> ... (default: minimax random)",
+        "smartplay:local, gamebot:openai:<model> ... (default: minimax random for "
+        "two-player games, random for one-player games)",
     )
     parser.add_argument("--seed", type=int, default=0, help="episode seed (default 0)")
     parser.add_argument(
@@ -53,6 +58,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the game and print each move, the board and the result."""
     game = make(args.game, **parse_options(args.option))
+    if args.players is None:
+        args.players = default_players(game)
     if len(args.players) != game.num_players:
         raise ValueError(
             f"{game.id} has {game.num_players} seats ({', '.join(game.player_names)}); "
@@ -76,12 +83,7 @@ def run(args: argparse.Namespace) -> int:
     print()
     if result["status"] == "forfeit":
         print(f"{names[result['forfeit']]} forfeits after unusable answers.")
-    if result["winners"]:
-        outcome = " and ".join(names[w] for w in result["winners"]) + " wins"
-    else:
-        outcome = "draw" if result["status"] != "truncated" else "stopped (step limit)"
-    returns = ", ".join(f"{game.player_label(i)} {r:+g}" for i, r in enumerate(result["returns"]))
-    print(f"Result after {result['steps']} moves: {outcome} ({returns})")
+    print(outcome_line(game, result, names))
     for seat, counters in enumerate(result["players"]):
         if counters["model_calls"]:
             print(
@@ -90,6 +92,57 @@ def run(args: argparse.Namespace) -> int:
                 f"fallbacks, {counters['input_tokens']}+{counters['output_tokens']} tokens"
             )
     return 0
+
+
+def default_players(game: Game[Any]) -> list[str]:
+    """The ``--players`` default: ``minimax random`` for two seats, else ``random`` per seat."""
+    if game.num_players == 2:
+        return ["minimax", "random"]
+    return ["random"] * game.num_players
+
+
+def outcome_line(game: Game[Any], result: dict[str, Any], names: list[str]) -> str:
+    """The result line: winners for games between players, score and return for one player.
+
+    A one-player game has no winner, so its line gives how it ended, the return and, for a
+    SmartPlay setting, the SmartPlay score (normalised where the paper has a human score).
+    """
+    steps = result["steps"]
+    if game.num_players == 1:
+        ended = {
+            "finished": "finished",
+            "truncated": "stopped at the step limit",
+            "forfeit": "forfeited",
+        }.get(result["status"], result["status"])
+        parts = [f"return {result['returns'][0]:+g}"]
+        score = _smartplay_score(result)
+        if score:
+            parts.append(score)
+        return f"Result after {steps} moves: {ended}; " + "; ".join(parts)
+    if result["winners"]:
+        outcome = " and ".join(names[w] for w in result["winners"]) + " wins"
+    else:
+        outcome = "draw" if result["status"] != "truncated" else "stopped (step limit)"
+    returns = ", ".join(f"{game.player_label(i)} {r:+g}" for i, r in enumerate(result["returns"]))
+    return f"Result after {steps} moves: {outcome} ({returns})"
+
+
+def _smartplay_score(result: dict[str, Any]) -> str | None:
+    from langgraph_games.games.smartplay import metrics
+
+    session = GameSession.from_dict(result["record"])
+    try:
+        column = metrics.smartplay_column(session)
+        outcome = metrics.smartplay_outcome(session)
+    except ValueError:  # not a SmartPlay setting
+        return None
+    text = f"SmartPlay score {outcome.score:g} ({column}"
+    normalized = metrics.normalize_score(column, outcome.score)
+    if normalized is not None:
+        text += f", human-normalised {normalized:.2f}"
+    if session.game.id in ("hanoi", "messenger"):
+        text += ", completed" if outcome.completed else ", not completed"
+    return text + ")"
 
 
 async def _play(

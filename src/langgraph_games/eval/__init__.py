@@ -6,6 +6,13 @@ from langgraph_games.eval.arena import ArenaReport, ArenaSpec, MatchSpec, run_ar
 from langgraph_games.eval.metrics import pairwise_wdl, player_rows
 from langgraph_games.eval.players import STRATEGIES, ModelPool, build_player, is_llm_spec
 from langgraph_games.eval.results import ReadReport, ResultsFile
+from langgraph_games.eval.smartplay import (
+    SmartPlayReport,
+    SmartPlaySummary,
+    run_smartplay,
+    smartplay_specs,
+    smartplay_summary,
+)
 
 __all__ = [
     "STRATEGIES",
@@ -15,10 +22,15 @@ __all__ = [
     "ModelPool",
     "ReadReport",
     "ResultsFile",
+    "SmartPlayReport",
+    "SmartPlaySummary",
     "build_player",
     "is_llm_spec",
     "pairwise_wdl",
     "player_rows",
     "run_arena",
+    "run_smartplay",
+    "smartplay_specs",
+    "smartplay_summary",
     "summarize",
 ]

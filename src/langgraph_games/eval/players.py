@@ -19,6 +19,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.gamebot import gamebot_player
+from langgraph_games.graphs.smartplay import smartplay_player
 from langgraph_games.graphs.spring import SpringVariant
 from langgraph_games.graphs.spring_player import spring_player
 from langgraph_games.models.factory import ACCEPTED_FORMS, load_chat_model
@@ -53,6 +54,17 @@ STRATEGIES: dict[str, tuple[StrategyBuilder, str]] = {
     "gamebot_reasoning": (
         lambda model, game, name: gamebot_player(model, game, variant="reasoning", name=name),
         "GAMEBoT looser prompt for reasoning models",
+    ),
+    "smartplay": (
+        lambda model, game, name: smartplay_player(model, game, name=name),
+        "SmartPlay baseline: think step by step, then choose the exact action "
+        "(SmartPlay games and Crafter)",
+    ),
+    "smartplay_paper": (
+        lambda model, game, name: smartplay_player(
+            model, game, question_variant="paper", name=name
+        ),
+        "SmartPlay baseline with the paper's wording of question 1",
     ),
 }
 

@@ -24,6 +24,11 @@ from langgraph_games.graphs.question_dag import (
     create_question_dag,
     plan_question_dag,
 )
+from langgraph_games.graphs.smartplay import (
+    SmartPlayPlayer,
+    create_smartplay_agent,
+    smartplay_player,
+)
 from langgraph_games.graphs.spring import (
     SPRING_EDGES,
     SPRING_QUESTIONS,
@@ -51,6 +56,7 @@ __all__ = [
     "GraphPlayer",
     "QuestionDagInput",
     "QuestionDagOutput",
+    "SmartPlayPlayer",
     "SpringPlayer",
     "SpringVariant",
     "StudyError",
@@ -58,6 +64,7 @@ __all__ = [
     "create_episode_graph",
     "create_gamebot_agent",
     "create_question_dag",
+    "create_smartplay_agent",
     "create_spring_agent",
     "create_spring_decision_graph",
     "create_study_graph",
@@ -66,6 +73,7 @@ __all__ = [
     "read_document",
     "request_to_input",
     "run_episode",
+    "smartplay_player",
     "spring_context",
     "spring_player",
 ]

@@ -12,7 +12,11 @@ the same context, and keeps the first answer in the conversation for the second:
 Question 1 asks for the best action, thinking step by step; question 2 asks for the exact
 action from the list. The answer to question 2 is matched to an action by the earliest
 position rule (:func:`match_action`); when no action is named, action 0 of the list is
-taken. The lead's episode loop wires these into a player graph.
+taken. :mod:`langgraph_games.graphs.smartplay` wires these into a decision graph.
+
+Games: the SmartPlay engines (:class:`~langgraph_games.games.smartplay.SmartPlayGame`) and
+any engine offering ``action_names`` and ``manual()``, such as Crafter, whose manual gets
+SmartPlay's numbered action list appended (:func:`smartplay_view`).
 
 Question 1 (note S1): the released code asks ``"What is the best action to take? Let's
 think step by step, "``; the paper prints ``"What is the next action to take, let's think
@@ -22,21 +26,28 @@ step by step."``. ``question_variant="code"`` (default) or ``"paper"``; record w
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
+from langgraph_games.games.base import Game
 from langgraph_games.games.session import GameSession
-from langgraph_games.games.smartplay import SmartPlayGame, earliest_match
+from langgraph_games.games.smartplay import SmartPlayGame, describe_actions, earliest_match
+from langgraph_games.games.state import GameState
 
 __all__ = [
+    "DEFAULT_HISTORY_LENGTH",
     "QUESTIONS",
     "SYSTEM_LINE",
+    "SmartPlayView",
     "build_messages",
     "match_action",
     "render_history",
     "session_history",
     "session_messages",
+    "smartplay_history_length",
+    "smartplay_view",
 ]
 
 SYSTEM_LINE = "You’re a player trying to play the game."
@@ -55,6 +66,65 @@ QUESTIONS: dict[str, tuple[str, str]] = {
     ),
 }
 """The two questions, per wording variant."""
+
+DEFAULT_HISTORY_LENGTH = 5
+"""History window of a game outside the SmartPlay engines that sets none: the paper's
+Table 1 value for Crafter (5)."""
+
+
+@dataclass(frozen=True)
+class SmartPlayView:
+    """What the baseline shows of a game at one state.
+
+    Attributes:
+        actions: The action list in the released order (index 0 is the default).
+        manual: The manual, ending with the numbered action list.
+        history_length: How many past observations the history shows.
+    """
+
+    actions: tuple[str, ...]
+    manual: str
+    history_length: int
+
+
+def smartplay_history_length(game: Game[Any]) -> int:
+    """The history window of ``game``: its ``history_length``, else 5 (Crafter's, Table 1)."""
+    return int(getattr(game, "history_length", DEFAULT_HISTORY_LENGTH))
+
+
+def smartplay_view(game: Game[Any], state: GameState) -> SmartPlayView:
+    """The manual, ordered action list and history window the baseline uses for ``game``.
+
+    SmartPlay engines give their own; an engine with ``action_names`` (the released order)
+    and ``manual()`` (e.g. Crafter) gets its manual followed by SmartPlay's numbered list.
+
+    Raises:
+        TypeError: The game offers neither (it is not a SmartPlay-style game).
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> game = make("rock_paper_scissors")
+        >>> view = smartplay_view(game, game.initial_state(0))
+        >>> view.actions, view.history_length
+        (('Rock', 'Paper', 'Scissor'), 50)
+    """
+    if isinstance(game, SmartPlayGame):
+        return SmartPlayView(
+            tuple(game.action_list(state)), game.manual(state), smartplay_history_length(game)
+        )
+    names = getattr(game, "action_names", None)
+    manual = getattr(game, "manual", None)
+    if names and callable(manual):
+        text = str(manual())
+        return SmartPlayView(
+            tuple(names),
+            f"{text}\n\n{describe_actions(names)}",
+            smartplay_history_length(game),
+        )
+    raise TypeError(
+        f"{game.id!r} is not a SmartPlay game: the baseline needs a manual and an ordered "
+        "action list (the SmartPlay games and Crafter have them)"
+    )
 
 
 def render_history(observations: Sequence[str], length: int, first_step: int = 0) -> str:
@@ -90,12 +160,12 @@ def session_history(session: GameSession, length: int | None = None, player: int
 
     Args:
         session: The running session.
-        length: How many to show; defaults to the game's ``history_length``.
+        length: How many to show; defaults to :func:`smartplay_history_length`.
         player: Whose view.
     """
     game = session.game
     if length is None:
-        length = int(getattr(game, "history_length", 0))
+        length = smartplay_history_length(game)
     states = session.states[:-1]
     skip = max(0, len(states) - length)
     texts = [game.observation(s, player) for s in states[skip:]]
@@ -155,12 +225,10 @@ def session_messages(
             histories when stated).
 
     Raises:
-        TypeError: The session's game is not a SmartPlay game.
+        TypeError: The session's game is not a SmartPlay game (nor Crafter).
         ValueError: A question index out of range or too few earlier answers.
     """
-    game: Any = session.game
-    if not isinstance(game, SmartPlayGame):
-        raise TypeError(f"{game.id!r} is not a SmartPlay game (it has no manual or action list)")
+    view = smartplay_view(session.game, session.state)
     questions = QUESTIONS[question_variant]
     if not 0 <= question_index < len(questions):
         raise ValueError(f"question_index must be 0 or 1, got {question_index}")
@@ -170,7 +238,7 @@ def session_messages(
     return build_messages(
         session.observe(0),
         questions[question_index],
-        manual=game.manual(session.state),
+        manual=view.manual,
         history=session_history(session, history_length),
         past_qa=past_qa,
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from langgraph_games.games import make
+from langgraph_games.graphs.smartplay import create_smartplay_agent
 from langgraph_games.graphs.spring import SpringVariant, create_spring_agent
 from langgraph_games.graphs.study import create_study_graph
 
@@ -26,6 +27,7 @@ def drawings() -> dict[str, str]:
         for variant in SpringVariant
     }
     out["study.mmd"] = create_study_graph(model).get_graph().draw_mermaid()
+    out["smartplay.mmd"] = create_smartplay_agent(model).get_graph().draw_mermaid()
     return out
 
 

@@ -10,9 +10,12 @@ Scores, as released (reference ``seed-systems.md`` section 2.4):
 - Bandit and Rock-Paper-Scissors: how many steps chose the optimal action.
 - Tower of Hanoi: disks on the last rod at the last step.
 - Messenger: the reward of the final step.
-- Crafter: the number of achievements unlocked so far, summed over all steps. The
-  Crafter engine registers its scorer with :func:`register_smartplay_game` when it is
-  installed; the settings row below is ready for it.
+- Crafter: the number of achievements unlocked so far, summed over all steps (as
+  released; the paper agrees). Registered below through :func:`register_smartplay_game`,
+  computed by :func:`langgraph_games.games.crafter.metrics.episode_metrics` (imported only
+  when a Crafter episode is scored, so the ``crafter`` extra stays optional). Column
+  ``Crafter`` for the released length of 10,000 steps; another ``length`` option gets its
+  own column (``Crafter100Steps``) with no recorded human score.
 - Minecraft (``MinedojoCreative0``): **cannot run offline**. It needs MineDojo, which
   downloads and builds a Minecraft Java instance at install and run time and pins
   ``gym==0.21`` (SmartPlay issue #5); none of that is possible without network access. Its
@@ -413,3 +416,19 @@ register_smartplay_game(
     _messenger,
     lambda game: f"MessengerL{game.options.level}",  # type: ignore[attr-defined]
 )
+
+
+def _crafter(session: GameSession) -> SmartPlayOutcome:
+    from langgraph_games.games.crafter.metrics import episode_metrics as crafter_metrics
+
+    record = crafter_metrics(session)
+    # Crafter has no objective to complete (the paper reports no completion rate for it).
+    return SmartPlayOutcome(float(record["smartplay_score"]), False, float(record["reward"]))
+
+
+def _crafter_column(game: Game[Any]) -> str:
+    length = int(game.options.length)  # type: ignore[attr-defined]
+    return "Crafter" if length == SETTINGS["Crafter"].steps else f"Crafter{length}Steps"
+
+
+register_smartplay_game("crafter", _crafter, _crafter_column)

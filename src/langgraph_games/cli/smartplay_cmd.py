@@ -1,0 +1,120 @@
+"""``langgraph-games smartplay --agent SPEC``: the SmartPlay benchmark, printed as Table 2."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
+from langgraph_games.eval.players import is_llm_spec
+from langgraph_games.eval.smartplay import (
+    MINECRAFT_OFFLINE,
+    SUITE,
+    resolve_settings,
+    run_smartplay,
+    smartplay_specs,
+)
+from langgraph_games.graphs.episode import EpisodeOptions
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``smartplay`` sub-command."""
+    parser = sub.add_parser(
+        "smartplay",
+        help="run the SmartPlay benchmark for one or more agents and print Table 2",
+        description="Play the SmartPlay settings (Bandit, RPS, Hanoi, MessengerL1, "
+        "MessengerL2, Crafter) with each agent and print the human-normalised scores "
+        "(Table 2), the capability scores and the raw scores. " + MINECRAFT_OFFLINE + ".",
+    )
+    parser.add_argument(
+        "--agent",
+        "--agents",
+        dest="agents",
+        action="extend",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="agents, one row each: smartplay:local, smartplay:openai:<model>, "
+        "smartplay_paper:..., random ... (repeatable)",
+    )
+    parser.add_argument(
+        "--model", default=None, help="model spec for LLM agents given without one (e.g. local)"
+    )
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        default=None,
+        metavar="SETTING",
+        help=f"settings to play (default all runnable: {' '.join(SUITE)}); game ids "
+        "work too (messenger = both levels); Minecraft cannot run offline",
+    )
+    parser.add_argument(
+        "--episodes",
+        type=int,
+        default=None,
+        help="episodes per setting (default the paper's: Bandit/RPS 20, Hanoi 10, "
+        "Messenger 100, Crafter 10)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    parser.add_argument(
+        "--crafter-steps",
+        type=int,
+        default=None,
+        help="Crafter episode length (default 10000 as released; another length is "
+        "reported in its own column, without a normalised score)",
+    )
+    parser.add_argument(
+        "--weighting",
+        choices=["code", "paper"],
+        default="code",
+        help="capability weights: level - 1 as released (code, default) or level (paper)",
+    )
+    parser.add_argument("--concurrency", type=int, default=4, help="episodes at once")
+    parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    add_episode_flags(parser)
+    add_model_flags(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run or resume every setting for every agent and print the SmartPlay tables."""
+    settings = resolve_settings(args.games)
+    agents = [  # --model completes LLM strategies given without a model, e.g. smartplay
+        f"{agent}:{args.model}" if args.model and ":" not in agent and is_llm_spec(agent) else agent
+        for agent in args.agents
+    ]
+    if args.episodes is not None and args.episodes < 1:
+        raise ValueError(f"--episodes must be at least 1, got {args.episodes}")
+    if args.crafter_steps is not None and args.crafter_steps < 1:
+        raise ValueError(f"--crafter-steps must be at least 1, got {args.crafter_steps}")
+    specs = smartplay_specs(
+        agents,
+        settings,
+        episodes=args.episodes,
+        seed=args.seed,
+        crafter_steps=args.crafter_steps,
+        episode=EpisodeOptions(
+            max_retries=args.max_retries, fallback=args.fallback, max_steps=args.max_steps
+        ),
+        model=model_settings(args),
+        concurrency=args.concurrency,
+    )
+    try:
+        report = asyncio.run(
+            run_smartplay(specs, args.out, progress=not args.quiet, weighting=args.weighting)
+        )
+    except KeyboardInterrupt:
+        print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
+        return 130
+    print(report.summary.text)
+    for note in report.summary.notes:
+        print(f"note: {note}")
+    print(
+        f"results: {len(report.results_paths)} files in {args.out} ({report.played} episodes "
+        f"played now, {report.skipped} already done, {report.errors} errors)"
+    )
+    return 0 if report.errors == 0 else 1
