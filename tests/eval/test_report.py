@@ -169,9 +169,9 @@ random | 21.50
 
 ## crafter (SPRING / SmartPlay)
 
-| agent  | episodes | score % | reward  | depth | steps  |
-|--------|----------|---------|---------|-------|--------|
-| spring | 2        | 0.47    | 1.5±0.5 | 1     | 100.00 |
+| agent  | episodes | score % | reward  | depth | steps  | defaulted % | calls/step | tokens/step | s/step |
+|--------|----------|---------|---------|-------|--------|-------------|------------|-------------|--------|
+| spring | 2        | 0.47    | 1.5±0.5 | 1     | 100.00 | -           | -          | -           | -      |
 
 Achievement unlock rates (% of episodes)
 
@@ -253,7 +253,7 @@ def test_bad_input_is_skipped_with_reasons_and_the_rest_is_reported(
     results: dict[str, Path], tmp_path: Path
 ) -> None:
     ttt_records = ResultsFile(results["tictactoe"]).read().records
-    pong = {**ttt_records[0], "game": "pong-v1", "match_id": "pong0001"}
+    pong = {**ttt_records[0], "game": "curling-v1", "match_id": "pong0001"}
     other_spec = {**ttt_records[1], "spec_hash": "0123456789ab", "match_id": "other001"}
     malformed = {"kind": "match", "game": "tictactoe-v1", "match_id": "bad00001",
                  "status": "finished", "seats": ["perfect", "random"]}  # fmt: skip
@@ -274,13 +274,13 @@ def test_bad_input_is_skipped_with_reasons_and_the_rest_is_reported(
     n = len(ttt_records)
     registered = next(n for n in report.notes if "registered: " in n).split("(registered: ")[1]
     registered = registered.split(")")[0]
-    assert "tictactoe-v1" in registered and "pong-v1" not in registered
+    assert "tictactoe-v1" in registered and "curling-v1" not in registered
     name = tictactoe.name
     assert report.notes == [
         f"{name} line {n + 5}: truncated last line (a crashed run); skipped",
         f"{name} line {n + 4}: unknown record kind 'banana' (known: match, episode, round); "
         "skipped",
-        f"{name} line {n + 1}: game 'pong-v1' is not registered here (registered: "
+        f"{name} line {n + 1}: game 'curling-v1' is not registered here (registered: "
         f"{registered}); 1 record(s) skipped",
         f"{name} line {n + 2}: spec 0123456789ab differs from the file's spec "
         f"{ttt_records[0]['spec_hash']} (from its manifest); mixed specs are not summarised "
