@@ -1,4 +1,11 @@
-"""``langgraph-games eval GAME --agent SPEC``: one agent over many episodes, paper metrics."""
+"""``langgraph-games eval GAME --agent SPEC``: one agent over many episodes, paper metrics.
+
+For the maze, Match-2 and Minesweeper the defaults are the papers' protocols (see
+:mod:`langgraph_games.eval.protocols`): ``eval maze --level 2 --player eeb:local`` plays
+the 30 evaluation maps of level 2. ``--ablation`` runs the paper's ablation and prints
+its table: Minesweeper's Table 1 (every prompt variant of ``--model``, by mine count),
+the maze's and Match-2's Table 7 (``EEB`` against ``Full-Vision`` / ``NoProps``).
+"""
 
 from __future__ import annotations
 
@@ -13,8 +20,8 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
 )
-from langgraph_games.eval.runner import EvalSpec, run_eval
-from langgraph_games.graphs.episode import EpisodeOptions
+from langgraph_games.eval.protocols import plan_ablation, plan_eval, protocol_for, run_specs
+from langgraph_games.eval.runner import EvalSpec
 
 __all__ = ["add_parser", "parse_sweep", "run"]
 
@@ -29,10 +36,16 @@ def add_parser(sub: Any) -> None:
         "--agent",
         "--player",
         dest="agent",
-        required=True,
+        default=None,
         metavar="SPEC",
-        help="the evaluated player: an LLM strategy (gamebot:local, ...) or "
-        "a search player (maze_explorer, minesweeper_solver, random ...)",
+        help="the evaluated player: an LLM strategy (gamebot:local, eeb:local, "
+        "ms_memory:local ...) or a search player (maze_explorer, minesweeper_solver, ...)",
+    )
+    parser.add_argument(
+        "--ablation",
+        action="store_true",
+        help="run the paper's ablation: minesweeper Table 1 (all prompt variants of "
+        "--model), maze/match2 Table 7 (EEB vs Full-Vision / NoProps for --player)",
     )
     parser.add_argument(
         "--model", default=None, help="model spec for an LLM agent given without one (e.g. local)"
@@ -48,7 +61,8 @@ def add_parser(sub: Any) -> None:
         "--episodes",
         type=int,
         default=None,
-        help="episodes per swept combination (default 1, or 10 unswept)",
+        help="episodes per swept combination (default: the paper's protocol; "
+        "otherwise 1, or 10 unswept)",
     )
     parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument(
@@ -61,7 +75,8 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--level",
         default=None,
-        help="shorthand for --option level=LEVEL (maze 1-3, match2 easy/...)",
+        help="maze level 1-3, match2 difficulty easy/medium/hard (default: all of them), "
+        "else --option level=LEVEL",
     )
     parser.add_argument(
         "--steps",
@@ -76,7 +91,7 @@ def add_parser(sub: Any) -> None:
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_episode_flags(parser)
+    add_episode_flags(parser, max_retries=None)
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
@@ -109,41 +124,60 @@ def parse_sweep(items: list[str]) -> dict[str, list[Any]]:
     return sweep
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run or resume the evaluation and print the paper's table."""
+def _specs(args: argparse.Namespace) -> list[EvalSpec]:
     options = parse_options(args.option)
-    if args.level is not None:
-        options["level"] = parse_options([f"level={args.level}"])["level"]
-    agent = args.agent
+    level = None if args.level is None else parse_options([f"level={args.level}"])["level"]
+    plan: dict[str, Any] = {
+        "options": options,
+        "sweep": parse_sweep(args.sweep),
+        "level": level,
+        "episodes": args.episodes,
+        "max_retries": args.max_retries,
+        "fallback": args.fallback,
+        "max_steps": args.steps or args.max_steps,
+        "opponents": args.opponent,
+        "seed": args.seed,
+        "concurrency": args.concurrency,
+        "model": model_settings(args),
+    }
+    if args.ablation:
+        protocol = protocol_for(args.game)
+        if protocol is not None and protocol.ablation_takes_model:
+            if args.agent:
+                raise ValueError(
+                    f"the {args.game} ablation runs every prompt variant; give the model "
+                    "with --model (e.g. --model local), not --player"
+                )
+            return plan_ablation(args.game, args.model or "local", **plan)
+        if not args.agent:
+            raise ValueError(f"the {args.game} ablation needs the evaluated --player")
+        return plan_ablation(args.game, _agent(args), **plan)
+    if not args.agent:
+        raise ValueError("give the evaluated player with --player SPEC (or use --ablation)")
+    return [plan_eval(args.game, _agent(args), label=args.label, **plan)]
+
+
+def _agent(args: argparse.Namespace) -> str:
+    agent = str(args.agent)
     if args.model and ":" not in agent:
         agent = f"{agent}:{args.model}"
-    sweep = parse_sweep(args.sweep)
-    repeats = args.episodes if args.episodes is not None else (1 if sweep else 10)
-    spec = EvalSpec(
-        game=args.game,
-        options=options,
-        agent=agent,
-        opponents=args.opponent,
-        sweep=sweep,
-        repeats=repeats,
-        seed=args.seed,
-        label=args.label,
-        concurrency=args.concurrency,
-        episode=EpisodeOptions(
-            max_retries=args.max_retries,
-            fallback=args.fallback,
-            max_steps=args.steps or args.max_steps,
-        ),
-        model=model_settings(args),
-    )
+    return agent
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run or resume the evaluation (or ablation) and print the paper's table."""
+    specs = _specs(args)
     try:
-        report = asyncio.run(run_eval(spec, args.out, progress=not args.quiet))
+        table, reports = asyncio.run(run_specs(specs, args.out, progress=not args.quiet))
     except KeyboardInterrupt:
         print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
         return 130
-    print(report.table)
-    print(
-        f"results: {report.results_path} ({report.played} played now, {report.skipped} "
-        f"already done, {report.errors} errors)"
-    )
-    return 0 if report.errors == 0 else 1
+    print(table)
+    errors = 0
+    for report in reports:
+        errors += report.errors
+        print(
+            f"results: {report.results_path} ({report.played} played now, {report.skipped} "
+            f"already done, {report.errors} errors)"
+        )
+    return 0 if errors == 0 else 1
