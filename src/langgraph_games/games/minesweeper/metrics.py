@@ -170,7 +170,7 @@ def aggregate(episodes: Iterable[Mapping[str, Any]]) -> dict[str, float | int]:
 
 def format_table1(rows: Mapping[tuple[int, str], Mapping[str, Any]]) -> str:
     """Table 1's layout: rows keyed by ``(mines, variant label)``, in the given order."""
-    labelled = {f"{mines} | {variant}": row for (mines, variant), row in rows.items()}
+    labelled = {f"{mines:<5} | {variant}": row for (mines, variant), row in rows.items()}
     table = text_table(("Mines | Model", *COLUMNS), labelled)
     return table
 
@@ -234,5 +234,5 @@ def report_counts(decisions: Iterable[Mapping[str, Any]]) -> dict[str, int]:
 
 def format_reasoning(rows: Mapping[tuple[int, str], Mapping[str, Any]]) -> str:
     """The solver check in Table 1's row layout, from :func:`reasoning_row` rows."""
-    labelled = {f"{mines} | {variant}": row for (mines, variant), row in rows.items()}
+    labelled = {f"{mines:<5} | {variant}": row for (mines, variant), row in rows.items()}
     return text_table(("Mines | Model", *REASONING_COLUMNS), labelled)
