@@ -225,3 +225,16 @@ async def test_the_player_forgets_between_episodes() -> None:
 def test_unknown_variants_are_refused() -> None:
     with pytest.raises(ValueError, match="baseline, examples"):
         parts_of("chain_of_thought")
+
+
+@pytest.mark.parametrize("name", ["eeb.mmd", "minesweeper-memory.mmd", "minesweeper-cells.mmd"])
+def test_topology_matches_the_snapshot(name: str) -> None:
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from golden.regenerate_drawings import HERE, prompt_agent_drawings
+
+    drawing = prompt_agent_drawings(FakeListChatModel(responses=["x"]))[name]
+    assert drawing == (HERE / name).read_text(encoding="utf-8"), (
+        f"the graph of {name} changed; if intended, run "
+        f"python {HERE / 'regenerate_drawings.py'} and review the diff"
+    )

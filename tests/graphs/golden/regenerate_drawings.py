@@ -10,6 +10,8 @@ from pathlib import Path
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from langgraph_games.games import make
+from langgraph_games.graphs.eeb import create_eeb_agent
+from langgraph_games.graphs.minesweeper_agent import MS_STRATEGIES, create_minesweeper_agent
 from langgraph_games.graphs.spring import SpringVariant, create_spring_agent
 from langgraph_games.graphs.study import create_study_graph
 
@@ -26,7 +28,23 @@ def drawings() -> dict[str, str]:
         for variant in SpringVariant
     }
     out["study.mmd"] = create_study_graph(model).get_graph().draw_mermaid()
+    out.update(prompt_agent_drawings(model))
     return out
+
+
+def prompt_agent_drawings(model: FakeListChatModel) -> dict[str, str]:
+    """The EvoEmpirBench agent and the Minesweeper Agent (without and with cell scoring)."""
+    return {
+        "eeb.mmd": create_eeb_agent(model, "maze").get_graph().draw_mermaid(),
+        "minesweeper-memory.mmd": create_minesweeper_agent(
+            model, variant=MS_STRATEGIES["ms_memory"]
+        )
+        .get_graph()
+        .draw_mermaid(),
+        "minesweeper-cells.mmd": create_minesweeper_agent(model, variant=MS_STRATEGIES["ms_cells"])
+        .get_graph()
+        .draw_mermaid(),
+    }
 
 
 def main() -> None:
