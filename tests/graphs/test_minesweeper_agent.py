@@ -88,6 +88,18 @@ async def test_each_variant_sends_its_parts_as_one_user_message() -> None:
     assert board_from_prompt(seen[Variant.BASELINE])[0] == session.state.view
 
 
+async def test_truths_and_feedback_go_into_the_one_message() -> None:
+    session = GameSession("minesweeper", seed=2)
+    model = ScriptedChatModel(responses=["r,0,0"])
+    request = request_for(session, truths=("Flag early.",), feedback="no triple")
+    await create_minesweeper_agent(model, variant="tips").ainvoke(request_to_input(request))
+    text = model.calls[0][0].text
+    rules, after = text.split("The board:")
+    assert "1. Flag early." not in after
+    assert rules.index("Tips:") < rules.index("1. Flag early.")
+    assert text.endswith("Your previous answer could not be used: no triple\nPlease answer again.")
+
+
 async def test_memory_carries_the_previous_prompt_answer_and_result() -> None:
     game = HandMinesweeper([(2, 2)], rows=3, cols=3)
     replies = ["No idea yet.", "Answer: r,0,0", "Answer: r,0,0"]
@@ -229,9 +241,8 @@ def test_unknown_variants_are_refused() -> None:
 
 @pytest.mark.parametrize("name", ["eeb.mmd", "minesweeper-memory.mmd", "minesweeper-cells.mmd"])
 def test_topology_matches_the_snapshot(name: str) -> None:
-    from langchain_core.language_models.fake_chat_models import FakeListChatModel
-
     from golden.regenerate_drawings import HERE, prompt_agent_drawings
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
     drawing = prompt_agent_drawings(FakeListChatModel(responses=["x"]))[name]
     assert drawing == (HERE / name).read_text(encoding="utf-8"), (
