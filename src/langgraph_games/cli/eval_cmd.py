@@ -48,7 +48,10 @@ def add_parser(sub: Any) -> None:
         "--model), maze/match2 Table 7 (EEB vs Full-Vision / NoProps for --player)",
     )
     parser.add_argument(
-        "--model", default=None, help="model spec for an LLM agent given without one (e.g. local)"
+        "--model",
+        default=None,
+        help="model spec for an LLM agent given without one (e.g. local), and the model "
+        "of the minesweeper --ablation (default local)",
     )
     parser.add_argument(
         "--opponent",

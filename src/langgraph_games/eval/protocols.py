@@ -39,7 +39,6 @@ from typing import Any
 from langgraph_games.eval.runner import EvalReport, EvalSpec, run_eval, summarize_episodes
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode import EpisodeOptions
-from langgraph_games.graphs.minesweeper_agent import MS_STRATEGIES
 from langgraph_games.graphs.prompts_minesweeper import VARIANT_LABELS, Variant
 
 __all__ = [
@@ -118,11 +117,7 @@ def _match2_ablation(agent: str) -> list[AblationRow]:
 
 
 def _minesweeper_ablation(model: str) -> list[AblationRow]:
-    return [
-        AblationRow(VARIANT_LABELS[variant], f"ms_{variant.value}:{model}")
-        for variant in Variant
-        if f"ms_{variant.value}" in MS_STRATEGIES
-    ]
+    return [AblationRow(VARIANT_LABELS[v], f"ms_{v.value}:{model}") for v in Variant]
 
 
 PROTOCOLS: dict[str, Protocol] = {
