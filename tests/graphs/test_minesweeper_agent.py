@@ -239,7 +239,7 @@ def test_unknown_variants_are_refused() -> None:
         parts_of("chain_of_thought")
 
 
-@pytest.mark.parametrize("name", ["eeb.mmd", "minesweeper-memory.mmd", "minesweeper-cells.mmd"])
+@pytest.mark.parametrize("name", ["eeb.mmd", "minesweeper.mmd"])
 def test_topology_matches_the_snapshot(name: str) -> None:
     from golden.regenerate_drawings import HERE, prompt_agent_drawings
     from langchain_core.language_models.fake_chat_models import FakeListChatModel

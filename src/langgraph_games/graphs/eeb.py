@@ -3,17 +3,20 @@
 ``create_eeb_agent(model, game)`` compiles a decision graph (see
 :mod:`langgraph_games.graphs.decision`)::
 
-    prompt -> model -> parse -> END
+    model -> check -> END
 
-- ``prompt``: the paper's two messages from :mod:`langgraph_games.graphs.prompts_eeb`:
-  a system prompt (role, legend, priorities, the level, and the truths from
-  ``DecisionInput.truths`` as a numbered "lessons" list, which Agent-ExpVer's memory
-  fills) and a user prompt (the game state, actions, scoring, rules, answer format, and
-  the loop's feedback when it asks again). No dialogue history, as released.
-- ``model``: one call with retries on transient failures; tokens and latency recorded.
-- ``parse``: maze replies by ``Action: X`` and the released fallbacks (``action X``,
-  ``choice: X``, a number at the end, "move up two steps"); Match-2 replies as the JSON
-  ``{"action": {"type", "pos", "index"}}``.
+- ``model`` builds the paper's two messages (:func:`build_eeb_messages`, from
+  :mod:`langgraph_games.graphs.prompts_eeb`): a system prompt (role, legend, priorities,
+  the level, and the truths from ``DecisionInput.truths`` as a numbered "lessons" list,
+  which Agent-ExpVer's memory fills) and a user prompt (the game state, actions, scoring,
+  rules, answer format, and the loop's feedback when it asks again); no dialogue history,
+  as released. It then calls the model with retries, recording tokens and latency.
+- ``check`` reads the reply (:func:`parse_eeb_reply`): maze replies by ``Action: X`` and
+  the released fallbacks (``action X``, ``choice: X``, a number at the end, "move up two
+  steps"); Match-2 replies as the JSON ``{"action": {"type", "pos", "index"}}``.
+
+Two nodes, as for GAMEBoT: each LangGraph node costs a fixed overhead per decision, and
+the pieces stay usable as plain functions.
 
 What happens to an unusable reply is the episode loop's business (re-asks, then the
 game's fallback): for the maze the game's fallback is action 0, what the released agent
@@ -26,6 +29,7 @@ game's ``invalid_moves="step"`` they become the step-consuming ``invalid`` actio
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -37,7 +41,7 @@ from langgraph_games.games.base import Game
 from langgraph_games.games.match2 import Match2, Match2State
 from langgraph_games.games.maze import Maze, MazeState
 from langgraph_games.games.registry import make
-from langgraph_games.games.state import derive_rng
+from langgraph_games.games.state import GameState, derive_rng
 from langgraph_games.graphs._prompt_agent import call_model, decision_dict, to_messages
 from langgraph_games.graphs.decision import DecisionInput, GraphPlayer, engine_of, state_of
 from langgraph_games.graphs.prompts_eeb import (
@@ -50,7 +54,14 @@ from langgraph_games.graphs.prompts_eeb import (
 from langgraph_games.models.factory import describe_model
 from langgraph_games.players.base import ParseStatus
 
-__all__ = ["EEB_GAMES", "EebState", "create_eeb_agent", "eeb_player"]
+__all__ = [
+    "EEB_GAMES",
+    "EebState",
+    "build_eeb_messages",
+    "create_eeb_agent",
+    "eeb_player",
+    "parse_eeb_reply",
+]
 
 EEB_GAMES = ("maze", "match2")
 """The games the EvoEmpirBench agent plays."""
@@ -59,9 +70,8 @@ Pick = Literal["first", "last"]
 
 
 class EebState(DecisionInput, total=False):
-    """Decision input plus the messages, the reply and the decision."""
+    """Decision input plus the reply and the decision."""
 
-    messages: list[BaseMessage]
     reply: str
     usage: dict[str, Any]
     latency_s: float
@@ -154,56 +164,85 @@ def create_eeb_agent(
     engine = make(game) if isinstance(game, str) else game
     _check_game(engine)
 
-    async def build_prompt(state: EebState) -> dict[str, Any]:
-        game_engine = engine_of(state)
-        game_state = state_of(state)
-        truths = list(state.get("truths") or [])
-        feedback = state.get("feedback")
-        if isinstance(game_engine, Maze) and isinstance(game_state, MazeState):
-            pairs = maze_messages(game_engine, game_state, truths, feedback)
-        elif isinstance(game_engine, Match2) and isinstance(game_state, Match2State):
-            pairs = match2_messages(game_engine, game_state, truths, feedback)
-        else:
-            _check_game(game_engine)
-            raise TypeError(f"state of {game_engine.id} does not match the engine")
-        return {"messages": to_messages(pairs)}
-
-    async def ask(state: EebState) -> dict[str, Any]:
-        return await call_model(
-            model, state["messages"], attempts=call_attempts, delay_s=retry_delay_s
+    async def call(state: EebState) -> dict[str, Any]:
+        messages = build_eeb_messages(
+            engine_of(state),
+            state_of(state),
+            truths=list(state.get("truths") or []),
+            feedback=state.get("feedback"),
         )
+        return await call_model(model, messages, attempts=call_attempts, delay_s=retry_delay_s)
 
-    async def parse(state: EebState) -> dict[str, Any]:
-        text = state.get("reply") or ""
-        game_engine = engine_of(state)
-        game_state = state_of(state)
-        if isinstance(game_engine, Maze) and isinstance(game_state, MazeState):
-            action, status, info = _parse_maze(
-                game_engine,
-                game_state,
-                text,
-                pick=pick,
-                detect_refusal=detect_refusal,
-                attempt=int(state.get("attempt", 0)),
-            )
-        elif isinstance(game_engine, Match2) and isinstance(game_state, Match2State):
-            action, status, info = _parse_match2(
-                game_engine, game_state, text, pick=pick, require_fence=require_fence
-            )
-        else:  # pragma: no cover - build_prompt already refused it
-            raise TypeError(f"state of {game_engine.id} does not match the engine")
-        info = {"strategy": "eeb", **info}
-        return {"decision": decision_dict(state, action, status, info)}
+    async def check(state: EebState) -> dict[str, Any]:
+        action, status, info = parse_eeb_reply(
+            engine_of(state),
+            state_of(state),
+            state.get("reply") or "",
+            pick=pick,
+            detect_refusal=detect_refusal,
+            require_fence=require_fence,
+            attempt=int(state.get("attempt", 0)),
+        )
+        return {"decision": decision_dict(state, action, status, {"strategy": "eeb", **info})}
 
     builder = StateGraph(EebState, input_schema=DecisionInput)
-    builder.add_node("prompt", build_prompt)
-    builder.add_node("model", ask)
-    builder.add_node("parse", parse)
-    builder.add_edge(START, "prompt")
-    builder.add_edge("prompt", "model")
-    builder.add_edge("model", "parse")
-    builder.add_edge("parse", END)
+    builder.add_node("model", call)
+    builder.add_node("check", check)
+    builder.add_edge(START, "model")
+    builder.add_edge("model", "check")
+    builder.add_edge("check", END)
     return builder.compile(name=name)
+
+
+def build_eeb_messages(
+    game: Game[Any],
+    state: GameState,
+    *,
+    truths: Sequence[str] = (),
+    feedback: str | None = None,
+) -> list[BaseMessage]:
+    """The system and user messages of one maze or Match-2 decision.
+
+    Raises:
+        ValueError: Not a maze or Match-2 engine and state.
+    """
+    if isinstance(game, Maze) and isinstance(state, MazeState):
+        return to_messages(maze_messages(game, state, truths, feedback))
+    if isinstance(game, Match2) and isinstance(state, Match2State):
+        return to_messages(match2_messages(game, state, truths, feedback))
+    _check_game(game)
+    raise ValueError(f"the state does not belong to {game.id}")
+
+
+def parse_eeb_reply(
+    game: Game[Any],
+    state: GameState,
+    text: str,
+    *,
+    pick: Pick = "first",
+    detect_refusal: bool = False,
+    require_fence: bool = False,
+    attempt: int = 0,
+) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+    """``(action, status, info)`` of a reply; ``info["problem"]`` says why there is no action.
+
+    Raises:
+        ValueError: Not a maze or Match-2 engine and state.
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> maze = make("maze")
+        >>> parse_eeb_reply(maze, maze.initial_state(0), "I will move up two steps.")
+        ('1', <ParseStatus.OK: 'ok'>, {})
+    """
+    if isinstance(game, Maze) and isinstance(state, MazeState):
+        return _parse_maze(
+            game, state, text, pick=pick, detect_refusal=detect_refusal, attempt=attempt
+        )
+    if isinstance(game, Match2) and isinstance(state, Match2State):
+        return _parse_match2(game, state, text, pick=pick, require_fence=require_fence)
+    _check_game(game)
+    raise ValueError(f"the state does not belong to {game.id}")
 
 
 def eeb_player(

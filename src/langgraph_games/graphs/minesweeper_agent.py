@@ -3,25 +3,28 @@
 ``create_minesweeper_agent(model, variant=...)`` compiles a decision graph (see
 :mod:`langgraph_games.graphs.decision`)::
 
-    prompt -> model -> parse [-> verify] -> END
+    model -> check -> END
 
-- ``prompt``: one user message, the *prompt before* (rules; tips with +Tips), the board
-  (the engine's observation) and the *prompt after* (answer format; the step-back
+- ``model`` builds one user message, the *prompt before* (rules; tips with +Tips), the
+  board (the engine's observation) and the *prompt after* (answer format; the step-back
   instruction and examples with those variants), from
   :mod:`langgraph_games.graphs.prompts_minesweeper`. With +Memory the previous step's
   ``Prompt / Answer / Result`` text goes in front, as the released agent did; the graph
-  reads it from the input key ``previous``, which :class:`MinesweeperPlayer` fills.
-- ``model``: one call with retries on transient failures; tokens and latency recorded.
-- ``parse``: the paper's parser, the last ``r,row,col`` or ``f,row,col`` in the reply. An
-  off-board triple is the step-consuming ``invalid:position`` answer; text without a
-  triple has no action, and with the paper's protocol (no re-asks, the game's fallback)
-  the game answers it with ``invalid answer, ...`` and counts an invalid step. The
-  decision's ``info["move_check"]`` holds the solver's verdict on the operation's claim
-  (:func:`~langgraph_games.games.minesweeper.metrics.move_check`).
-- ``verify`` (only when the prompt asks for the certain cells, ``report_cells``): the
-  ``[Intermediate Thinking Results 1/2: ...]`` answers are scored against the logic
-  solver's certainly-safe and certainly-mined cells (F1), as GAMEBoT scores its
-  subproblems.
+  reads it from the input key ``previous``, which :class:`MinesweeperPlayer` fills. Then
+  one model call with retries, recording tokens and latency.
+- ``check`` reads the reply with the paper's parser (:func:`parse_minesweeper_reply`), the
+  last ``r,row,col`` or ``f,row,col``. An off-board triple is the step-consuming
+  ``invalid:position`` answer; text without a triple has no action, and with the paper's
+  protocol (no re-asks, the game's fallback) the game answers it with ``invalid answer,
+  ...`` and counts an invalid step. ``info["move_check"]`` holds the logic solver's
+  verdict on the operation's claim
+  (:func:`~langgraph_games.games.minesweeper.metrics.move_check`). When the prompt asks
+  for the certain cells (``report_cells``), the ``[Intermediate Thinking Results 1/2:
+  ...]`` answers are scored against the solver's certainly-safe and certainly-mined cells
+  (F1, :func:`score_reported_cells`), as GAMEBoT scores its subproblems.
+
+Two nodes, as for GAMEBoT: each LangGraph node costs a fixed overhead per decision, and
+the pieces stay usable as plain functions.
 
 Variants (:class:`~langgraph_games.graphs.prompts_minesweeper.Variant`, cumulative in
 Table 1's order): ``baseline``, ``examples``, ``step_back``, ``tips``, ``memory``; any
@@ -33,7 +36,6 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import BaseMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
@@ -56,6 +58,7 @@ from langgraph_games.graphs.prompts_minesweeper import (
     Variant,
     memory_text,
     minesweeper_messages,
+    minesweeper_prompt,
     parse_minesweeper_action,
 )
 from langgraph_games.models.factory import describe_model
@@ -68,7 +71,9 @@ __all__ = [
     "MinesweeperPlayer",
     "create_minesweeper_agent",
     "minesweeper_player",
+    "parse_minesweeper_reply",
     "parts_of",
+    "score_reported_cells",
 ]
 
 MS_STRATEGIES: dict[str, PromptParts] = {
@@ -92,10 +97,9 @@ class MinesweeperAgentInput(DecisionInput, total=False):
 
 
 class MinesweeperAgentState(MinesweeperAgentInput, total=False):
-    """Input plus the prompt (without memory), messages, reply and decision."""
+    """Input plus the prompt (without memory), the reply and the decision."""
 
     prompt: str
-    messages: list[BaseMessage]
     reply: str
     usage: dict[str, Any]
     latency_s: float
@@ -124,7 +128,26 @@ def _engine(state: MinesweeperAgentState) -> tuple[Minesweeper, MinesweeperState
     return game, game_state
 
 
-def _parse(
+def parse_minesweeper_reply(
+    game: Minesweeper, state: MinesweeperState, text: str
+) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+    """``(action, status, info)`` of a reply, with the solver's ``move_check`` in ``info``.
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> game = make("minesweeper")
+        >>> parse_minesweeper_reply(game, game.initial_state(0), "f,12,0")[:2]
+        ('invalid:position', <ParseStatus.OK: 'ok'>)
+    """
+    action, status, info = _read(game, state, text)
+    if action is not None:
+        check = move_check(state, action)
+        if check is not None:
+            info["move_check"] = check
+    return action, status, info
+
+
+def _read(
     game: Minesweeper, state: MinesweeperState, text: str
 ) -> tuple[str | None, ParseStatus, dict[str, Any]]:
     parsed = parse_minesweeper_action(text, state.rows, state.cols)
@@ -137,6 +160,30 @@ def _parse(
         return "invalid:position", ParseStatus.OK, {"problem": INVALID_POSITION}
     problem = parsed.reason if text.strip() else "your answer was empty"
     return None, ParseStatus.UNPARSABLE, {"problem": problem}
+
+
+def score_reported_cells(
+    game: Minesweeper, state: MinesweeperState, text: str
+) -> tuple[dict[int, str], list[dict[str, Any]]]:
+    """The reported certain cells and their scores against the solver (subproblems 1, 2).
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> game = make("minesweeper")
+        >>> answers, scores = score_reported_cells(
+        ...     game, game.initial_state(0), "[Intermediate Thinking Results 1: None]"
+        ... )
+        >>> answers, [(s["index"], s["answered"], s["value"]) for s in scores]
+        ({1: 'None'}, [(1, True, 1.0), (2, False, 0.0)])
+    """
+    answers = extract_intermediate(text)
+    truth = game.ground_truth(state, 0)
+    scores = [
+        {**score_answer(sub, answers.get(sub.index), truth[sub.index]).to_dict(), "scored": True}
+        for sub in game.subproblems
+        if sub.index in truth
+    ]
+    return answers, scores
 
 
 def create_minesweeper_agent(
@@ -178,7 +225,7 @@ def create_minesweeper_agent(
     """
     parts = parts_of(variant)
 
-    async def build_prompt(state: MinesweeperAgentState) -> dict[str, Any]:
+    async def call(state: MinesweeperAgentState) -> dict[str, Any]:
         game, game_state = _engine(state)
         previous = state.get("previous") or None
         remembered = (
@@ -186,62 +233,37 @@ def create_minesweeper_agent(
             if parts.memory and previous
             else None
         )
+        board = state.get("observation") or game.observation(game_state, 0)
         truths = list(state.get("truths") or [])
         feedback = state.get("feedback")
-        board = state.get("observation") or game.observation(game_state, 0)
-        plain = minesweeper_messages(
-            board, parts, None, game.options.win_rule, truths=truths, feedback=feedback
-        )[0][1]
+        win_rule = game.options.win_rule
+        plain = minesweeper_prompt(board, parts, None, win_rule, truths=truths, feedback=feedback)
         pairs = minesweeper_messages(
-            board, parts, remembered, game.options.win_rule, truths=truths, feedback=feedback
+            board, parts, remembered, win_rule, truths=truths, feedback=feedback
         )
-        return {"prompt": plain, "messages": to_messages(pairs)}
-
-    async def ask(state: MinesweeperAgentState) -> dict[str, Any]:
-        return await call_model(
-            model, state["messages"], attempts=call_attempts, delay_s=retry_delay_s
+        out = await call_model(
+            model, to_messages(pairs), attempts=call_attempts, delay_s=retry_delay_s
         )
+        return {"prompt": plain, **out}
 
-    async def parse(state: MinesweeperAgentState) -> dict[str, Any]:
+    async def check(state: MinesweeperAgentState) -> dict[str, Any]:
         game, game_state = _engine(state)
         text = state.get("reply") or ""
-        action, status, info = _parse(game, game_state, text)
+        action, status, info = parse_minesweeper_reply(game, game_state, text)
         info = {"strategy": "minesweeper_agent", "parts": _parts_label(parts), **info}
-        if action is not None:
-            check = move_check(game_state, action)
-            if check is not None:
-                info["move_check"] = check
-        intermediate = extract_intermediate(text) if parts.report_cells else {}
-        decision = decision_dict(state, action, status, info, intermediate=intermediate)
-        return {"decision": decision}
-
-    async def verify(state: MinesweeperAgentState) -> dict[str, Any]:
-        game, game_state = _engine(state)
-        decision = dict(state["decision"])
-        truth = game.ground_truth(game_state, 0)
-        answers = {int(k): v for k, v in decision["intermediate"].items()}
-        decision["scores"] = [
-            {
-                **score_answer(sub, answers.get(sub.index), truth[sub.index]).to_dict(),
-                "scored": sub.scored,
-            }
-            for sub in game.subproblems
-        ]
+        if not parts.report_cells:
+            return {"decision": decision_dict(state, action, status, info)}
+        answers, scores = score_reported_cells(game, game_state, text)
+        decision = decision_dict(state, action, status, info, intermediate=answers)
+        decision["scores"] = scores
         return {"decision": decision}
 
     builder = StateGraph(MinesweeperAgentState, input_schema=MinesweeperAgentInput)
-    builder.add_node("prompt", build_prompt)
-    builder.add_node("model", ask)
-    builder.add_node("parse", parse)
-    builder.add_edge(START, "prompt")
-    builder.add_edge("prompt", "model")
-    builder.add_edge("model", "parse")
-    if parts.report_cells:
-        builder.add_node("verify", verify)
-        builder.add_edge("parse", "verify")
-        builder.add_edge("verify", END)
-    else:
-        builder.add_edge("parse", END)
+    builder.add_node("model", call)
+    builder.add_node("check", check)
+    builder.add_edge(START, "model")
+    builder.add_edge("model", "check")
+    builder.add_edge("check", END)
     return builder.compile(name=name)
 
 

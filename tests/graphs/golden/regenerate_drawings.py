@@ -33,17 +33,11 @@ def drawings() -> dict[str, str]:
 
 
 def prompt_agent_drawings(model: FakeListChatModel) -> dict[str, str]:
-    """The EvoEmpirBench agent and the Minesweeper Agent (without and with cell scoring)."""
+    """The EvoEmpirBench agent and the Minesweeper Agent (every variant has this shape)."""
+    minesweeper = create_minesweeper_agent(model, variant=MS_STRATEGIES["ms_cells"])
     return {
         "eeb.mmd": create_eeb_agent(model, "maze").get_graph().draw_mermaid(),
-        "minesweeper-memory.mmd": create_minesweeper_agent(
-            model, variant=MS_STRATEGIES["ms_memory"]
-        )
-        .get_graph()
-        .draw_mermaid(),
-        "minesweeper-cells.mmd": create_minesweeper_agent(model, variant=MS_STRATEGIES["ms_cells"])
-        .get_graph()
-        .draw_mermaid(),
+        "minesweeper.mmd": minesweeper.get_graph().draw_mermaid(),
     }
 
 
