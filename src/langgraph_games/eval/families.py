@@ -163,7 +163,7 @@ def _minesweeper() -> Family:
         ("minesweeper",),
         episode,
         table,
-        lambda decisions: metrics.report_counts(decisions),
+        decision_metrics=metrics.report_counts,
     )
 
 
