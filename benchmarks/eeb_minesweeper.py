@@ -9,6 +9,10 @@ Usage: python benchmarks/eeb_minesweeper.py [--seconds 1] [--boards 300]
    itself (every decision point), from the paper's 9x9 boards up to expert 16x30; the share
    of boards solved exactly (no frontier component over the search budget) is shown.
 3. Generator time per maze map and per Match-2 level.
+4. The prompt agents' cost per decision with a model that answers instantly: the bare
+   scripted call (baseline, same run), then one decision through the EvoEmpirBench graph
+   (maze, Match-2) and the Minesweeper Agent graph (+Memory, and ``ms_cells`` which also
+   scores its reported cells against the solver); overhead = decision - bare call.
 
 There is no reference engine for these games, so no ratio to one; the players' column
 is shown as a fraction of the random-play rate in the same run.
@@ -17,20 +21,27 @@ is shown as a fraction of the random-play rate in the same run.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import machine, median, percentile, rate, table  # noqa: E402
-
-from langgraph_games.games import GameSession, make  # noqa: E402
-from langgraph_games.games.match2.levels import generate_level  # noqa: E402
-from langgraph_games.games.maze.generator import DEFAULT_SIZES, generate_map  # noqa: E402
-from langgraph_games.games.minesweeper.truth import analyse  # noqa: E402
-from langgraph_games.games.state import derive_rng  # noqa: E402
-from langgraph_games.players import (  # noqa: E402
+from _common import machine, median, percentile, rate, table
+from langgraph_games.games import GameSession, make
+from langgraph_games.games.match2.levels import generate_level
+from langgraph_games.games.maze.generator import DEFAULT_SIZES, generate_map
+from langgraph_games.games.minesweeper.truth import analyse
+from langgraph_games.games.state import derive_rng
+from langgraph_games.graphs.decision import request_to_input
+from langgraph_games.graphs.eeb import create_eeb_agent
+from langgraph_games.graphs.minesweeper_agent import (
+    MS_STRATEGIES,
+    create_minesweeper_agent,
+)
+from langgraph_games.models import ScriptedChatModel
+from langgraph_games.players import (
     Match2Greedy,
     MazeExplorer,
     MinesweeperSolver,
@@ -156,6 +167,60 @@ def main() -> None:
         rows.append([f"match2 {difficulty}", f"{(time.perf_counter() - start) / n * 1000:.3f}"])
     print("\nGenerator time per map or level (ms)")
     print(table(["generator", "ms"], rows))
+    main_agents(args.seconds)
+
+
+AGENTS = [
+    ("eeb maze level 3", "maze", {"level": 3}, "Thinking. Action: 9", None),
+    (
+        "eeb match2 easy",
+        "match2",
+        {},
+        '```json\n{"action": {"type": "hammer", "pos": [0, 0]}}\n```',
+        None,
+    ),
+    ("minesweeper +Memory", "minesweeper", {}, "r,0,0", "ms_memory"),
+    (
+        "minesweeper ms_cells",
+        "minesweeper",
+        {},
+        "[Intermediate Thinking Results 1: (0,0)]\n[Intermediate Thinking Results 2: None]\nr,0,0",
+        "ms_cells",
+    ),
+]
+
+
+async def _per_call(fn, seconds: float) -> float:
+    await fn()  # warm-up
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        await fn()
+        calls += 1
+    return (time.perf_counter() - start) / calls * 1000
+
+
+async def agent_costs(seconds: float) -> list[list[str]]:
+    rows = []
+    for label, game_id, options, reply, strategy in AGENTS:
+        session = GameSession(make(game_id, **options), seed=1)
+        model = ScriptedChatModel(responses=[reply])
+        if strategy is None:
+            graph = create_eeb_agent(model, session.game)
+        else:
+            graph = create_minesweeper_agent(model, variant=MS_STRATEGIES[strategy])
+        data = request_to_input(request_for(session))
+        await graph.ainvoke(data)
+        prompt = model.calls[-1]
+        bare = await _per_call(lambda m=model, p=prompt: m.ainvoke(p), seconds)
+        decision = await _per_call(lambda g=graph, d=data: g.ainvoke(d), seconds)
+        rows.append([label, f"{bare:.3f}", f"{decision:.3f}", f"{decision - bare:.3f}"])
+    return rows
+
+
+def main_agents(seconds: float) -> None:
+    print("\nPrompt agents: ms per decision with an instant scripted model")
+    rows = asyncio.run(agent_costs(seconds))
+    print(table(["agent", "bare call", "decision", "overhead"], rows))
 
 
 if __name__ == "__main__":

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from langgraph_games.eval import players as eval_players
 from langgraph_games.games import make
 from langgraph_games.games.tictactoe import TicTacToeState
+from langgraph_games.graphs import gamebot_player
+from langgraph_games.models import ScriptedChatModel
 
 _CELL = re.compile(r"\((\d),(\d)\):([XO_])")
 _LEGAL = re.compile(r"legal moves: \[(.*)\]")
@@ -43,3 +47,41 @@ def oracle(
         return "\n".join(lines) + f"\n**Conclusion** ok\n**Chosen Move**: {move(legal)}"
 
     return script
+
+
+# ----- scripted GAMEBoT strategies for arena and report tests --------------------------
+
+ILLEGAL_FIRST = (
+    "[Intermediate Thinking Results 1: (1,1)]\n[Intermediate Thinking Results 2: None]\n"
+    "I will take the far corner.\n**Chosen Move**: (7,7)"
+)
+
+
+def _clumsy_script():  # type: ignore[no-untyped-def]
+    """Answers illegally at its first decision, then like the noisy oracle (last legal move)."""
+    state = {"calls": 0}
+    noisy = oracle("extra", move=lambda legal: legal[-1])
+
+    def script(messages):  # type: ignore[no-untyped-def]
+        state["calls"] += 1
+        return ILLEGAL_FIRST if state["calls"] == 1 else noisy(messages)
+
+    return script
+
+
+def install_scripted_strategies(monkeypatch: Any) -> None:
+    """Add LLM strategies ``perfect`` (right answers, first legal move), ``sloppy`` (right
+    answers plus one bogus cell) and ``clumsy`` (an illegal first answer, then noisy)."""
+
+    def perfect(model, game, name):  # type: ignore[no-untyped-def]
+        return gamebot_player(ScriptedChatModel(script=oracle("right")), game, name=name)
+
+    def clumsy(model, game, name):  # type: ignore[no-untyped-def]
+        return gamebot_player(ScriptedChatModel(script=_clumsy_script()), game, name=name)
+
+    def sloppy(model, game, name):  # type: ignore[no-untyped-def]
+        return gamebot_player(ScriptedChatModel(script=oracle("extra")), game, name=name)
+
+    monkeypatch.setitem(eval_players.STRATEGIES, "perfect", (perfect, "oracle"))
+    monkeypatch.setitem(eval_players.STRATEGIES, "sloppy", (sloppy, "oracle plus a bogus cell"))
+    monkeypatch.setitem(eval_players.STRATEGIES, "clumsy", (clumsy, "illegal first, noisy"))

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from conftest import install_scripted_strategies
 from langgraph_games.cli import main
 from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
 from langgraph_games.eval.report import build_report, write_report
 from langgraph_games.eval.runner import EvalSpec, run_eval
+from support import install_scripted_strategies
 
 ROUNDS = [
     {"kind": "round", "label": "expver", "split": "test", "round": 1, "success_rate": 0.4,
@@ -151,9 +151,14 @@ maze_explorer | 2     | 100.00   | 3355.00 | 13.00   | 68.06     | 70.00  | 3.00
 
 ## minesweeper (Minesweeper Agent)
 
-Mines | Model          | Winning Rate | Average Steps | Average Invalid Steps
------------------------+--------------+---------------+----------------------
-3 | minesweeper_solver | 1.00         | 5.50          | 0.00
+Mines | Model              | Winning Rate | Average Steps | Average Invalid Steps
+---------------------------+--------------+---------------+----------------------
+3     | minesweeper_solver | 1.00         | 5.50          | 0.00
+
+Moves checked against the logic solver (ours)
+Mines | Model              | Checked | Proven % | Guesses % | Wrong % | Avoidable guesses % | Safe F1 | Mine F1
+---------------------------+---------+----------+-----------+---------+---------------------+---------+--------
+3     | minesweeper_solver | 11      | 72.73    | 27.27     | 0.00    | 0.00                | -       | -
 
 ## smartplay (SmartPlay)
 

@@ -76,7 +76,9 @@ async def test_spring_through_the_eval_runner(tmp_path: Path, fake_models: Recor
         assert metrics["rejected_answers"] == 1 and metrics["valid_responses"] == 3
         assert metrics["input_tokens"] > 0 and metrics["latency_s"] > 0
     assert all(p[1].content.startswith("CONTEXT-X\n\nThe actions") for p in fake_models.prompts)
-    header, _, row = report.table.strip().splitlines()[-3:]
+    lines = report.table.strip().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| agent"))
+    header, _, row = lines[start : start + 3]
     assert [c.strip() for c in header.strip("|").split("|")] == [
         "agent", "episodes", "score %", "reward", "depth", "steps",
         "defaulted %", "calls/step", "tokens/step", "s/step",

@@ -98,7 +98,7 @@ def test_minesweeper_metrics_and_table1() -> None:
     agg = minesweeper_metrics.aggregate([m, n])
     assert agg["Winning Rate"] == 0.5 and agg["Average Steps"] == (m["steps"] + 1) / 2
     table = minesweeper_metrics.format_table1({(1, "Baseline"): agg, (1, "+ Memory"): agg})
-    assert "Winning Rate" in table and "1 | + Memory" in table
+    assert "Winning Rate" in table and "1     | + Memory" in table
     with pytest.raises(TypeError):
         minesweeper_metrics.episode_metrics(GameSession("match2"))
 

@@ -50,11 +50,21 @@ def model_settings(args: Any) -> dict[str, Any]:
     return {k: v for k, v in settings.items() if v is not None}
 
 
-def add_episode_flags(parser: Any) -> None:
-    """Flags of the episode loop: retries, fallback, step limit."""
+def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:
+    """Flags of the episode loop: retries, fallback, step limit.
+
+    Args:
+        parser: The sub-command's parser.
+        max_retries: Default of ``--max-retries`` (``None``: the command decides, e.g.
+            from the game's paper protocol).
+    """
     group = parser.add_argument_group("episode")
+    default_text = "default 2" if max_retries == 2 else "default: the game's paper protocol, else 2"
     group.add_argument(
-        "--max-retries", type=int, default=2, help="re-asks after an unusable answer (default 2)"
+        "--max-retries",
+        type=int,
+        default=max_retries,
+        help=f"re-asks after an unusable answer ({default_text})",
     )
     group.add_argument(
         "--fallback",

@@ -1,9 +1,15 @@
 """``langgraph-games eval GAME --agent SPEC``: one agent over many episodes, paper metrics.
 
-For SPRING (``--agent spring`` and its variants), ``--context FILE`` gives the game
-context C (e.g. written by ``langgraph-games study --output FILE``) and ``--study DOCUMENT``
-studies a document first with the agent's model (cached); ``--ablation`` runs every
-variant of the paper's Table 3 with the same model and prints that table.
+For the maze, Match-2 and Minesweeper the defaults are the papers' protocols (see
+:mod:`langgraph_games.eval.protocols`): ``eval maze --level 2 --player eeb:local`` plays
+the 30 evaluation maps of level 2. ``--ablation`` runs the paper's ablation and prints
+its table: Minesweeper's Table 1 (every prompt variant of ``--model``, by mine count),
+the maze's and Match-2's Table 7 (``EEB`` against ``Full-Vision`` / ``NoProps``), and for
+SPRING (``--agent spring[:<model>]`` on Crafter) Table 3 (every variant, same model).
+
+For SPRING, ``--context FILE`` gives the game context C (e.g. written by ``langgraph-games
+study --output FILE``) and ``--study DOCUMENT`` studies a document first with the agent's
+model (cached).
 """
 
 from __future__ import annotations
@@ -23,8 +29,9 @@ from langgraph_games.cli._options import (
 )
 from langgraph_games.eval.ablation import AblationRun, ablation_runs, run_spring_ablation
 from langgraph_games.eval.contexts import read_context, study_document
-from langgraph_games.eval.players import SPRING_STRATEGIES, split_llm_spec
-from langgraph_games.eval.runner import EvalReport, EvalSpec, run_eval
+from langgraph_games.eval.players import SPRING_STRATEGIES, is_llm_spec, split_llm_spec
+from langgraph_games.eval.protocols import plan_ablation, plan_eval, protocol_for, run_specs
+from langgraph_games.eval.runner import EvalReport, EvalSpec
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode import EpisodeOptions
 from langgraph_games.graphs.spring import SpringVariant
@@ -43,13 +50,22 @@ def add_parser(sub: Any) -> None:
         "--agent",
         "--player",
         dest="agent",
-        required=True,
+        default=None,
         metavar="SPEC",
-        help="the evaluated player: an LLM strategy (gamebot:local, ...) or "
-        "a search player (maze_explorer, minesweeper_solver, random ...)",
+        help="the evaluated player: an LLM strategy (gamebot:local, eeb:local, "
+        "ms_memory:local ...) or a search player (maze_explorer, minesweeper_solver, ...)",
     )
     parser.add_argument(
-        "--model", default=None, help="model spec for an LLM agent given without one (e.g. local)"
+        "--ablation",
+        action="store_true",
+        help="run the paper's ablation: minesweeper Table 1 (all prompt variants of "
+        "--model), maze/match2 Table 7 (EEB vs Full-Vision / NoProps for --player)",
+    )
+    parser.add_argument(
+        "--model",
+        default=None,
+        help="model spec for an LLM agent given without one (e.g. local), and the model "
+        "of the minesweeper --ablation (default local)",
     )
     parser.add_argument(
         "--opponent",
@@ -62,7 +78,8 @@ def add_parser(sub: Any) -> None:
         "--episodes",
         type=int,
         default=None,
-        help="episodes per swept combination (default 1, or 10 unswept)",
+        help="episodes per swept combination (default: the paper's protocol; "
+        "otherwise 1, or 10 unswept)",
     )
     parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument(
@@ -75,7 +92,8 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--level",
         default=None,
-        help="shorthand for --option level=LEVEL (maze 1-3, match2 easy/...)",
+        help="maze level 1-3, match2 difficulty easy/medium/hard (default: all of them), "
+        "else --option level=LEVEL",
     )
     parser.add_argument(
         "--steps",
@@ -111,12 +129,6 @@ def add_parser(sub: Any) -> None:
         help="SQLite cache of studied documents (default: <out>/study.sqlite)",
     )
     spring.add_argument(
-        "--ablation",
-        action="store_true",
-        help="run the variants of SPRING's Table 3 with the agent's model and print that "
-        "table (default --episodes 5)",
-    )
-    spring.add_argument(
         "--variants",
         default=None,
         metavar="LIST",
@@ -130,7 +142,7 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="with --ablation, add the 'modified C' row: full SPRING with this context",
     )
-    add_episode_flags(parser)
+    add_episode_flags(parser, max_retries=None)
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
@@ -213,7 +225,7 @@ def _context(args: argparse.Namespace, agent: str) -> tuple[str | None, str]:
 
 def _episode_options(args: argparse.Namespace) -> EpisodeOptions:
     return EpisodeOptions(
-        max_retries=args.max_retries,
+        max_retries=2 if args.max_retries is None else args.max_retries,
         fallback=args.fallback,
         max_steps=args.steps or args.max_steps,
     )
@@ -272,45 +284,78 @@ def _run_ablation(
     return 0 if errors == 0 else 1
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run or resume the evaluation and print the paper's table."""
+def _specs(args: argparse.Namespace, context: str | None) -> list[EvalSpec]:
     options = parse_options(args.option)
-    if args.level is not None:
-        options["level"] = parse_options([f"level={args.level}"])["level"]
-    agent = args.agent
-    if args.model and ":" not in agent:
+    level = None if args.level is None else parse_options([f"level={args.level}"])["level"]
+    plan: dict[str, Any] = {
+        "options": options,
+        "sweep": parse_sweep(args.sweep),
+        "level": level,
+        "episodes": args.episodes,
+        "max_retries": args.max_retries,
+        "fallback": args.fallback,
+        "max_steps": args.steps or args.max_steps,
+        "opponents": args.opponent,
+        "seed": args.seed,
+        "concurrency": args.concurrency,
+        "model": model_settings(args),
+    }
+    if context is not None:
+        plan["agent_settings"] = {"context": context}
+    if args.ablation:
+        protocol = protocol_for(args.game)
+        if protocol is not None and protocol.ablation_takes_model:
+            if args.agent:
+                raise ValueError(
+                    f"the {args.game} ablation runs every prompt variant; give the model "
+                    "with --model (e.g. --model local), not --player"
+                )
+            return plan_ablation(args.game, args.model or "local", **plan)
+        if not args.agent:
+            raise ValueError(f"the {args.game} ablation needs the evaluated --player")
+        return plan_ablation(args.game, _agent(args), **plan)
+    if not args.agent:
+        raise ValueError("give the evaluated player with --player SPEC (or use --ablation)")
+    return [plan_eval(args.game, _agent(args), label=args.label, **plan)]
+
+
+def _agent(args: argparse.Namespace) -> str:
+    agent = str(args.agent)
+    # --model completes an LLM strategy given without one (spring -> spring:local); a
+    # search player such as maze_explorer stays as it is.
+    if args.model and ":" not in agent and is_llm_spec(agent):
         agent = f"{agent}:{args.model}"
+    return agent
+
+
+def _is_spring(agent: str | None) -> bool:
+    parts = split_llm_spec(agent) if agent else None
+    return parts is not None and parts[0] in SPRING_STRATEGIES
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run or resume the evaluation (or ablation) and print the paper's table."""
+    agent = _agent(args) if args.agent else None
     if args.modified_context and not args.ablation:
         raise ValueError("--modified-context adds a row to --ablation; use --context otherwise")
     if args.variants and not args.ablation:
         raise ValueError("--variants selects the rows of --ablation")
-    context, source = _context(args, agent)
-    if args.ablation:
-        return _run_ablation(args, agent, options, context, source)
-    sweep = parse_sweep(args.sweep)
-    repeats = args.episodes if args.episodes is not None else (1 if sweep else 10)
-    spec = EvalSpec(
-        game=args.game,
-        options=options,
-        agent=agent,
-        agent_settings={"context": context} if context is not None else {},
-        opponents=args.opponent,
-        sweep=sweep,
-        repeats=repeats,
-        seed=args.seed,
-        label=args.label,
-        concurrency=args.concurrency,
-        episode=_episode_options(args),
-        model=model_settings(args),
-    )
+    context, source = _context(args, agent) if agent else (None, "the game's manual")
+    spring_game = make(args.game).id == "crafter"
+    if args.ablation and agent is not None and (_is_spring(agent) or spring_game):
+        return _run_ablation(args, agent, parse_options(args.option), context, source)
+    specs = _specs(args, context)
     try:
-        report = asyncio.run(run_eval(spec, args.out, progress=not args.quiet))
+        table, reports = asyncio.run(run_specs(specs, args.out, progress=not args.quiet))
     except KeyboardInterrupt:
         print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
         return 130
-    print(report.table)
-    print(
-        f"results: {report.results_path} ({report.played} played now, {report.skipped} "
-        f"already done, {report.errors} errors)"
-    )
-    return 0 if report.errors == 0 else 1
+    print(table)
+    errors = 0
+    for report in reports:
+        errors += report.errors
+        print(
+            f"results: {report.results_path} ({report.played} played now, {report.skipped} "
+            f"already done, {report.errors} errors)"
+        )
+    return 0 if errors == 0 else 1

@@ -5,6 +5,12 @@ from __future__ import annotations
 from langgraph_games.eval.arena import ArenaReport, ArenaSpec, MatchSpec, run_arena, summarize
 from langgraph_games.eval.metrics import pairwise_wdl, player_rows
 from langgraph_games.eval.players import STRATEGIES, ModelPool, build_player, is_llm_spec
+from langgraph_games.eval.protocols import (
+    PROTOCOLS,
+    plan_ablation,
+    plan_eval,
+    run_specs,
+)
 from langgraph_games.eval.results import ReadReport, ResultsFile
 from langgraph_games.eval.smartplay import (
     SmartPlayReport,
@@ -15,6 +21,7 @@ from langgraph_games.eval.smartplay import (
 )
 
 __all__ = [
+    "PROTOCOLS",
     "STRATEGIES",
     "ArenaReport",
     "ArenaSpec",
@@ -27,9 +34,12 @@ __all__ = [
     "build_player",
     "is_llm_spec",
     "pairwise_wdl",
+    "plan_ablation",
+    "plan_eval",
     "player_rows",
     "run_arena",
     "run_smartplay",
+    "run_specs",
     "smartplay_specs",
     "smartplay_summary",
     "summarize",

@@ -20,6 +20,7 @@ __all__ = [
     "Family",
     "counters_of",
     "crafter_costs",
+    "decisions_of",
     "family_of",
     "generic_table",
 ]
@@ -27,6 +28,7 @@ __all__ = [
 EpisodeMetrics = Callable[[GameSession, Mapping[str, Any]], dict[str, Any]]
 Table = Callable[[Mapping[str, Sequence[Mapping[str, Any]]]], str]
 Headline = Callable[[Sequence[Mapping[str, Any]]], dict[str, float | None]]
+DecisionMetrics = Callable[[Sequence[Mapping[str, Any]]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,8 @@ class Family:
         headline: ``[metrics, ...] -> {name: value}``: the family's main figure(s) for bar
             plots, e.g. ``{"success rate %": 66.7}``, or one normalised score per
             SmartPlay setting.
+        decision_metrics: Optional extra metrics from the agent's per-step decisions
+            (e.g. how its intermediate answers scored against ground truth).
     """
 
     name: str
@@ -50,26 +54,39 @@ class Family:
     episode_metrics: EpisodeMetrics
     table: Table
     headline: Headline | None = None
+    decision_metrics: DecisionMetrics | None = None
 
 
 def counters_of(result: Mapping[str, Any], seat: int = 0) -> dict[str, Any]:
     """The loop's counters of one seat.
 
-    ``api_calls``, ``valid_responses``, ``rejected_answers``, ``decisions``, ``defaulted``
-    (answers replaced by the strategy's own default action, e.g. SPRING's "Do"),
-    ``input_tokens``, ``output_tokens`` and ``latency_s`` (the seat's decision time).
+    ``api_calls``, ``valid_responses`` (decisions not settled by the fallback),
+    ``rejected_answers`` (answers without a legal action, re-asked or not), ``fallbacks``,
+    ``decisions``, ``defaulted`` (answers replaced by the strategy's own default action,
+    e.g. SPRING's "Do"), ``input_tokens``, ``output_tokens`` and ``latency_s`` (the seat's
+    decision time).
     """
     counters = result["players"][seat]
     return {
         "api_calls": int(counters.get("model_calls", 0)),
         "valid_responses": int(counters["decisions"]) - int(counters.get("fallbacks", 0)),
         "rejected_answers": int(counters.get("invalid_answers", 0)),
+        "fallbacks": int(counters.get("fallbacks", 0)),
         "decisions": int(counters["decisions"]),
         "defaulted": int(counters.get("defaulted", 0)),
         "input_tokens": int(counters.get("input_tokens", 0)),
         "output_tokens": int(counters.get("output_tokens", 0)),
         "latency_s": round(float(counters.get("latency_s", 0.0)), 6),
     }
+
+
+def decisions_of(trajectory: Sequence[Mapping[str, Any]], seat: int = 0) -> list[dict[str, Any]]:
+    """The per-step decisions of one seat in an episode's trajectory."""
+    return [
+        step["decisions"][str(seat)]
+        for step in trajectory
+        if str(seat) in (step.get("decisions") or {})
+    ]
 
 
 def _generic_metrics(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
@@ -142,20 +159,38 @@ def _match2() -> Family:
 def _minesweeper() -> Family:
     from langgraph_games.games.minesweeper import metrics
 
+    def episode(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
+        # Each fallback applied an action that stands for one rejected answer, and the
+        # engine already counted it; the other rejected answers were re-asked unseen.
+        # Under the paper's protocol (no re-asks) this is always 0.
+        unseen = counters.get("rejected_answers", 0) - counters.get("fallbacks", 0)
+        return metrics.episode_metrics(session, rejected_answers=max(0, unseen))
+
     def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
-        keyed = {}
+        # Table 1's layout: by mine count, then the labels in the order they came.
+        groups: dict[tuple[int, str], list[Mapping[str, Any]]] = {}
         for label, episodes in rows.items():
-            mines = episodes[0]["mines"] if episodes else 0
-            keyed[(mines, label)] = metrics.aggregate(episodes)
-        return metrics.format_table1(keyed)
+            for e in episodes:
+                groups.setdefault((int(e["mines"]), label), []).append(e)
+        order = {label: i for i, label in enumerate(rows)}
+        keys = sorted(groups, key=lambda k: (k[0], order[k[1]]))
+        table1 = metrics.format_table1({k: metrics.aggregate(groups[k]) for k in keys})
+        checks = {k: metrics.reasoning_row(groups[k]) for k in keys}
+        if not any(row["Checked"] for row in checks.values()):
+            return table1
+        return (
+            f"{table1}\n\nMoves checked against the logic solver (ours)\n"
+            f"{metrics.format_reasoning(checks)}"
+        )
 
     return Family(
         "minesweeper",
         "Minesweeper Agent",
         ("minesweeper",),
-        lambda s, c: metrics.episode_metrics(s, rejected_answers=0),
+        episode,
         table,
         lambda episodes: {"win rate %": 100 * float(metrics.aggregate(episodes)["Winning Rate"])},
+        decision_metrics=metrics.report_counts,
     )
 
 

@@ -18,7 +18,10 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from langgraph_games.games.base import Game
+from langgraph_games.graphs.eeb import eeb_player
 from langgraph_games.graphs.gamebot import gamebot_player
+from langgraph_games.graphs.minesweeper_agent import MS_STRATEGIES, minesweeper_player
+from langgraph_games.graphs.prompts_minesweeper import VARIANT_LABELS, Variant
 from langgraph_games.graphs.smartplay import smartplay_player
 from langgraph_games.graphs.spring import SpringVariant
 from langgraph_games.graphs.spring_player import spring_player
@@ -66,6 +69,10 @@ STRATEGIES: dict[str, tuple[StrategyBuilder, str]] = {
         ),
         "SmartPlay baseline with the paper's wording of question 1",
     ),
+    "eeb": (
+        lambda model, game, name: eeb_player(model, game, name=name),
+        "EvoEmpirBench prompt agent for maze (Action: X) and match2 (JSON)",
+    ),
 }
 
 SPRING_STRATEGIES: dict[str, SpringVariant] = {
@@ -97,6 +104,28 @@ def _spring_builder(variant: SpringVariant) -> StrategyBuilder:
 
 for _name, _variant in SPRING_STRATEGIES.items():
     STRATEGIES[_name] = (_spring_builder(_variant), _SPRING_DESCRIPTIONS[_variant])
+
+
+def _minesweeper_builder(strategy: str) -> StrategyBuilder:
+    parts = MS_STRATEGIES[strategy]
+
+    def build(model: BaseChatModel, game: Game[Any], name: str) -> Player:
+        if game.id != "minesweeper":
+            raise ValueError(f"{strategy} plays minesweeper only; got {game.id!r}")
+        return minesweeper_player(model, variant=parts, name=name)
+
+    return build
+
+
+def _minesweeper_description(strategy: str) -> str:
+    if strategy == "ms_cells":
+        return "Minesweeper Agent +Memory, also listing the certain cells (scored by the solver)"
+    variant = Variant(strategy.removeprefix("ms_"))
+    return f"Minesweeper Agent, Table 1 row '{VARIANT_LABELS[variant]}'"
+
+
+for _strategy in MS_STRATEGIES:
+    STRATEGIES[_strategy] = (_minesweeper_builder(_strategy), _minesweeper_description(_strategy))
 
 
 def split_llm_spec(spec: str) -> tuple[str, str] | None:

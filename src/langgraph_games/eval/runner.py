@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.executor import Job, preflight, run_jobs, write_manifest
-from langgraph_games.eval.families import counters_of, family_of
+from langgraph_games.eval.families import counters_of, decisions_of, family_of
 from langgraph_games.eval.players import ModelPool
 from langgraph_games.eval.records import load_results
 from langgraph_games.eval.results import ResultsFile
@@ -149,6 +149,9 @@ def _add_metrics(record: dict[str, Any]) -> None:
     family = family_of(session.game.id)
     record["family"] = family.name
     record["metrics"] = family.episode_metrics(session, counters_of(record["result"]))
+    if family.decision_metrics is not None:
+        decisions = decisions_of(record.get("trajectory") or [])
+        record["metrics"].update(family.decision_metrics(decisions))
 
 
 async def run_eval(

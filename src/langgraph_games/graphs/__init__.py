@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from langgraph_games.graphs.decision import DecisionInput, GraphPlayer, request_to_input
+from langgraph_games.graphs.eeb import create_eeb_agent, eeb_player
 from langgraph_games.graphs.episode import (
     EpisodeContext,
     EpisodeOptions,
@@ -15,6 +16,12 @@ from langgraph_games.graphs.gamebot import (
     build_gamebot_messages,
     create_gamebot_agent,
     gamebot_player,
+)
+from langgraph_games.graphs.minesweeper_agent import (
+    MS_STRATEGIES,
+    MinesweeperPlayer,
+    create_minesweeper_agent,
+    minesweeper_player,
 )
 from langgraph_games.graphs.question_dag import (
     DagError,
@@ -44,6 +51,7 @@ from langgraph_games.graphs.spring_player import (
 from langgraph_games.graphs.study import StudyError, create_study_graph, read_document
 
 __all__ = [
+    "MS_STRATEGIES",
     "SPRING_EDGES",
     "SPRING_QUESTIONS",
     "VARIANTS",
@@ -54,6 +62,7 @@ __all__ = [
     "EpisodeOptions",
     "EpisodeState",
     "GraphPlayer",
+    "MinesweeperPlayer",
     "QuestionDagInput",
     "QuestionDagOutput",
     "SmartPlayPlayer",
@@ -61,14 +70,18 @@ __all__ = [
     "SpringVariant",
     "StudyError",
     "build_gamebot_messages",
+    "create_eeb_agent",
     "create_episode_graph",
     "create_gamebot_agent",
+    "create_minesweeper_agent",
     "create_question_dag",
     "create_smartplay_agent",
     "create_spring_agent",
     "create_spring_decision_graph",
     "create_study_graph",
+    "eeb_player",
     "gamebot_player",
+    "minesweeper_player",
     "plan_question_dag",
     "read_document",
     "request_to_input",

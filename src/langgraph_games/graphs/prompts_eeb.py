@@ -33,6 +33,7 @@ from langgraph_games.games.maze.rules import ITEM_CHARS, Rewards, action_name
 
 __all__ = [
     "Message",
+    "is_refusal",
     "match2_messages",
     "match2_system_prompt",
     "match2_user_prompt",
@@ -187,6 +188,16 @@ def maze_messages(
     ]
 
 
+def is_refusal(text: str) -> bool:
+    """Whether a reply reads as a refusal by the released client's test (case-sensitive).
+
+    Example:
+        >>> is_refusal("Sorry, I cannot help."), is_refusal("I am sorry. Action: 9")
+        (False, True)
+    """
+    return any(marker in text for marker in REFUSAL_MARKERS)
+
+
 def parse_maze_action(
     text: str, *, pick: Literal["first", "last"] = "first", detect_refusal: bool = False
 ) -> ParsedAnswer:
@@ -208,7 +219,7 @@ def parse_maze_action(
         >>> parse_maze_action("I am sorry, I cannot tell. Action: 9", detect_refusal=True).reason
         'the reply reads as a refusal (the released agent then moved at random)'
     """
-    if detect_refusal and any(marker in text for marker in REFUSAL_MARKERS):
+    if detect_refusal and is_refusal(text):
         return ParsedAnswer(
             None, "the reply reads as a refusal (the released agent then moved at random)"
         )

@@ -18,6 +18,7 @@ the paper's rule; the released prompt only asked to open the safe cells).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
@@ -55,12 +56,19 @@ class Variant(str, Enum):
 
 @dataclass(frozen=True)
 class PromptParts:
-    """Which optional parts a prompt carries."""
+    """Which optional parts a prompt carries.
+
+    ``report_cells`` is ours, not the paper's: it asks the model to list, before its
+    answer, the cells it is sure are safe and sure are mines, in GAMEBoT's
+    ``[Intermediate Thinking Results k: ...]`` lines, so each step's reasoning can be
+    scored against the logic solver (the game's subproblems 1 and 2).
+    """
 
     examples: bool = False
     step_back: bool = False
     tips: bool = False
     memory: bool = False
+    report_cells: bool = False
 
 
 VARIANTS: dict[Variant, PromptParts] = {
@@ -97,8 +105,12 @@ _TIPS = (
 )
 
 
-def prompt_before(parts: PromptParts, win_rule: Literal["paper", "flags"] = "paper") -> str:
-    """The rules (and tips), ending with the lead-in to the board."""
+def prompt_before(
+    parts: PromptParts,
+    win_rule: Literal["paper", "flags"] = "paper",
+    truths: Sequence[str] = (),
+) -> str:
+    """The rules (tips, and lessons from memory when given), ending with the board lead-in."""
     if win_rule == "paper":
         win = "You win when every mine is flagged and every cell without a mine is opened."
     else:
@@ -118,6 +130,9 @@ def prompt_before(parts: PromptParts, win_rule: Literal["paper", "flags"] = "pap
     ]
     if parts.tips:
         lines += ["", "Tips:"] + [f"- {tip}" for tip in _TIPS]
+    if truths:
+        lines += ["", "Lessons from earlier games (verified; use them when they apply):"]
+        lines += [f"{i}. {truth}" for i, truth in enumerate(truths, 1)]
     lines += ["", "The board:"]
     return "\n".join(lines)
 
@@ -130,6 +145,15 @@ def prompt_after(parts: PromptParts) -> str:
             "Take a step back and think about what the numbers tell you. Explain your "
             "reasoning first, then give your answer."
         )
+    if parts.report_cells:
+        lines += [
+            "Before your answer, write the cells you are certain about on two lines:",
+            "[Intermediate Thinking Results 1: (row,col), (row,col), ...] for covered "
+            "cells that certainly hold no mine,",
+            "[Intermediate Thinking Results 2: (row,col), (row,col), ...] for covered "
+            "cells that certainly hold a mine,",
+            "writing None on a line when you are certain of no such cell.",
+        ]
     lines += [
         "Answer with one operation written as a triple action,row,col:",
         '- action is "r" to reveal (open) a cell or "f" to flag it (or remove its flag);',
@@ -154,6 +178,9 @@ def minesweeper_prompt(
     variant: Variant | PromptParts = Variant.BASELINE,
     previous: str | None = None,
     win_rule: Literal["paper", "flags"] = "paper",
+    *,
+    truths: Sequence[str] = (),
+    feedback: str | None = None,
 ) -> str:
     """The whole user message for one decision.
 
@@ -162,6 +189,10 @@ def minesweeper_prompt(
         variant: A Table 1 variant or explicit parts.
         previous: The previous step from :func:`memory_text`, used only with memory.
         win_rule: The game's win rule, stated in the rules.
+        truths: Lessons from memory (none in the paper), listed after the rules.
+        feedback: Why the previous answer at this step was refused, when the loop asks
+            again (the paper's loop never does; its feedback reaches the model only
+            through memory).
 
     Example:
         >>> text = minesweeper_prompt("<board>", Variant.EXAMPLES)
@@ -169,7 +200,9 @@ def minesweeper_prompt(
         (1, True, False)
     """
     parts = VARIANTS[variant] if isinstance(variant, Variant) else variant
-    prompt = f"{prompt_before(parts, win_rule)}\n{board}\n\n{prompt_after(parts)}"
+    prompt = f"{prompt_before(parts, win_rule, truths)}\n{board}\n\n{prompt_after(parts)}"
+    if feedback:
+        prompt += f"\n\nYour previous answer could not be used: {feedback}\nPlease answer again."
     if parts.memory and previous:
         return f"{previous}\n\n{prompt}"
     return prompt
@@ -180,9 +213,13 @@ def minesweeper_messages(
     variant: Variant | PromptParts = Variant.BASELINE,
     previous: str | None = None,
     win_rule: Literal["paper", "flags"] = "paper",
+    *,
+    truths: Sequence[str] = (),
+    feedback: str | None = None,
 ) -> list[Message]:
     """``[("user", prompt)]``: the released agent sent each turn as one user message."""
-    return [("user", minesweeper_prompt(board, variant, previous, win_rule))]
+    text = minesweeper_prompt(board, variant, previous, win_rule, truths=truths, feedback=feedback)
+    return [("user", text)]
 
 
 def parse_minesweeper_action(text: str, rows: int, cols: int) -> ParsedAnswer:

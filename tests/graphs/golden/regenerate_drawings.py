@@ -10,6 +10,8 @@ from pathlib import Path
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from langgraph_games.games import make
+from langgraph_games.graphs.eeb import create_eeb_agent
+from langgraph_games.graphs.minesweeper_agent import MS_STRATEGIES, create_minesweeper_agent
 from langgraph_games.graphs.smartplay import create_smartplay_agent
 from langgraph_games.graphs.spring import SpringVariant, create_spring_agent
 from langgraph_games.graphs.study import create_study_graph
@@ -28,7 +30,17 @@ def drawings() -> dict[str, str]:
     }
     out["study.mmd"] = create_study_graph(model).get_graph().draw_mermaid()
     out["smartplay.mmd"] = create_smartplay_agent(model).get_graph().draw_mermaid()
+    out.update(prompt_agent_drawings(model))
     return out
+
+
+def prompt_agent_drawings(model: FakeListChatModel) -> dict[str, str]:
+    """The EvoEmpirBench agent and the Minesweeper Agent (every variant has this shape)."""
+    minesweeper = create_minesweeper_agent(model, variant=MS_STRATEGIES["ms_cells"])
+    return {
+        "eeb.mmd": create_eeb_agent(model, "maze").get_graph().draw_mermaid(),
+        "minesweeper.mmd": minesweeper.get_graph().draw_mermaid(),
+    }
 
 
 def main() -> None:

@@ -10,6 +10,14 @@ both steps and invalid steps.
 Over episodes (:func:`aggregate`): winning rate (a fraction, as in Table 1), average
 steps and average invalid steps. :func:`format_table1` prints Table 1's layout: one line
 per mine count and prompt variant.
+
+Beyond the paper, every effective operation is checked against the logic solver
+(:func:`move_check`): a reveal claims its cell is safe, a new flag claims a mine, removing
+a flag claims the cell is not a mine. The claim is *proven* when the numbers on the board
+prove it, *wrong* when they prove the opposite (revealing a certain mine, flagging a
+certain safe cell) and a *guess* otherwise. Per episode the counts are ``moves_checked``,
+``proven_moves``, ``guesses`` and ``wrong_moves``, plus ``avoidable_guesses`` (guesses made
+while some move was certain); :func:`reasoning_row` sums them over episodes.
 """
 
 from __future__ import annotations
@@ -18,12 +26,103 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from langgraph_games.games._tables import text_table
-from langgraph_games.games.minesweeper.rules import MinesweeperState, Status
+from langgraph_games.games.minesweeper.rules import COVERED, FLAG, MinesweeperState, Status
+from langgraph_games.games.minesweeper.truth import analyse
 from langgraph_games.games.session import GameSession
 
-__all__ = ["COLUMNS", "aggregate", "episode_metrics", "format_table1"]
+__all__ = [
+    "COLUMNS",
+    "REASONING_COLUMNS",
+    "aggregate",
+    "episode_metrics",
+    "format_reasoning",
+    "format_table1",
+    "move_check",
+    "reasoning_row",
+    "report_counts",
+]
 
 COLUMNS = ("Winning Rate", "Average Steps", "Average Invalid Steps")
+REASONING_COLUMNS = (
+    "Checked",
+    "Proven %",
+    "Guesses %",
+    "Wrong %",
+    "Avoidable guesses %",
+    "Safe F1",
+    "Mine F1",
+)
+"""Columns of the solver check (ours): verdicts on the moves, F1 of reported cells."""
+
+
+def move_check(state: MinesweeperState, action: str) -> dict[str, Any] | None:
+    """What the solver says about the claim an operation makes (``None``: no claim).
+
+    Only operations the rules carry out make a claim: ``r`` on a covered or flagged cell
+    (the cell is safe), ``f`` on a covered cell (a mine) and ``f`` on a flag (not a mine).
+
+    Returns:
+        ``{"cell", "claim", "verdict", "certain_available"}`` with ``verdict`` one of
+        ``proven``, ``guess``, ``wrong``; ``certain_available`` tells whether any move
+        was certain at that point (a safe cell to open or an unflagged certain mine).
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> game = make("minesweeper", rows=2, cols=2, mines=1)
+        >>> state = game.initial_state(0)
+        >>> move_check(state, "r,0,0")["verdict"]
+        'guess'
+    """
+    parts = action.split(",")
+    if len(parts) != 3 or parts[0] not in ("r", "f") or not all(p.isdigit() for p in parts[1:]):
+        return None
+    row, col = int(parts[1]), int(parts[2])
+    if not (0 <= row < state.rows and 0 <= col < state.cols):
+        return None
+    cell = row * state.cols + col
+    shown = state.view[cell]
+    if shown not in (COVERED, FLAG):
+        return None
+    if parts[0] == "f" and shown == COVERED and state.flags >= len(state.mines):
+        return None  # refused by the flag cap
+    analysis = analyse(state.view, state.rows, state.cols, len(state.mines))
+    if parts[0] == "r" or shown == FLAG:
+        claim = "safe" if parts[0] == "r" else "not_mine"
+        proven, wrong = cell in analysis.safe, cell in analysis.mines
+    else:
+        claim = "mine"
+        proven, wrong = cell in analysis.mines, cell in analysis.safe
+    flagged = {i for i, ch in enumerate(state.view) if ch == FLAG}
+    return {
+        "cell": f"({row},{col})",
+        "claim": claim,
+        "verdict": "proven" if proven else "wrong" if wrong else "guess",
+        "certain_available": bool(analysis.safe) or bool(analysis.mines - flagged),
+    }
+
+
+def _reasoning_counts(session: GameSession) -> dict[str, int]:
+    counts = {
+        "moves_checked": 0,
+        "proven_moves": 0,
+        "guesses": 0,
+        "wrong_moves": 0,
+        "avoidable_guesses": 0,
+    }
+    for state, joint in zip(session.states, session.actions, strict=False):
+        action = joint.get(0)
+        if action is None or not isinstance(state, MinesweeperState):
+            continue
+        check = move_check(state, action)
+        if check is None:
+            continue
+        counts["moves_checked"] += 1
+        verdict = check["verdict"]
+        counts["proven_moves"] += verdict == "proven"
+        counts["wrong_moves"] += verdict == "wrong"
+        counts["guesses"] += verdict == "guess"
+        counts["avoidable_guesses"] += verdict == "guess" and check["certain_available"]
+    return counts
 
 
 def episode_metrics(session: GameSession, *, rejected_answers: int = 0) -> dict[str, Any]:
@@ -47,6 +146,7 @@ def episode_metrics(session: GameSession, *, rejected_answers: int = 0) -> dict[
         "win": state.status == Status.WON,
         "steps": state.turn + rejected_answers,
         "invalid_steps": state.invalid_steps + rejected_answers,
+        **_reasoning_counts(session),
     }
 
 
@@ -70,6 +170,69 @@ def aggregate(episodes: Iterable[Mapping[str, Any]]) -> dict[str, float | int]:
 
 def format_table1(rows: Mapping[tuple[int, str], Mapping[str, Any]]) -> str:
     """Table 1's layout: rows keyed by ``(mines, variant label)``, in the given order."""
-    labelled = {f"{mines} | {variant}": row for (mines, variant), row in rows.items()}
+    labelled = {f"{mines:<5} | {variant}": row for (mines, variant), row in rows.items()}
     table = text_table(("Mines | Model", *COLUMNS), labelled)
     return table
+
+
+def reasoning_row(episodes: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The solver check summed over episodes: moves checked and the share of each verdict.
+
+    ``Avoidable guesses %`` is the share of guesses made while some move was certain.
+
+    Example:
+        >>> reasoning_row([{"moves_checked": 4, "proven_moves": 3, "guesses": 1,
+        ...                 "wrong_moves": 0, "avoidable_guesses": 1}])["Proven %"]
+        75.0
+    """
+    rows = list(episodes)
+    checked = sum(int(r.get("moves_checked", 0)) for r in rows)
+    guesses = sum(int(r.get("guesses", 0)) for r in rows)
+
+    def share(key: str, total: int) -> float | None:
+        return 100 * sum(int(r.get(key, 0)) for r in rows) / total if total else None
+
+    def micro_f1(prefix: str) -> float | None:
+        if not any(r.get("cell_reports") for r in rows):
+            return None
+        tp, fp, fn = (sum(int(r.get(f"{prefix}_{k}", 0)) for r in rows) for k in ("tp", "fp", "fn"))
+        return 1.0 if tp + fp + fn == 0 else 2 * tp / (2 * tp + fp + fn)
+
+    return {
+        "Checked": checked,
+        "Proven %": share("proven_moves", checked),
+        "Guesses %": share("guesses", checked),
+        "Wrong %": share("wrong_moves", checked),
+        "Avoidable guesses %": share("avoidable_guesses", guesses),
+        "Safe F1": micro_f1("safe"),
+        "Mine F1": micro_f1("mine"),
+    }
+
+
+def report_counts(decisions: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """Confusion counts of the reported certain cells over an episode's decisions.
+
+    ``decisions`` are the episode loop's per-step decisions (their ``scores`` hold the
+    subproblem scores of ``ms_cells``): subproblem 1 counts as ``safe_*``, 2 as ``mine_*``,
+    and ``cell_reports`` is the number of decisions that were scored.
+    """
+    names = {1: "safe", 2: "mine"}
+    counts = {"cell_reports": 0}
+    for name in names.values():
+        counts.update({f"{name}_tp": 0, f"{name}_fp": 0, f"{name}_fn": 0})
+    for decision in decisions:
+        scores = decision.get("scores") or []
+        counts["cell_reports"] += bool(scores)
+        for score in scores:
+            kind = names.get(int(score["index"]))
+            if kind is None:
+                continue
+            for key in ("tp", "fp", "fn"):
+                counts[f"{kind}_{key}"] += int(score.get(key, 0))
+    return counts
+
+
+def format_reasoning(rows: Mapping[tuple[int, str], Mapping[str, Any]]) -> str:
+    """The solver check in Table 1's row layout, from :func:`reasoning_row` rows."""
+    labelled = {f"{mines:<5} | {variant}": row for (mines, variant), row in rows.items()}
+    return text_table(("Mines | Model", *REASONING_COLUMNS), labelled)
