@@ -8,7 +8,6 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from eeb_ms_support import HandMaze, biggest_group, match2_board, match2_oracle
-from maze_maps import build
 from langgraph_games.games import GameSession, make
 from langgraph_games.games.match2 import metrics as match2_metrics
 from langgraph_games.games.maze import metrics as maze_metrics
@@ -19,6 +18,7 @@ from langgraph_games.graphs.eeb import create_eeb_agent, eeb_player
 from langgraph_games.graphs.prompts_eeb import match2_messages
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import request_for
+from maze_maps import build
 
 
 async def decide(
