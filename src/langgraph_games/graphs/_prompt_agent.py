@@ -7,7 +7,6 @@ decision helper writes the JSON form of a :class:`~langgraph_games.players.base.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,8 +14,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from langgraph_games.graphs._llm import reply_text
-from langgraph_games.models.retry import ainvoke_with_retry
-from langgraph_games.models.usage import UsageRecorder
+from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players.base import ParseStatus
 
 __all__ = ["call_model", "decision_dict", "to_messages"]
@@ -48,29 +46,9 @@ async def call_model(
     delay_s: float,
 ) -> dict[str, Any]:
     """One model call with retries: ``{"reply": text, "usage": {...}, "latency_s": s}``."""
-    recorder = UsageRecorder()
-    started = time.perf_counter()
-    reply = await ainvoke_with_retry(
-        model,
-        messages,
-        config={"callbacks": [recorder]},
-        attempts=attempts,
-        base_delay_s=delay_s,
-    )
-    totals = recorder.totals()
-    usage = {
-        "calls": max(1, totals["calls"]),
-        "input_tokens": totals["input_tokens"],
-        "output_tokens": totals["output_tokens"],
-    }
-    if not totals["calls"] and reply.usage_metadata:  # a model that skips callbacks
-        usage["input_tokens"] = reply.usage_metadata.get("input_tokens", 0)
-        usage["output_tokens"] = reply.usage_metadata.get("output_tokens", 0)
-    return {
-        "reply": reply_text(reply),
-        "usage": usage,
-        "latency_s": time.perf_counter() - started,
-    }
+    reply, usage = await ainvoke_measured(model, messages, attempts=attempts, base_delay_s=delay_s)
+    latency = usage.pop("latency_s")
+    return {"reply": reply_text(reply), "usage": usage, "latency_s": latency}
 
 
 def decision_dict(
