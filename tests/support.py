@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from langchain_core.messages import BaseMessage
 
 from langgraph_games.eval import players as eval_players
-from langgraph_games.games import make
+from langgraph_games.games import Event, Game, GameState, make
 from langgraph_games.games.tictactoe import TicTacToeState
 from langgraph_games.graphs import gamebot_player
 from langgraph_games.models import ScriptedChatModel
@@ -85,3 +86,55 @@ def install_scripted_strategies(monkeypatch: Any) -> None:
     monkeypatch.setitem(eval_players.STRATEGIES, "perfect", (perfect, "oracle"))
     monkeypatch.setitem(eval_players.STRATEGIES, "sloppy", (sloppy, "oracle plus a bogus cell"))
     monkeypatch.setitem(eval_players.STRATEGIES, "clumsy", (clumsy, "illegal first, noisy"))
+
+
+# ----- a tiny simultaneous-move game for loop and tool tests ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PenniesState(GameState):
+    rounds_left: int
+    score: int
+
+    type_name: ClassVar[str] = "pennies"
+
+
+class Pennies(Game[PenniesState]):
+    """Matching pennies for a few rounds: a tiny simultaneous-move game for the tests."""
+
+    id = "pennies"
+    name = "Pennies"
+    description = "Both show heads or tails at once; player 0 scores on a match."
+    player_names = ("Even", "Odd")
+    simultaneous = True
+    State = PenniesState
+
+    def initial_state(self, seed: int = 0) -> PenniesState:
+        return PenniesState(seed=seed, turn=0, rounds_left=3, score=0)
+
+    def current_players(self, state: PenniesState) -> tuple[int, ...]:
+        return (0, 1) if state.rounds_left else ()
+
+    def legal_actions(self, state: PenniesState, player: int) -> tuple[str, ...]:
+        return ("heads", "tails") if state.rounds_left else ()
+
+    def _apply(
+        self, state: PenniesState, actions: Mapping[int, str]
+    ) -> tuple[PenniesState, list[Event]]:
+        delta = 1 if actions[0] == actions[1] else -1
+        new = PenniesState(
+            seed=state.seed,
+            turn=state.turn + 1,
+            rounds_left=state.rounds_left - 1,
+            score=state.score + delta,
+        )
+        return new, [{"type": "round", "delta": delta}]
+
+    def is_terminal(self, state: PenniesState) -> bool:
+        return state.rounds_left == 0
+
+    def returns(self, state: PenniesState) -> tuple[float, ...]:
+        return (float(state.score), float(-state.score))
+
+    def observation(self, state: PenniesState, player: int) -> str:
+        return f"{state.rounds_left} rounds left"

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from langgraph_games.games import Event, Game, GameSession, GameState
+from langgraph_games.games import GameSession
 from langgraph_games.graphs import EpisodeOptions, create_episode_graph, gamebot_player, run_episode
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import (
@@ -22,56 +20,7 @@ from langgraph_games.players import (
     Player,
     RandomPlayer,
 )
-from support import oracle
-
-
-@dataclass(frozen=True, slots=True)
-class PenniesState(GameState):
-    rounds_left: int
-    score: int
-
-    type_name: ClassVar[str] = "pennies"
-
-
-class Pennies(Game[PenniesState]):
-    """Matching pennies for a few rounds: a tiny simultaneous-move game for the tests."""
-
-    id = "pennies"
-    name = "Pennies"
-    description = "Both show heads or tails at once; player 0 scores on a match."
-    player_names = ("Even", "Odd")
-    simultaneous = True
-    State = PenniesState
-
-    def initial_state(self, seed: int = 0) -> PenniesState:
-        return PenniesState(seed=seed, turn=0, rounds_left=3, score=0)
-
-    def current_players(self, state: PenniesState) -> tuple[int, ...]:
-        return (0, 1) if state.rounds_left else ()
-
-    def legal_actions(self, state: PenniesState, player: int) -> tuple[str, ...]:
-        return ("heads", "tails") if state.rounds_left else ()
-
-    def _apply(
-        self, state: PenniesState, actions: Mapping[int, str]
-    ) -> tuple[PenniesState, list[Event]]:
-        delta = 1 if actions[0] == actions[1] else -1
-        new = PenniesState(
-            seed=state.seed,
-            turn=state.turn + 1,
-            rounds_left=state.rounds_left - 1,
-            score=state.score + delta,
-        )
-        return new, [{"type": "round", "delta": delta}]
-
-    def is_terminal(self, state: PenniesState) -> bool:
-        return state.rounds_left == 0
-
-    def returns(self, state: PenniesState) -> tuple[float, ...]:
-        return (float(state.score), float(-state.score))
-
-    def observation(self, state: PenniesState, player: int) -> str:
-        return f"{state.rounds_left} rounds left"
+from support import Pennies, oracle
 
 
 class SlowPlayer(Player):

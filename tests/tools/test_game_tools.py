@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 from langchain_core.messages import ToolMessage
 
-from langgraph_games.games import Game, GameSession, GameState
+from langgraph_games.games import GameSession
 from langgraph_games.players import MinimaxPlayer, RandomPlayer, request_for
 from langgraph_games.tools import GameToolkit, create_game_manager_tools, create_game_tools
+from support import Pennies
 
 
 def tool_call(tool, **args):  # type: ignore[no-untyped-def]
@@ -184,46 +181,6 @@ def test_lobby_tools() -> None:
     assert tool_call(move, action="Do Nothing").status == "success"
 
 
-@dataclass(frozen=True, slots=True)
-class PenniesState(GameState):
-    rounds_left: int
-    score: int
-
-
-class Pennies(Game[PenniesState]):
-    """Matching pennies, three rounds, both players at once (a test-only game)."""
-
-    id = "test_pennies"
-    name = "Pennies"
-    description = "Both show a coin; even wins on a match."
-    player_names = ("even", "odd")
-    simultaneous = True
-    State = PenniesState
-
-    def initial_state(self, seed: int = 0) -> PenniesState:
-        return PenniesState(seed=seed, turn=0, rounds_left=3, score=0)
-
-    def current_players(self, state: PenniesState) -> tuple[int, ...]:
-        return (0, 1) if state.rounds_left else ()
-
-    def legal_actions(self, state: PenniesState, player: int) -> tuple[str, ...]:
-        return ("heads", "tails") if state.rounds_left else ()
-
-    def _apply(self, state: PenniesState, actions: Any) -> tuple[PenniesState, list[Any]]:
-        match = actions[0] == actions[1]
-        new = PenniesState(state.seed, state.turn + 1, state.rounds_left - 1, state.score)
-        return dataclasses.replace(new, score=state.score + (1 if match else -1)), []
-
-    def is_terminal(self, state: PenniesState) -> bool:
-        return state.rounds_left == 0
-
-    def returns(self, state: PenniesState) -> tuple[float, ...]:
-        return (float(state.score), float(-state.score))
-
-    def observation(self, state: PenniesState, player: int) -> str:
-        return f"{state.rounds_left} rounds left, score {state.score}"
-
-
 async def test_simultaneous_moves_join_the_opponents_choice() -> None:
     session = GameSession(Pennies())
     move = GameToolkit(session, player=0, opponents={1: RandomPlayer(seed=1)}).get_tools()[2]
@@ -231,7 +188,7 @@ async def test_simultaneous_moves_join_the_opponents_choice() -> None:
     assert first.status == "success"
     assert first.content.splitlines()[:2] == [  # type: ignore[union-attr]
         "You played heads.",
-        f"odd (seat 1) played {session.actions[0][1]}.",
+        f"Odd (seat 1) played {session.actions[0][1]}.",
     ]
     second = await move.ainvoke(
         {"type": "tool_call", "id": "s", "name": "make_move", "args": {"action": "tails"}}
@@ -240,4 +197,4 @@ async def test_simultaneous_moves_join_the_opponents_choice() -> None:
     lonely = GameToolkit(GameSession(Pennies()), player=0).get_tools()[2]
     refused = tool_call(lonely, action="heads")
     assert refused.status == "error"
-    assert "odd (seat 1) must move at the same time as you" in refused.content  # type: ignore[operator]
+    assert "Odd (seat 1) must move at the same time as you" in refused.content  # type: ignore[operator]

@@ -1,4 +1,4 @@
-"""Pieces shared by the single-prompt agents (EvoEmpirBench, Minesweeper): call and decision.
+"""Pieces shared by the single-call agents (GAMEBoT, EvoEmpirBench, Minesweeper).
 
 A single-prompt agent builds its messages, calls the model once, and parses the reply.
 The call node records tokens and latency the same way the GAMEBoT graph does; the
@@ -12,12 +12,14 @@ from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_games.graphs._llm import reply_text
 from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players.base import ParseStatus
 
-__all__ = ["call_model", "decision_dict", "to_messages"]
+__all__ = ["call_model", "compile_model_check", "decision_dict", "to_messages"]
 
 
 def to_messages(pairs: Sequence[tuple[str, str]]) -> list[BaseMessage]:
@@ -70,3 +72,25 @@ def decision_dict(
         "latency_s": float(state.get("latency_s", 0.0)),
         "info": info,
     }
+
+
+def compile_model_check(
+    state_schema: type[Any],
+    input_schema: type[Any],
+    call: Any,
+    check: Any,
+    name: str,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The shape every single-call strategy graph shares: ``model -> check -> END``.
+
+    ``call`` builds the prompt and asks the model (usage recorded); ``check`` reads the
+    reply into a decision. Two nodes, because each LangGraph node costs a fixed overhead
+    per decision and the pieces need no checkpoint between them.
+    """
+    builder = StateGraph(state_schema, input_schema=input_schema)
+    builder.add_node("model", call)
+    builder.add_node("check", check)
+    builder.add_edge(START, "model")
+    builder.add_edge("model", "check")
+    builder.add_edge("check", END)
+    return builder.compile(name=name)

@@ -34,7 +34,6 @@ from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage
-from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_games.games.base import Game
@@ -42,7 +41,12 @@ from langgraph_games.games.match2 import Match2, Match2State
 from langgraph_games.games.maze import Maze, MazeState
 from langgraph_games.games.registry import make
 from langgraph_games.games.state import GameState, derive_rng
-from langgraph_games.graphs._prompt_agent import call_model, decision_dict, to_messages
+from langgraph_games.graphs._prompt_agent import (
+    call_model,
+    compile_model_check,
+    decision_dict,
+    to_messages,
+)
 from langgraph_games.graphs.decision import DecisionInput, GraphPlayer, engine_of, state_of
 from langgraph_games.graphs.prompts_eeb import (
     is_refusal,
@@ -185,13 +189,7 @@ def create_eeb_agent(
         )
         return {"decision": decision_dict(state, action, status, {"strategy": "eeb", **info})}
 
-    builder = StateGraph(EebState, input_schema=DecisionInput)
-    builder.add_node("model", call)
-    builder.add_node("check", check)
-    builder.add_edge(START, "model")
-    builder.add_edge("model", "check")
-    builder.add_edge("check", END)
-    return builder.compile(name=name)
+    return compile_model_check(EebState, DecisionInput, call, check, name)
 
 
 def build_eeb_messages(

@@ -33,7 +33,6 @@ from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
-from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_games.games._text import after_last_label, label_pattern
@@ -41,6 +40,7 @@ from langgraph_games.games.base import Game
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.state import GameState
 from langgraph_games.games.subproblems import extract_intermediate, score_answer
+from langgraph_games.graphs._prompt_agent import compile_model_check
 from langgraph_games.graphs.decision import (
     DecisionInput,
     GraphPlayer,
@@ -237,13 +237,7 @@ def create_gamebot_agent(
             )
         return {"decision": decision}
 
-    builder = StateGraph(GamebotState, input_schema=DecisionInput)
-    builder.add_node("model", call_model)
-    builder.add_node("check", check)
-    builder.add_edge(START, "model")
-    builder.add_edge("model", "check")
-    builder.add_edge("check", END)
-    return builder.compile(name=name)
+    return compile_model_check(GamebotState, DecisionInput, call_model, check, name)
 
 
 def parse_gamebot_reply(

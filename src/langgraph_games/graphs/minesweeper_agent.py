@@ -36,14 +36,18 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_games.games.minesweeper import Minesweeper, MinesweeperState
 from langgraph_games.games.minesweeper.metrics import move_check
 from langgraph_games.games.minesweeper.rules import INVALID_POSITION
 from langgraph_games.games.subproblems import extract_intermediate, score_answer
-from langgraph_games.graphs._prompt_agent import call_model, decision_dict, to_messages
+from langgraph_games.graphs._prompt_agent import (
+    call_model,
+    compile_model_check,
+    decision_dict,
+    to_messages,
+)
 from langgraph_games.graphs.decision import (
     DecisionInput,
     GraphPlayer,
@@ -258,13 +262,7 @@ def create_minesweeper_agent(
         decision["scores"] = scores
         return {"decision": decision}
 
-    builder = StateGraph(MinesweeperAgentState, input_schema=MinesweeperAgentInput)
-    builder.add_node("model", call)
-    builder.add_node("check", check)
-    builder.add_edge(START, "model")
-    builder.add_edge("model", "check")
-    builder.add_edge("check", END)
-    return builder.compile(name=name)
+    return compile_model_check(MinesweeperAgentState, MinesweeperAgentInput, call, check, name)
 
 
 _PART_NAMES = ("examples", "step_back", "tips", "memory", "report_cells")
