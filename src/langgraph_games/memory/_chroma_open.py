@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -174,7 +175,10 @@ def open_collection(
             f"collection {full!r} in {location} uses store format {meta.get('format')!r}; "
             f"this version of langgraph-games reads format {FORMAT}"
         )
-    space = ((collection.configuration or {}).get("hnsw") or {}).get("space", "cosine")
+    with warnings.catch_warnings():  # Chroma warns about its own legacy config format here
+        warnings.simplefilter("ignore", DeprecationWarning)
+        configuration = collection.configuration or {}
+    space = (configuration.get("hnsw") or {}).get("space", "cosine")
     if space != "cosine":
         raise StoreOpenError(
             f"collection {full!r} in {location} measures {space!r} distance; expected cosine"
