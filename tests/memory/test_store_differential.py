@@ -30,6 +30,7 @@ from langgraph.store.memory import InMemoryStore
 from memory_fakes import fake_index
 
 from langgraph_games.memory import ChromaStore
+from langgraph_games.memory import _chroma_read as read
 
 NAMESPACES = [("a",), ("a", "b"), ("a", "b", "c"), ("a", "c"), ("x", "b"), ("x",)]
 KEYS = [f"k{i}" for i in range(6)]
@@ -202,6 +203,24 @@ CONFIGS = {
 def test_random_operations_agree_with_in_memory_store(config: str, seed: int) -> None:
     with ChromaStore(index=CONFIGS[config]()) as store:
         run_sequence(store, Oracle(CONFIGS[config]()), seed, steps=150)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_filtered_query_path_agrees_too(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tiny windows make searches give up on unfiltered ranking and push filters to Chroma.
+    monkeypatch.setattr(read, "FIRST_WINDOW", 1)
+    monkeypatch.setattr(read, "UNFILTERED_CAP", 2)
+    calls: list[object] = []
+    with ChromaStore(index=fake_index(16, ["text"])) as store:
+        query = store._vectors.query
+
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            calls.append(kwargs.get("where"))
+            return query(*args, **kwargs)
+
+        monkeypatch.setattr(store._vectors, "query", spy)
+        run_sequence(store, Oracle(fake_index(16, ["text"])), seed, steps=150)
+    assert any(where is not None for where in calls)
 
 
 def test_random_operations_agree_on_a_persistent_directory(store_dir: Path) -> None:

@@ -7,7 +7,8 @@ version ``ver``, the ids of the vectors written with it (``vids``, absent when n
 index spec used (``ix``) and the mirrored scalars of the value (``mirror_metadata``). Each
 vector of an item is one record in ``<name>-vectors`` whose metadata repeats the namespace and
 mirrors, names its item (``item``), its path (``path``) and the item version it belongs
-to (``ver``). Namespace labels never contain ``.`` (LangGraph forbids it), so joining
+to (``ver``; both, and the namespace, are also spelled out in the vector's id). Namespace
+labels never contain ``.`` (LangGraph forbids it), so joining
 labels with ``.`` is unambiguous.
 """
 
@@ -49,9 +50,19 @@ def item_id(namespace: Sequence[str], key: str) -> str:
     return uuid.uuid5(_ID_SPACE, json.dumps([list(namespace), key])).hex
 
 
-def vector_id(item: str, path: str, version: str) -> str:
-    """Chroma id of one vector of one version of an item."""
-    return uuid.uuid5(_ID_SPACE, json.dumps([item, path, version])).hex
+def vector_id(item: str, path: str, version: str, namespace: Sequence[str]) -> str:
+    """Chroma id of one vector of one version of an item.
+
+    ``<item>.<version>.<path hash>.<namespace>``: owner, version and namespace are readable
+    from the id, so a search can rank and sift vectors without reading any metadata.
+    """
+    return f"{item}.{version}.{uuid.uuid5(_ID_SPACE, path).hex[:16]}.{encode_ns(namespace)}"
+
+
+def vector_owner(vector: str) -> tuple[str, str, tuple[str, ...]]:
+    """The item id, item version and namespace a vector id names."""
+    item, version, _, namespace = vector.split(".", 3)
+    return item, version, decode_ns(namespace)
 
 
 def placeholder_vector(item: str) -> list[float]:

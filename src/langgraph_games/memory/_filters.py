@@ -21,7 +21,7 @@ from typing import Any
 
 OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
 MIRROR_MAX_FIELD = 128
-MIRROR_MAX_STRING = 512
+MIRROR_MAX_STRING = 128
 
 
 def _is_number(value: Any) -> bool:

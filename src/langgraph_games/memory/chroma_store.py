@@ -407,7 +407,7 @@ class ChromaStore(BaseStore):
                 )
                 item_paths = paths.get((op.namespace, op.key), [])
                 if item_paths:
-                    meta["vids"] = [vector_id(rid, p, version) for p, _ in item_paths]
+                    meta["vids"] = [vector_id(rid, p, version, op.namespace) for p, _ in item_paths]
                 for vid, (p, text) in zip(meta.get("vids", []), item_paths, strict=True):
                     vector_rows.append((vid, vectors[text], vector_metadata(meta, rid, p)))
                 item_rows.append((rid, dump_value(op.value), meta))
