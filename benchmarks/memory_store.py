@@ -106,7 +106,7 @@ def main() -> None:
                 n, kind,
                 f"{median(a) * 1e3:.2f}", f"{percentile(a, 99) * 1e3:.2f}",
                 f"{median(b) * 1e3:.3f}", f"{percentile(b, 99) * 1e3:.3f}",
-                f"{median(a) / median(b):.0f}x",
+                f"{median(a) / median(b):.2g}x",
             ])  # fmt: skip
         rows.append(
             [n, "fill (items/s)", f"{n / fill_chroma:.0f}", "", f"{n / fill_memory:.0f}", "", ""]

@@ -194,8 +194,12 @@ def scripted_merge(prompt: str) -> str:
     return "MERGED: " + "; ".join(prompt_entries(prompt))
 
 
-@pytest.mark.parametrize("crash_on", [1, 2, 3, 4, 5])
-def test_a_round_killed_midway_and_resumed_loses_and_duplicates_nothing(crash_on: int) -> None:
+@pytest.mark.parametrize(
+    ("crash_on", "every"), [(1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (1, 4), (2, 4)]
+)
+def test_a_round_killed_midway_and_resumed_loses_and_duplicates_nothing(
+    crash_on: int, every: int
+) -> None:
     batch = [
         cand("c1", WALLS),
         cand("c2", KEY),
@@ -207,13 +211,30 @@ def test_a_round_killed_midway_and_resumed_loses_and_duplicates_nothing(crash_on
     clean = weaver(model=ScriptedChatModel(respond=scripted_merge))
     clean.insert_many(batch)
     store = CrashingStore(crash_on)
-    crashing = weaver(store, model=ScriptedChatModel(respond=scripted_merge))
+    model = ScriptedChatModel(respond=scripted_merge)
+    crashing = weaver(store, model=model, checkpoint_every=every)
     with pytest.raises(KeyboardInterrupt):
         crashing.insert_many(batch)
     store.crash_on = -1
-    weaver(store, model=ScriptedChatModel(respond=scripted_merge)).insert_many(batch)
+    weaver(store, model=model, checkpoint_every=every).insert_many(batch)
     resumed = weaver(store)
     assert {t.id: t for t in resumed.truths(None)} == {t.id: t for t in clean.truths(None)}
+
+
+@pytest.mark.parametrize(("every", "writes"), [(1, 6), (4, 2), (100, 1)])
+def test_checkpoint_every_groups_writes(every: int, writes: int) -> None:
+    store = CrashingStore(crash_on=-1)
+    w = weaver(store, model=ScriptedChatModel(respond=scripted_merge), checkpoint_every=every)
+    w.insert_many(
+        [
+            cand(f"c{i}", t)
+            for i, t in enumerate(
+                [WALLS, KEY, WALLS_EXACT, WALLS_SIMILAR, MONSTERS, MONSTERS_SIMILAR]
+            )
+        ]
+    )
+    assert store.writes == writes
+    assert len(w.truths()) == 3
 
 
 def test_reverting_a_round_restores_the_previous_truth_base() -> None:

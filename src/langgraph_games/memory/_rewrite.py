@@ -19,14 +19,15 @@ from langgraph_games.memory import merge_prompts as prompts
 from langgraph_games.memory.records import MergedSource, Truth, TruthStatus
 
 if TYPE_CHECKING:
-    from langgraph_games.memory.truth_weaver import TruthWeaver, WeaveReport, _State
+    from langgraph_games.memory._weave_state import State
+    from langgraph_games.memory.truth_weaver import TruthWeaver, WeaveReport
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
-def rewrite_truths(weaver: TruthWeaver, state: _State, round_: int, report: WeaveReport) -> None:
+def rewrite_truths(weaver: TruthWeaver, state: State, round_: int, report: WeaveReport) -> None:
     """Apply one model rewrite of the active entries (see module docstring)."""
-    from langgraph_games.memory.truth_weaver import _common, _digest
+    from langgraph_games.memory._weave_state import common, digest
 
     active = sorted(
         (t for t in state.truths.values() if t.status == TruthStatus.ACTIVE),
@@ -70,14 +71,14 @@ def rewrite_truths(weaver: TruthWeaver, state: _State, round_: int, report: Weav
             report.failure_reasons["lost-number" if lost else "drifted"] += 1
             continue
         merged = Truth(
-            id=f"r-{_digest(weaver.game, round_, sorted(t.id for t in group), text)}",
+            id=f"r-{digest(weaver.game, round_, sorted(t.id for t in group), text)}",
             game=weaver.game,
             text=text,
             round=round_,
             order=order,
             kind="merged" if len(group) > 1 else group[0].kind,
-            level=_common(t.level for t in group),
-            episode=_common(t.episode for t in group),
+            level=common(t.level for t in group),
+            episode=common(t.episode for t in group),
             provenance=[s for t in group for s in t.provenance],
             merged_from=[MergedSource(id=t.id, text=t.text, round=t.round) for t in group],
         )

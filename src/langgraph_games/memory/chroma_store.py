@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import re
 import threading
 import uuid
@@ -39,17 +38,8 @@ from langgraph_games.memory._chroma_open import (
     embed_identity,
     open_collection,
 )
-from langgraph_games.memory._codec import (
-    CLOCK,
-    check_namespace_for_put,
-    check_put_value,
-    dump_value,
-    item_id,
-    item_metadata,
-    placeholder_vector,
-    vector_id,
-    vector_metadata,
-)
+from langgraph_games.memory._chroma_write import write_items
+from langgraph_games.memory._codec import check_namespace_for_put, check_put_value, item_id
 from langgraph_games.memory.errors import EmbeddingDimensionError, StoreOpenError
 
 __all__ = ["ChromaStore", "RepairReport"]
@@ -369,67 +359,17 @@ class ChromaStore(BaseStore):
         *,
         keep_times: Mapping[str, tuple[int, int]] | None = None,
     ) -> None:
-        """Write puts and deletes so that a crash at any point leaves every item whole.
-
-        Order: the new vectors (under a fresh version), then the item records (the commit
-        point: a search only counts vectors of the version its item names), then deletes,
-        then the vectors of the replaced versions.
-        """
-        version = uuid.uuid4().hex
+        """Write puts and deletes crash-safely (see ``_chroma_write``)."""
         with self._write_lock:
-            ids = [item_id(op.namespace, op.key) for op in writes]
-            old = self._items.get(ids=ids, include=["metadatas"])
-            previous = dict(zip(old["ids"], old["metadatas"], strict=True))
-            item_rows: list[tuple[str, str, dict[str, Any]]] = []
-            vector_rows: list[tuple[str, list[float], dict[str, Any]]] = []
-            deletes: list[str] = []
-            stale: list[str] = []
-            for rid, op in zip(ids, writes, strict=True):
-                before = previous.get(rid)
-                if before is not None:
-                    stale.extend(before.get("vids") or [])
-                if op.value is None:
-                    if before is not None:
-                        deletes.append(rid)
-                    continue
-                now = CLOCK.now_us()
-                created, updated = (keep_times or {}).get(
-                    rid, (int(before["ca"]) if before else now, now)
-                )
-                meta = item_metadata(
-                    op.namespace,
-                    op.key,
-                    op.value,
-                    created_us=created,
-                    updated_us=updated,
-                    version=version,
-                    index_spec=json.dumps(op.index),
-                )
-                item_paths = paths.get((op.namespace, op.key), [])
-                if item_paths:
-                    meta["vids"] = [vector_id(rid, p, version, op.namespace) for p, _ in item_paths]
-                for vid, (p, text) in zip(meta.get("vids", []), item_paths, strict=True):
-                    vector_rows.append((vid, vectors[text], vector_metadata(meta, rid, p)))
-                item_rows.append((rid, dump_value(op.value), meta))
-            for start in range(0, len(vector_rows), self._max_batch):
-                chunk = vector_rows[start : start + self._max_batch]
-                self._vectors.upsert(
-                    ids=[r[0] for r in chunk],
-                    embeddings=[r[1] for r in chunk],
-                    metadatas=[r[2] for r in chunk],
-                )
-            for start in range(0, len(item_rows), self._max_batch):
-                rows = item_rows[start : start + self._max_batch]
-                self._items.upsert(
-                    ids=[r[0] for r in rows],
-                    embeddings=[placeholder_vector(r[0]) for r in rows],
-                    documents=[r[1] for r in rows],
-                    metadatas=[r[2] for r in rows],
-                )
-            for start in range(0, len(deletes), self._max_batch):
-                self._items.delete(ids=deletes[start : start + self._max_batch])
-            for start in range(0, len(stale), self._max_batch):
-                self._vectors.delete(ids=stale[start : start + self._max_batch])
+            write_items(
+                self._items,
+                self._vectors,
+                self._max_batch,
+                writes,
+                paths,
+                vectors,
+                keep_times=keep_times,
+            )
 
     # -- maintenance -----------------------------------------------------------------------
 

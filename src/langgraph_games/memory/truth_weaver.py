@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -17,8 +14,8 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.store.base import BaseStore, PutOp
 
 from langgraph_games.memory import merge_prompts as prompts
+from langgraph_games.memory._weave_state import Index, State, common, digest
 from langgraph_games.memory.embeddings import default_embeddings
-from langgraph_games.memory.errors import RevertError
 from langgraph_games.memory.records import (
     Candidate,
     MergedSource,
@@ -91,60 +88,6 @@ class RevertReport:
     detached: int = 0
 
 
-def _digest(*parts: Any) -> str:
-    return hashlib.sha1(json.dumps(parts).encode(), usedforsecurity=False).hexdigest()[:16]
-
-
-def _common(values: Iterable[str | None]) -> str | None:
-    distinct = set(values)
-    return distinct.pop() if len(distinct) == 1 else None
-
-
-class _Index:
-    """Unit vectors of the active entries, for cosine similarity by one matrix product."""
-
-    def __init__(self) -> None:
-        self.ids: list[str] = []
-        self.rows = np.zeros((0, 0), dtype=np.float32)
-        self.alive = np.zeros(0, dtype=bool)
-
-    def add(self, truth_id: str, vector: np.ndarray) -> None:
-        n = len(self.ids)
-        if n == 0 and len(self.rows) == 0:
-            self.rows = np.zeros((16, len(vector)), dtype=np.float32)
-            self.alive = np.zeros(16, dtype=bool)
-        if n == len(self.rows):
-            self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
-            self.alive = np.concatenate([self.alive, np.zeros_like(self.alive)])
-        self.ids.append(truth_id)
-        self.rows[n] = vector
-        self.alive[n] = True
-
-    def remove(self, truth_id: str) -> None:
-        for i, known in enumerate(self.ids):
-            if known == truth_id:
-                self.alive[i] = False
-
-    def similar(self, vector: np.ndarray) -> list[tuple[float, str]]:
-        n = len(self.ids)
-        if n == 0:
-            return []
-        scores = self.rows[:n] @ vector
-        order = np.argsort(-scores, kind="stable")
-        return [(float(scores[i]), self.ids[i]) for i in order if self.alive[i]]
-
-
-@dataclass
-class _State:
-    truths: dict[str, Truth]
-    known: set[str]
-    by_text: dict[str, str]
-    index: _Index
-
-    def next_order(self) -> int:
-        return max((t.order for t in self.truths.values()), default=0) + 1
-
-
 class TruthWeaver:
     """Insert candidate truths into a game's truth base, keeping it free of repeats.
 
@@ -169,6 +112,9 @@ class TruthWeaver:
         max_merge_group: Most entries (candidate included) merged at once.
         min_merged_similarity: A merged text must be at least this similar to each source.
         game_name: How prompts name the game (default ``game``).
+        checkpoint_every: Write to the store after this many candidates (each write is one
+            store batch, applied whole). 1 loses no work on a crash; larger values save the
+            per-write cost of a persistent store (about 30 ms each for ChromaStore on disk).
 
     Example:
         >>> from langgraph.store.memory import InMemoryStore
@@ -194,6 +140,7 @@ class TruthWeaver:
         max_merge_group: int = 3,
         min_merged_similarity: float = 0.5,
         game_name: str | None = None,
+        checkpoint_every: int = 1,
     ) -> None:
         if not 0.0 < merge_threshold <= duplicate_threshold <= 1.0:
             raise ValueError(
@@ -202,6 +149,9 @@ class TruthWeaver:
             )
         if max_merge_group < 2:
             raise ValueError(f"max_merge_group must be at least 2, got {max_merge_group}")
+        if checkpoint_every < 1:
+            raise ValueError(f"checkpoint_every must be at least 1, got {checkpoint_every}")
+        self.checkpoint_every = checkpoint_every
         self.store = store
         self.game = game
         self.namespace = truths_namespace(game)
@@ -241,14 +191,14 @@ class TruthWeaver:
         self._embed([text])
         return self._vectors[text]
 
-    def _load(self) -> _State:
+    def _load(self) -> State:
         truths = self._read()
         live = [t for t in truths.values() if t.status != TruthStatus.REVERTED]
         active = sorted(
             (t for t in live if t.status == TruthStatus.ACTIVE), key=lambda t: (t.order, t.id)
         )
         known = {cid for t in live for cid in t.candidate_ids()}
-        state = _State(truths, known, {}, _Index())
+        state = State(truths, known, {}, Index())
         if self.mode != WeaveMode.APPEND and active:
             self._embed([t.text for t in active])
         for truth in active:
@@ -259,13 +209,11 @@ class TruthWeaver:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def _save(self, state: _State, changed: Sequence[Truth]) -> None:
-        """Write changed entries in one store batch (one Chroma call: all or nothing)."""
-        self.store.batch(
-            [PutOp(self.namespace, t.id, t.to_value(), index=["text"]) for t in changed]
-        )
+    def _save(self, state: State, changed: Sequence[Truth]) -> None:
+        """Apply changed entries to the working state; they are written by :meth:`_flush`."""
         for truth in changed:
             state.truths[truth.id] = truth
+            state.pending[truth.id] = truth
             if truth.status != TruthStatus.REVERTED:
                 state.known |= truth.candidate_ids()
             norm = prompts.normalize_text(truth.text)
@@ -279,9 +227,20 @@ class TruthWeaver:
                     del state.by_text[norm]
                 state.index.remove(truth.id)
 
-    def _new_entry(self, state: _State, candidate: Candidate) -> Truth:
+    def _flush(self, state: State) -> None:
+        """Write the pending entries in one store batch (one Chroma call: all or nothing)."""
+        if state.pending:
+            self.store.batch(
+                [
+                    PutOp(self.namespace, t.id, t.to_value(), index=["text"])
+                    for t in state.pending.values()
+                ]
+            )
+            state.pending.clear()
+
+    def _new_entry(self, state: State, candidate: Candidate) -> Truth:
         return Truth(
-            id=f"t-{_digest(self.game, candidate.id, candidate.round)}",
+            id=f"t-{digest(self.game, candidate.id, candidate.round)}",
             game=self.game,
             text=candidate.text,
             round=candidate.round,
@@ -298,7 +257,10 @@ class TruthWeaver:
         return self.insert_many([candidate])
 
     def insert_many(self, candidates: Iterable[Candidate]) -> WeaveReport:
-        """Insert candidates in order, writing after each one (a crash loses nothing).
+        """Insert candidates in order, writing every ``checkpoint_every`` of them.
+
+        A crash loses at most the candidates since the last write; inserting the same
+        candidates again (idempotent by id) resumes where it stopped.
 
         Returns:
             What happened to them, counted.
@@ -308,7 +270,7 @@ class TruthWeaver:
         state = self._load()
         if self.mode == WeaveMode.MERGE:
             self._embed([c.text for c in candidates if c.id not in state.known])
-        for candidate in candidates:
+        for done, candidate in enumerate(candidates, 1):
             if candidate.id in state.known:
                 report.already_present += 1
             elif self.mode == WeaveMode.APPEND:
@@ -316,8 +278,12 @@ class TruthWeaver:
                 report.added += 1
             else:
                 self._weave(state, candidate, report)
+            if done % self.checkpoint_every == 0:
+                self._flush(state)
+        self._flush(state)
         if self.mode == WeaveMode.REWRITE and candidates:
             self._rewrite(state, max(c.round for c in candidates), report)
+            self._flush(state)
         return report
 
     async def ainsert_many(self, candidates: Iterable[Candidate]) -> WeaveReport:
@@ -325,7 +291,7 @@ class TruthWeaver:
         return await asyncio.to_thread(self.insert_many, list(candidates))
 
     def _attach(
-        self, state: _State, truth_id: str, source: Source, report: WeaveReport, exact: bool
+        self, state: State, truth_id: str, source: Source, report: WeaveReport, exact: bool
     ) -> None:
         truth = state.truths[truth_id]
         self._save(state, [truth.model_copy(update={"provenance": [*truth.provenance, source]})])
@@ -334,7 +300,7 @@ class TruthWeaver:
         else:
             report.near_duplicates += 1
 
-    def _weave(self, state: _State, candidate: Candidate, report: WeaveReport) -> None:
+    def _weave(self, state: State, candidate: Candidate, report: WeaveReport) -> None:
         same = state.by_text.get(prompts.normalize_text(candidate.text))
         if same is not None:
             source = Source.of(candidate, Relation.EXACT_DUPLICATE, 1.0)
@@ -369,7 +335,7 @@ class TruthWeaver:
         report.added += 1
 
     def _merge(
-        self, state: _State, group: list[Truth], candidate: Candidate
+        self, state: State, group: list[Truth], candidate: Candidate
     ) -> tuple[list[Truth] | None, str]:
         """Ask the model to fold ``group`` and the candidate into one entry."""
         assert self.model is not None
@@ -385,14 +351,14 @@ class TruthWeaver:
         if min(float(self._vector(t) @ vector) for t in texts) < self.min_merged_similarity:
             return None, "drifted"
         merged = Truth(
-            id=f"m-{_digest(self.game, sorted(t.id for t in group), candidate.id)}",
+            id=f"m-{digest(self.game, sorted(t.id for t in group), candidate.id)}",
             game=self.game,
             text=text,
             round=candidate.round,
             order=state.next_order(),
             kind="merged",
-            level=_common([*(t.level for t in group), candidate.level]),
-            episode=_common([*(t.episode for t in group), candidate.episode]),
+            level=common([*(t.level for t in group), candidate.level]),
+            episode=common([*(t.episode for t in group), candidate.episode]),
             provenance=[s for t in group for s in t.provenance] + [Source.of(candidate)],
             merged_from=[MergedSource(id=t.id, text=t.text, round=t.round) for t in group],
         )
@@ -408,7 +374,7 @@ class TruthWeaver:
         ]
         return [merged, *folded], "ok"
 
-    def _rewrite(self, state: _State, round_: int, report: WeaveReport) -> None:
+    def _rewrite(self, state: State, round_: int, report: WeaveReport) -> None:
         """The released code's step: the model tidies the whole list, provenance kept."""
         from langgraph_games.memory._rewrite import rewrite_truths
 
@@ -420,47 +386,12 @@ class TruthWeaver:
         """Undo every change stamped with ``round_``: the paper's revert when a round hurts.
 
         Entries created in the round are marked reverted (kept, for the record), entries it
-        merged away are active again, and duplicate provenance it attached is removed.
+        merged away are active again, and duplicate provenance it attached is removed; all
+        in one store batch.
 
         Raises:
             RevertError: A later round still builds on the truth base (revert it first).
         """
-        truths = self._read()
-        later: set[int] = set()
-        for t in truths.values():
-            if t.status == TruthStatus.REVERTED:
-                continue
-            later.add(t.round)
-            if t.merged_round is not None:
-                later.add(t.merged_round)
-            later.update(s.round for s in t.provenance if s.relation != Relation.ORIGIN)
-        after = sorted(r for r in later if r > round_)
-        if after:
-            raise RevertError(
-                f"round {round_} of {self.namespace} cannot be reverted while rounds {after} "
-                "build on it; revert those first, newest first"
-            )
-        report = RevertReport(round=round_)
-        changed: list[Truth] = []
-        for t in truths.values():
-            if t.status == TruthStatus.REVERTED:
-                continue
-            if t.round == round_:
-                changed.append(t.model_copy(update={"status": TruthStatus.REVERTED}))
-                report.reverted += 1
-                continue
-            update: dict[str, Any] = {}
-            if t.status == TruthStatus.MERGED and t.merged_round == round_:
-                update.update(status=TruthStatus.ACTIVE, merged_into=None, merged_round=None)
-                report.restored += 1
-            kept = [s for s in t.provenance if s.relation == Relation.ORIGIN or s.round != round_]
-            if len(kept) != len(t.provenance):
-                update["provenance"] = kept
-                report.detached += len(t.provenance) - len(kept)
-            if update:
-                changed.append(t.model_copy(update=update))
-        if changed:
-            self.store.batch(
-                [PutOp(self.namespace, t.id, t.to_value(), index=["text"]) for t in changed]
-            )
-        return report
+        from langgraph_games.memory._revert import revert_round
+
+        return revert_round(self.store, self.namespace, self._read(), round_)
