@@ -150,3 +150,26 @@ def test_processes_through_a_chroma_server_lose_nothing(chroma_server: tuple[str
     # Data lives in the server, so a second client sees it.
     with ChromaStore(host=host, port=port, name="shared") as again:
         assert len(again.search(("pool",), limit=1000)) == workers * count
+
+
+def test_a_directory_handed_between_processes_is_read_afresh(store_dir: Path) -> None:
+    index = fake_index(fields=["text"])
+    with ChromaStore(store_dir, index=index) as store:
+        for i in range(30):
+            store.put(("a",), f"k{i}", {"text": f"lesson {i}"})
+        store.search(("a",), query="warm the index cache")
+    writer = (
+        "import sys; sys.path.insert(0, sys.argv[2])\n"
+        "from memory_fakes import fake_index\n"
+        "from langgraph_games.memory import ChromaStore\n"
+        "with ChromaStore(sys.argv[1], index=fake_index(fields=['text'])) as store:\n"
+        "    store.put(('a',), 'new', {'text': 'brand new lesson'})\n"
+        "    store.put(('a',), 'k0', {'text': 'changed lesson'})\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", writer, str(store_dir), str(Path(__file__).parent)], check=True
+    )
+    # Closing released Chroma's cached index, so this process sees the other one's vectors.
+    with ChromaStore(store_dir, index=index) as store:
+        assert store.search(("a",), query="brand new lesson", limit=1)[0].key == "new"
+        assert store.search(("a",), query="changed lesson", limit=1)[0].key == "k0"

@@ -157,9 +157,15 @@ class ChromaStore(BaseStore):
             directory = Path(path)
             check_directory(directory)
             self._lock_token = _lock.acquire(directory, lock_timeout)
-        self._finalizer = weakref.finalize(self, _release, self._lock_token)
+        # What close() (or garbage collection) must let go of: the Chroma client this store
+        # made, then the directory lock. Closing the client matters: Chroma keeps one cached
+        # index per path and process, which would not see another process's later writes.
+        self._held: dict[str, Any] = {"client": None, "lock": self._lock_token}
+        self._finalizer = weakref.finalize(self, _release, self._held)
         try:
             self._client, self.location = connect(path, client, host, port, ssl, headers)
+            if client is None:
+                self._held["client"] = self._client
             self._items = open_collection(self._client, self.name, "items", self.location, hnsw)
             self._vectors = open_collection(self._client, self.name, "vectors", self.location, hnsw)
             self._max_batch = int(self._client.get_max_batch_size())
@@ -397,7 +403,11 @@ class ChromaStore(BaseStore):
     # -- lifecycle -------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Release the directory lock (an in-memory store also drops its data)."""
+        """Close the Chroma client it made and release the directory lock.
+
+        An in-memory store also drops its data. Reopening later (in this or another
+        process) reads the directory afresh.
+        """
         if self._ephemeral and self._finalizer.alive:
             for kind in ("items", "vectors"):
                 with contextlib.suppress(Exception):  # already gone is fine when closing
@@ -415,6 +425,11 @@ class ChromaStore(BaseStore):
         return f"ChromaStore({self.location!r}, name={self.name!r}{dims}, format={FORMAT})"
 
 
-def _release(token: str | None) -> None:
-    if token is not None:
-        _lock.release(token)
+def _release(held: dict[str, Any]) -> None:
+    client, token = held.pop("client", None), held.pop("lock", None)
+    try:
+        if client is not None and hasattr(client, "close"):
+            client.close()
+    finally:
+        if token is not None:
+            _lock.release(token)
