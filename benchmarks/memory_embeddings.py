@@ -9,8 +9,9 @@ TruthWeaver: 1,000 synthetic lesson candidates (about a third exact repeats in o
 casing, a sixth small rewordings of earlier ones, the rest distinct) inserted with no chat
 model, i.e. the embedding-only path: normalise, check exact repeats, embed, compare with
 every active truth, write. Timed into LangGraph's InMemoryStore and into a ChromaStore in
-a temporary directory, each with the real embeddings and with a cheap seeded fake (which
-isolates the weaver's and the store's own cost).
+a temporary directory (writing after every candidate, and after every 100), each with the
+real embeddings and with a cheap seeded fake (which isolates the weaver's and the store's
+own cost).
 """
 
 from __future__ import annotations
@@ -92,9 +93,9 @@ def embed_rates(emb: MiniLMEmbeddings, seconds: float) -> list[list[object]]:
 
 
 def weave_time(
-    store: BaseStore, embeddings: Embeddings, items: list[Candidate]
+    store: BaseStore, embeddings: Embeddings, items: list[Candidate], every: int = 1
 ) -> tuple[float, int]:
-    weaver = TruthWeaver(store, "maze", embeddings=embeddings)
+    weaver = TruthWeaver(store, "maze", embeddings=embeddings, checkpoint_every=every)
     start = time.perf_counter()
     report = weaver.insert_many(items)
     return time.perf_counter() - start, report.added
@@ -113,12 +114,15 @@ def main() -> None:
     rows = []
     for name, embeddings in (("MiniLM", emb), ("fake", DeterministicFakeEmbedding(size=384))):
         seconds, added = weave_time(InMemoryStore(), embeddings, items)
-        rows.append(["InMemoryStore", name, f"{seconds * 1000 / len(items):.2f}", added])
-        with tempfile.TemporaryDirectory() as tmp, ChromaStore(Path(tmp) / "s") as chroma:
-            seconds, added = weave_time(chroma, embeddings, items)
-        rows.append(["ChromaStore (dir)", name, f"{seconds * 1000 / len(items):.2f}", added])
+        rows.append(["InMemoryStore", name, 1, f"{seconds * 1000 / len(items):.2f}", added])
+        for every in (1, 100):
+            with tempfile.TemporaryDirectory() as tmp, ChromaStore(Path(tmp) / "s") as chroma:
+                seconds, added = weave_time(chroma, embeddings, items, every)
+            per = f"{seconds * 1000 / len(items):.2f}"
+            rows.append(["ChromaStore (dir)", name, every, per, added])
     print(f"\nTruthWeaver, embedding-only path, {len(items)} candidates\n")
-    print(table(["store", "embeddings", "s per 1,000 candidates", "entries made"], rows))
+    headers = ["store", "embeddings", "checkpoint_every", "s per 1,000 candidates", "entries made"]
+    print(table(headers, rows))
 
 
 if __name__ == "__main__":

@@ -83,6 +83,10 @@ def measure(store: BaseStore, n: int, ops: int) -> dict[str, list[float]]:
     }
 
 
+def ratio(value: float) -> str:
+    return f"{value:.0f}x" if value >= 10 else f"{value:.2g}x"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000", help="comma-separated store sizes")
@@ -106,7 +110,7 @@ def main() -> None:
                 n, kind,
                 f"{median(a) * 1e3:.2f}", f"{percentile(a, 99) * 1e3:.2f}",
                 f"{median(b) * 1e3:.3f}", f"{percentile(b, 99) * 1e3:.3f}",
-                f"{median(a) / median(b):.2g}x",
+                ratio(median(a) / median(b)),
             ])  # fmt: skip
         rows.append(
             [n, "fill (items/s)", f"{n / fill_chroma:.0f}", "", f"{n / fill_memory:.0f}", "", ""]
