@@ -1,0 +1,99 @@
+"""TruthWeaver's ``rewrite`` mode: the model tidies the whole list, as the released code did.
+
+The released Agent-ExpVer code replaced the truth list with the model's rewrite and kept
+nothing else (reference note E8). Here every old entry is attributed to the rewritten
+lesson most similar to it; a rewritten lesson becomes a merged entry that records the
+entries it replaces (ids, texts, provenance), so the rewrite can be reverted like any
+merge. A rewritten lesson that drops a number of its sources, or drifts away from one of
+them, is not applied: those entries stay as they were.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from langgraph_games.memory import merge_prompts as prompts
+from langgraph_games.memory.records import MergedSource, Truth, TruthStatus
+
+if TYPE_CHECKING:
+    from langgraph_games.memory._weave_state import State
+    from langgraph_games.memory.truth_weaver import TruthWeaver, WeaveReport
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def rewrite_truths(weaver: TruthWeaver, state: State, round_: int, report: WeaveReport) -> None:
+    """Apply one model rewrite of the active entries (see module docstring)."""
+    from langgraph_games.memory._weave_state import common, digest
+
+    active = sorted(
+        (t for t in state.truths.values() if t.status == TruthStatus.ACTIVE),
+        key=lambda t: (t.order, t.id),
+    )
+    if len(active) < 2 or weaver.model is None:
+        return
+    try:
+        reply = prompts.ask(
+            weaver.model, prompts.rewrite_messages(weaver.game_name, [t.text for t in active])
+        )
+    except Exception:  # a failing model must not lose the round's truths
+        report.merge_failures += 1
+        report.failure_reasons["model-error"] += 1
+        return
+    items = prompts.parse_rewrite_reply(reply)
+    if items is None:
+        report.merge_failures += 1
+        report.failure_reasons["no-list"] += 1
+        return
+    weaver._embed([t.text for t in active] + items)
+    new = np.stack([weaver._vectors[i] for i in items])
+    groups: dict[int, list[Truth]] = {}
+    for truth in active:
+        scores = new @ weaver._vectors[truth.text]
+        groups.setdefault(int(np.argmax(scores)), []).append(truth)
+    changed: list[Truth] = []
+    order = state.next_order()
+    for index, group in sorted(groups.items()):
+        text = items[index]
+        if len(group) == 1 and prompts.normalize_text(group[0].text) == prompts.normalize_text(
+            text
+        ):
+            continue
+        kept = set(_NUMBER.findall(text))
+        lost = any(n not in kept for t in group for n in _NUMBER.findall(t.text))
+        vector = weaver._vectors[text]
+        drift = min(float(weaver._vectors[t.text] @ vector) for t in group)
+        if lost or drift < weaver.min_merged_similarity:
+            report.merge_failures += 1
+            report.failure_reasons["lost-number" if lost else "drifted"] += 1
+            continue
+        merged = Truth(
+            id=f"r-{digest(weaver.game, round_, sorted(t.id for t in group), text)}",
+            game=weaver.game,
+            text=text,
+            round=round_,
+            order=order,
+            kind="merged" if len(group) > 1 else group[0].kind,
+            level=common(t.level for t in group),
+            episode=common(t.episode for t in group),
+            provenance=[s for t in group for s in t.provenance],
+            merged_from=[MergedSource(id=t.id, text=t.text, round=t.round) for t in group],
+        )
+        changed.append(merged)
+        changed.extend(
+            t.model_copy(
+                update={
+                    "status": TruthStatus.MERGED,
+                    "merged_into": merged.id,
+                    "merged_round": round_,
+                }
+            )
+            for t in group
+        )
+        report.rewritten += 1
+        order += 1
+    if changed:
+        weaver._save(state, changed)

