@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memory_fakes import fake_index
 
 from langgraph_games.memory import ChromaStore
+from memory_fakes import fake_index, server_worker
 
 
 def _free_port() -> int:
@@ -91,7 +91,7 @@ def test_threads_writing_one_store_lose_nothing(store_dir: Path) -> None:
                     store.put(("shared",), f"t{t}-{i}", {"text": f"shared {t} {i}"})
                     store.put(("contended",), "same", {"text": f"writer {t} round {i}"})
                     store.search(("shared",), query=f"shared {t}", limit=3)
-            except BaseException as exc:  # reported by the main thread
+            except BaseException as exc:  # noqa: BLE001 - reported by the main thread
                 errors.append(exc)
 
         workers = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
@@ -115,22 +115,12 @@ def test_threads_writing_one_store_lose_nothing(store_dir: Path) -> None:
         assert store._vectors.count() == threads * per_thread * 2 + 1
 
 
-def _server_worker(host: str, port: int, worker: int, count: int) -> None:
-    sys.path.insert(0, str(Path(__file__).parent))
-    from memory_fakes import fake_index as index
-
-    with ChromaStore(host=host, port=port, name="shared", index=index(fields=["text"])) as store:
-        for i in range(count):
-            store.put(("w", str(worker)), f"k{i}", {"text": f"worker {worker} item {i}"})
-            store.put(("pool",), f"w{worker}-{i}", {"text": f"pool {worker} {i}"})
-
-
 def test_processes_through_a_chroma_server_lose_nothing(chroma_server: tuple[str, int]) -> None:
     host, port = chroma_server
     workers, count = 3, 6
     context = multiprocessing.get_context("spawn")
     procs = [
-        context.Process(target=_server_worker, args=(host, port, w, count)) for w in range(workers)
+        context.Process(target=server_worker, args=(host, port, w, count)) for w in range(workers)
     ]
     for p in procs:
         p.start()
@@ -160,14 +150,15 @@ def test_a_directory_handed_between_processes_is_read_afresh(store_dir: Path) ->
         store.search(("a",), query="warm the index cache")
     writer = (
         "import sys; sys.path.insert(0, sys.argv[2])\n"
-        "from memory_fakes import fake_index\n"
+        "from memory_fakes import fake_index, server_worker\n"
         "from langgraph_games.memory import ChromaStore\n"
         "with ChromaStore(sys.argv[1], index=fake_index(fields=['text'])) as store:\n"
         "    store.put(('a',), 'new', {'text': 'brand new lesson'})\n"
         "    store.put(('a',), 'k0', {'text': 'changed lesson'})\n"
     )
     subprocess.run(
-        [sys.executable, "-c", writer, str(store_dir), str(Path(__file__).parent)], check=True
+        [sys.executable, "-c", writer, str(store_dir), str(Path(__file__).parent.parent)],
+        check=True,
     )
     # Closing released Chroma's cached index, so this process sees the other one's vectors.
     with ChromaStore(store_dir, index=index) as store:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from langgraph_games.models.messages import reply_text
 from langgraph_games.models.usage import USAGE_KEYS, message_usage
 
 __all__ = [
@@ -22,21 +23,6 @@ __all__ = [
 
 reply_usage = message_usage
 """Token counts reported with a reply (zeros when the model reports none)."""
-
-
-def reply_text(reply: Any) -> str:
-    """The text of a model reply (a message, a string, or anything else: empty)."""
-    if isinstance(reply, str):
-        return reply
-    text = getattr(reply, "text", None)
-    if isinstance(text, str):  # langchain-core 1.x: a property (a callable str subclass)
-        return str(text)
-    if callable(text):  # older langchain-core exposed text() as a method
-        text = text()
-        if isinstance(text, str):
-            return text
-    content = getattr(reply, "content", None)
-    return content if isinstance(content, str) else ""
 
 
 def add_usage(left: Mapping[str, Any] | None, right: Mapping[str, Any] | None) -> dict[str, Any]:

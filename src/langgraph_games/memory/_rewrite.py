@@ -39,7 +39,7 @@ def rewrite_truths(weaver: TruthWeaver, state: State, round_: int, report: Weave
         reply = prompts.ask(
             weaver.model, prompts.rewrite_messages(weaver.game_name, [t.text for t in active])
         )
-    except Exception:  # a failing model must not lose the round's truths
+    except Exception:  # noqa: BLE001 - a failing model must not lose the round's truths
         report.merge_failures += 1
         report.failure_reasons["model-error"] += 1
         return

@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from langgraph_games.models.messages import reply_text
+from langgraph_games.models.retry import invoke_with_retry
 
 __all__ = [
     "MERGE_SYSTEM",
@@ -97,25 +99,13 @@ def rewrite_messages(game: str, texts: Sequence[str]) -> list[BaseMessage]:
     ]
 
 
-def reply_text(message: Any) -> str:
-    """Plain text of a chat-model reply (string content or content blocks)."""
-    content = getattr(message, "content", message)
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if isinstance(block, str):
-                parts.append(block)
-            elif isinstance(block, dict) and isinstance(block.get("text"), str):
-                parts.append(block["text"])
-        return "\n".join(parts)
-    return str(content)
-
-
 def ask(model: BaseChatModel, messages: list[BaseMessage]) -> str:
-    """Call the model once and return its reply text."""
-    return reply_text(model.invoke(messages))
+    """Call the model (retrying transient failures with backoff); return its reply text.
+
+    Raises:
+        ModelCallError: The call failed.
+    """
+    return reply_text(invoke_with_retry(model, messages))
 
 
 def _clean(reply: str) -> list[str]:

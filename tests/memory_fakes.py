@@ -69,3 +69,15 @@ class ScriptedChatModel(BaseChatModel):
 def prompt_entries(prompt: str) -> list[str]:
     """The numbered lessons a TruthWeaver prompt lists."""
     return re.findall(r"^\d+\. (.*)$", prompt, flags=re.MULTILINE)
+
+
+def server_worker(host: str, port: int, worker: int, count: int) -> None:
+    """A writer process for the server-mode test (importable by spawned processes)."""
+    from langgraph_games.memory import ChromaStore
+
+    with ChromaStore(
+        host=host, port=port, name="shared", index=fake_index(fields=["text"])
+    ) as store:
+        for i in range(count):
+            store.put(("w", str(worker)), f"k{i}", {"text": f"worker {worker} item {i}"})
+            store.put(("pool",), f"w{worker}-{i}", {"text": f"pool {worker} {i}"})
