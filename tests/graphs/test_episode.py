@@ -179,3 +179,51 @@ async def test_wrong_number_of_players_is_rejected() -> None:
 
 def test_statuses_in_decisions_are_parse_statuses() -> None:
     assert {s.value for s in ParseStatus} >= {"ok", "unparsable", "illegal", "fallback"}
+
+
+class TruthRecorder(Player):
+    """Plays the first legal move and records the truths it was given."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, ...]] = []
+
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        self.seen.append(request.truths)
+        return Decision(action=request.legal_actions[0])
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "truth-recorder"}
+
+
+async def test_seats_read_the_games_truths_from_the_graphs_store() -> None:
+    from langgraph.store.memory import InMemoryStore
+
+    from langgraph_games.memory import Candidate, TruthWeaver
+
+    store = InMemoryStore()
+    TruthWeaver(store, "tictactoe", mode="append").insert_many(
+        [
+            Candidate(id="c1", text="Take the centre first.", round=1),
+            Candidate(id="c2", text="Block two in a row.", round=1),
+        ]
+    )
+    learner, other = TruthRecorder(), TruthRecorder()
+    await run_episode(
+        "tictactoe",
+        [learner, other],
+        store=store,
+        truth_seats=[0],
+        options=EpisodeOptions(max_steps=4),
+    )
+    assert set(learner.seen) == {("Take the centre first.", "Block two in a row.")}
+    assert set(other.seen) == {()}
+    given = TruthRecorder()
+    await run_episode(
+        "tictactoe",
+        [given, TruthRecorder()],
+        store=store,
+        truths={0: ["Only this."]},
+        truth_limit=1,
+        options=EpisodeOptions(max_steps=2),
+    )
+    assert set(given.seen) == {("Only this.",)}

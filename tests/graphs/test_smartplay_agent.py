@@ -21,6 +21,7 @@ from langgraph_games.graphs.smartplay import (
     create_smartplay_agent,
     smartplay_player,
 )
+from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import request_for
 
@@ -194,5 +195,5 @@ async def test_truths_are_shown_after_the_manual() -> None:
         options=EpisodeOptions(max_steps=1),
     )
     messages = model.calls[0]
-    assert messages[2].content == "Lessons from earlier games:\n- The opponent likes paper."
+    assert messages[2].content == format_truths(["The opponent likes paper."])
     assert isinstance(messages[-1], HumanMessage)

@@ -12,6 +12,7 @@ from langgraph_games.games import GameSession, make
 from langgraph_games.graphs import EpisodeOptions, run_episode
 from langgraph_games.graphs.spring import SPRING_QUESTIONS, STEP_BY_STEP_QUESTION
 from langgraph_games.graphs.spring_player import SpringPlayer, spring_player
+from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models import ModelCallError, ScriptedChatModel
 from langgraph_games.players import RandomPlayer, request_for
 from langgraph_games.players.base import DecisionRequest
@@ -165,7 +166,7 @@ async def test_truths_and_a_given_context_reach_every_prompt() -> None:
     think = next(m for m in model.calls if m[-1].content == STEP_BY_STEP_QUESTION)
     for messages in (think, seen[0]):
         assert messages[1].content.startswith(
-            "CONTEXT C\n\nLessons from earlier games:\n- Drink water when thirsty.\n\n"
+            "CONTEXT C\n\n" + format_truths(["Drink water when thirsty."]) + "\n\n"
             "The actions you can take: Noop, Move West"
         )
     assert player.describe()["context"] == "given"

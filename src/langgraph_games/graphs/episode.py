@@ -30,6 +30,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,6 +39,7 @@ from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.state import derive_rng
+from langgraph_games.memory.hooks import load_truths
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
 
 __all__ = [
@@ -228,17 +230,37 @@ class EpisodeContext:
         game: The engine to replay records with; by default the registry builds it from
             the record's game id and options.
         options: Retries, fallback and step limit.
-        truths: Lessons from memory per seat, passed to players in every request.
+        truths: Lessons per seat, passed to players in every request. A seat without an
+            entry here gets the game's truths from the graph's store (compiled with
+            ``store=``), read once per episode with
+            :func:`~langgraph_games.memory.hooks.load_truths`, if it is in
+            ``truth_seats``.
+        truth_seats: Seats that read truths from the store (``None``: every seat).
+        truth_limit: At most this many truths from the store.
     """
 
     players: Sequence[Player]
     game: Game[Any] | None = None
     options: EpisodeOptions = field(default_factory=EpisodeOptions)
     truths: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    truth_seats: Sequence[int] | None = None
+    truth_limit: int | None = None
     sessions: _Sessions = field(init=False)
+    _from_store: dict[int, tuple[str, ...]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.sessions = _Sessions(self.game)
+
+    def truths_for(self, seat: int, game_id: str, store: BaseStore | None) -> tuple[str, ...]:
+        """The truths of ``seat``: given ones, else the store's (read once), else none."""
+        if seat in self.truths:
+            return tuple(self.truths[seat])
+        if store is None or (self.truth_seats is not None and seat not in self.truth_seats):
+            return ()
+        if seat not in self._from_store:
+            found = load_truths(store, game_id, limit=self.truth_limit)
+            self._from_store[seat] = tuple(found)
+        return self._from_store[seat]
 
 
 def _stopped(state: EpisodeState, ctx: EpisodeContext) -> bool:
@@ -259,7 +281,11 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
     outcomes = await asyncio.gather(
         *(
             _decide_seat(
-                ctx.players[seat], session, seat, ctx.options, tuple(ctx.truths.get(seat, ()))
+                ctx.players[seat],
+                session,
+                seat,
+                ctx.options,
+                ctx.truths_for(seat, session.game.id, runtime.store),
             )
             for seat in seats
         )
@@ -340,7 +366,7 @@ _COMPILED = None
 
 
 def create_episode_graph(
-    *, checkpointer: Checkpointer = None
+    *, checkpointer: Checkpointer = None, store: BaseStore | None = None
 ) -> CompiledStateGraph[EpisodeState, EpisodeContext, EpisodeState, EpisodeState]:
     """Compile the episode loop (one compiled graph serves every episode).
 
@@ -352,9 +378,11 @@ def create_episode_graph(
 
     Args:
         checkpointer: Optional LangGraph checkpointer (e.g. ``AsyncSqliteSaver``).
+        store: Optional LangGraph store (e.g. ``ChromaStore``) holding truths that seats
+            without given truths read (see :class:`EpisodeContext`).
 
     Returns:
-        The compiled graph (cached when there is no checkpointer).
+        The compiled graph (cached when there is neither checkpointer nor store).
 
     Example:
         >>> import asyncio
@@ -367,7 +395,8 @@ def create_episode_graph(
         [1.0, -1.0]
     """
     global _COMPILED
-    if checkpointer is None and _COMPILED is not None:
+    plain = checkpointer is None and store is None
+    if plain and _COMPILED is not None:
         return _COMPILED
     builder = StateGraph(EpisodeState, context_schema=EpisodeContext)
     builder.add_node("decide", _decide)
@@ -377,8 +406,8 @@ def create_episode_graph(
     builder.add_conditional_edges("decide", _after_decide)
     builder.add_conditional_edges("apply", _next_move)
     builder.add_edge("finish", END)
-    compiled = builder.compile(checkpointer=checkpointer, name="episode")
-    if checkpointer is None:
+    compiled = builder.compile(checkpointer=checkpointer, store=store, name="episode")
+    if plain:
         _COMPILED = compiled
     return compiled
 
@@ -436,6 +465,9 @@ async def run_episode(
     seed: int = 0,
     options: EpisodeOptions | None = None,
     truths: Mapping[int, Sequence[str]] | None = None,
+    store: BaseStore | None = None,
+    truth_seats: Sequence[int] | None = None,
+    truth_limit: int | None = None,
     checkpointer: Checkpointer = None,
     thread_id: str | None = None,
     **game_options: Any,
@@ -443,7 +475,8 @@ async def run_episode(
     """Play one episode and return ``{"result": ..., "trajectory": [...]}``.
 
     With a checkpointer and a ``thread_id`` that already has a checkpoint, the episode
-    resumes from it instead of starting over.
+    resumes from it instead of starting over. With a ``store``, seats without given
+    ``truths`` (and in ``truth_seats``, default all) play with the game's truths from it.
 
     Raises:
         ValueError: The number of players does not match the game's seats.
@@ -451,9 +484,14 @@ async def run_episode(
     engine = make(game, **game_options) if isinstance(game, str) else game
     if len(players) != engine.num_players:
         raise ValueError(f"{engine.id} has {engine.num_players} seats; got {len(players)} players")
-    graph = create_episode_graph(checkpointer=checkpointer)
+    graph = create_episode_graph(checkpointer=checkpointer, store=store)
     context = EpisodeContext(
-        players=players, game=engine, options=options or EpisodeOptions(), truths=truths or {}
+        players=players,
+        game=engine,
+        options=options or EpisodeOptions(),
+        truths=truths or {},
+        truth_seats=truth_seats,
+        truth_limit=truth_limit,
     )
     config: RunnableConfig = {"recursion_limit": 10**6}
     graph_input: EpisodeState | None = {

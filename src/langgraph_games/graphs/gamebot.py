@@ -47,6 +47,7 @@ from langgraph_games.graphs.decision import (
     engine_of,
     state_of,
 )
+from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.factory import describe_model
 from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players.base import ParseStatus
@@ -154,8 +155,7 @@ def build_gamebot_messages(
         f"**Output**\n{_output_section(game, prompt, variant)}"
     )
     if truths:
-        lessons = "\n".join(f"- {t}" for t in truths)
-        system += f"\n\n**Lessons from earlier games**\n{lessons}"
+        system += f"\n\n{format_truths(truths)}"
     user = observation
     if feedback:
         user += f"\n\n{feedback}"

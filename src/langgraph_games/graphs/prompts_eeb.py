@@ -30,6 +30,7 @@ from langgraph_games.games.maze import Maze, MazeState
 from langgraph_games.games.maze.parsing import parse_maze_answer
 from langgraph_games.games.maze.render import legend
 from langgraph_games.games.maze.rules import ITEM_CHARS, Rewards, action_name
+from langgraph_games.memory.hooks import format_truths
 
 __all__ = [
     "Message",
@@ -51,11 +52,7 @@ REFUSAL_MARKERS = ("sorry", "该请求")
 
 
 def _truths_block(truths: Sequence[str]) -> str:
-    if not truths:
-        return ""
-    lines = ["Lessons from earlier games (verified; use them when they apply):"]
-    lines += [f"{i}. {truth}" for i, truth in enumerate(truths, 1)]
-    return "\n\n" + "\n".join(lines)
+    return f"\n\n{format_truths(truths)}" if truths else ""
 
 
 def _feedback_block(feedback: str | None) -> str:

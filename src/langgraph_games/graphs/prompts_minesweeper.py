@@ -25,6 +25,7 @@ from typing import Literal
 
 from langgraph_games.games._parsed import ParsedAnswer
 from langgraph_games.games.minesweeper.render import parse_triple
+from langgraph_games.memory.hooks import format_truths
 
 __all__ = [
     "VARIANTS",
@@ -131,8 +132,7 @@ def prompt_before(
     if parts.tips:
         lines += ["", "Tips:"] + [f"- {tip}" for tip in _TIPS]
     if truths:
-        lines += ["", "Lessons from earlier games (verified; use them when they apply):"]
-        lines += [f"{i}. {truth}" for i, truth in enumerate(truths, 1)]
+        lines += ["", format_truths(truths)]
     lines += ["", "The board:"]
     return "\n".join(lines)
 

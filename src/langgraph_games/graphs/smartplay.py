@@ -60,6 +60,7 @@ from langgraph_games.graphs.prompts_smartplay import (
     smartplay_history_length,
     smartplay_view,
 )
+from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.factory import describe_model
 from langgraph_games.models.retry import ainvoke_with_retry
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus
@@ -180,8 +181,7 @@ def create_smartplay_agent(
         context = messages[:-1]
         truths = list(state.get("truths") or [])
         if truths:
-            lessons = "\n".join(f"- {t}" for t in truths)
-            context.insert(2, SystemMessage(f"Lessons from earlier games:\n{lessons}"))
+            context.insert(2, SystemMessage(format_truths(truths)))
         if state.get("feedback"):
             context.append(SystemMessage(str(state["feedback"])))
         return {"actions": list(view.actions), "context": context}

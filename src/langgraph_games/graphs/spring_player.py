@@ -50,6 +50,7 @@ from langgraph_games.graphs.spring import (
     spring_context,
     spring_questions,
 )
+from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.factory import describe_model
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus
 
@@ -165,12 +166,7 @@ def create_spring_decision_graph(
         }
         truths = list(state.get("truths") or [])
         if truths:
-            lessons = "\n".join(f"- {t}" for t in truths)
-            dag_input["context"] = (
-                f"{knowledge}\n\nLessons from earlier games:\n{lessons}".strip()
-                if knowledge
-                else f"Lessons from earlier games:\n{lessons}"
-            )
+            dag_input["context"] = f"{knowledge}\n\n{format_truths(truths)}".strip()
         started = time.perf_counter()
         out = await dag.ainvoke(dag_input, config)
         return {"dag": dict(out), "latency_s": time.perf_counter() - started}

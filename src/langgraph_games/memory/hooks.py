@@ -10,7 +10,7 @@ from langgraph_games.memory.records import TruthStatus, iterate, truths_namespac
 
 __all__ = ["TRUTHS_HEADING", "format_truths", "load_truths"]
 
-TRUTHS_HEADING = "Lessons from earlier games, each checked by replaying a level:"
+TRUTHS_HEADING = "Lessons from earlier games (verified by replaying; use them when they apply):"
 
 
 def load_truths(
@@ -61,7 +61,7 @@ def format_truths(truths: Sequence[str], heading: str = TRUTHS_HEADING) -> str:
 
     Example:
         >>> print(format_truths(["Avoid walls.", "Take the key first."]))
-        Lessons from earlier games, each checked by replaying a level:
+        Lessons from earlier games (verified by replaying; use them when they apply):
         1. Avoid walls.
         2. Take the key first.
     """
