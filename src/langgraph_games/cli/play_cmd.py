@@ -122,7 +122,12 @@ def outcome_line(game: Game[Any], result: dict[str, Any], names: list[str]) -> s
     if result["winners"]:
         outcome = " and ".join(names[w] for w in result["winners"]) + " wins"
     else:
-        outcome = "draw" if result["status"] != "truncated" else "stopped (step limit)"
+        if result["status"] == "truncated":
+            outcome = "stopped (step limit)"
+        elif any(result["returns"]):
+            outcome = "tie"  # equal non-zero returns, e.g. an even Negotiation deal
+        else:
+            outcome = "draw"
     returns = ", ".join(f"{game.player_label(i)} {r:+g}" for i, r in enumerate(result["returns"]))
     return f"Result after {steps} moves: {outcome} ({returns})"
 
