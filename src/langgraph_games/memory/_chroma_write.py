@@ -14,7 +14,7 @@ from langgraph_games.memory._codec import (
     dump_value,
     item_id,
     item_metadata,
-    placeholder_vector,
+    record_vector,
     vector_id,
     vector_metadata,
 )
@@ -89,7 +89,7 @@ def write_items(
         rows = item_rows[start : start + max_batch]
         items.upsert(
             ids=[r[0] for r in rows],
-            embeddings=[placeholder_vector(r[0]) for r in rows],
+            embeddings=[record_vector(r[0]) for r in rows],
             documents=[r[1] for r in rows],
             metadatas=[r[2] for r in rows],
         )

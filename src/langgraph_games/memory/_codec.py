@@ -65,7 +65,7 @@ def vector_owner(vector: str) -> tuple[str, str, tuple[str, ...]]:
     return item, version, decode_ns(namespace)
 
 
-def placeholder_vector(item: str) -> list[float]:
+def record_vector(item: str) -> list[float]:
     """The 2-d unit vector an item record carries (Chroma needs one; it is never searched).
 
     Spread over the circle by the id so Chroma's graph index is not built over
