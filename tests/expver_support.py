@@ -1,0 +1,143 @@
+"""Scripted GeoLink and InsightForce models for the Agent-ExpVer tests (and spawned processes)."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from langgraph_games.games.base import Game
+from langgraph_games.graphs.eeb import eeb_player
+from langgraph_games.models import ScriptedChatModel
+from langgraph_games.players.base import Player
+
+GOOD = "Walk the shortest open path to the goal"
+OVERFIT = "Run for the goal and ignore the map"
+USELESS = "Go left whenever in doubt"
+WANDER = "Explore the middle first"
+
+_ROW = re.compile(r"^\s*(\d+) \| (.*)$")
+_MOVES = {(-1, 0): "0", (1, 0): "3", (0, -1): "6", (0, 1): "9"}
+
+
+def reflection(lesson: str, strength: str = "Kept moving", weakness: str = "Wasted steps") -> str:
+    return (
+        f"Experience Summary: Due to aimless moves, the goal was missed. Next time, I should "
+        f"{lesson.lower()}.\nStrengths:\n- {strength}\nWeaknesses:\n- {weakness}"
+    )
+
+
+def known_map(prompt: str) -> tuple[list[str], tuple[int, int], tuple[int, int]]:
+    """The map of a maze prompt: rows of cells, the agent and the goal."""
+    rows = [m.group(2).split() for line in prompt.splitlines() if (m := _ROW.match(line))]
+    agent = goal = (0, 0)
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            if cell == "A":
+                agent = (r, c)
+            elif cell == "G":
+                goal = (r, c)
+    return ["".join(row) for row in rows], agent, goal
+
+
+def path_action(prompt: str, target: tuple[int, int] | None = None) -> str:
+    """One-cell step along a shortest path over cells not known to be walls (optimistic)."""
+    rows, agent, goal = known_map(prompt)
+    target = target or goal
+    size = len(rows)
+    parent: dict[tuple[int, int], tuple[int, int] | None] = {target: None}
+    queue = deque([target])
+    while queue:
+        cell = queue.popleft()
+        for dr, dc in _MOVES:
+            nxt = (cell[0] + dr, cell[1] + dc)
+            if 0 <= nxt[0] < size and 0 <= nxt[1] < size and nxt not in parent:
+                if rows[nxt[0]][nxt[1]] not in "#M":
+                    parent[nxt] = cell
+                    queue.append(nxt)
+    step = parent.get(agent)
+    if step is None:  # at the target, or boxed in: wander back and forth
+        for (dr, dc), action in _MOVES.items():
+            r, c = agent[0] + dr, agent[1] + dc
+            if 0 <= r < size and 0 <= c < size and rows[r][c] not in "#M":
+                return action
+        return "6"
+    return _MOVES[(step[0] - agent[0], step[1] - agent[1])]
+
+
+def system_and_user(messages: Sequence[BaseMessage]) -> tuple[str, str]:
+    return str(messages[0].content), str(messages[-1].content)
+
+
+def is_reflection(messages: Sequence[BaseMessage]) -> bool:
+    return "You are a coach" in str(messages[0].content)
+
+
+Policy = Callable[[str, str], str]
+
+
+def geolink_script(policy: Policy) -> Callable[[Sequence[BaseMessage]], str]:
+    """A maze agent's replies: ``policy(system, user)`` gives the action."""
+
+    def script(messages: Sequence[BaseMessage]) -> str:
+        system, user = system_and_user(messages)
+        return f"I weigh the moves. Action: {policy(system, user)}"
+
+    return script
+
+
+def has(lesson: str, text: str) -> bool:
+    return lesson.lower() in text.lower()
+
+
+def lesson_policy(system: str, user: str) -> str:
+    """Without a lesson: left forever (off the grid); GOOD: shortest path; WANDER: explore
+    toward the middle and stay there; USELESS: left."""
+    if has(GOOD, system):
+        return path_action(user)
+    if has(WANDER, system):
+        rows, _, _ = known_map(user)
+        return path_action(user, (len(rows) // 2, len(rows) // 2))
+    return "6"
+
+
+def reflect_script(replies: dict[str, str] | str) -> Callable[[Sequence[BaseMessage]], str]:
+    """InsightForce's replies, one per level (keyed by a word of the prompt), or always one."""
+
+    def script(messages: Sequence[BaseMessage]) -> str:
+        if isinstance(replies, str):
+            return replies
+        text = "\n".join(str(m.content) for m in messages)
+        for key, reply in replies.items():
+            if key in text:
+                return reply
+        return "I do not know."
+
+    return script
+
+
+class SplitPlayer:
+    """Player factory: a scripted EEB agent whose policy depends on the level's map set."""
+
+    def __init__(self, train: Policy, test: Policy) -> None:
+        self.train, self.test = train, test
+        self.models: list[ScriptedChatModel] = []
+
+    def __call__(self, model: Any, game: Game[Any]) -> Player:
+        options = game.options_dict()
+        policy = self.test if options.get("map_set") == "eval" else self.train
+        scripted = ScriptedChatModel(script=geolink_script(policy))
+        self.models.append(scripted)
+        return eeb_player(scripted, game)
+
+
+def overfit_test_policy(system: str, user: str) -> str:
+    """On test maps: the shortest path without lessons, and off the grid with OVERFIT."""
+    return "6" if has(OVERFIT, system) else path_action(user)
+
+
+def overfit_train_policy(system: str, user: str) -> str:
+    return path_action(user) if has(OVERFIT, system) or has(GOOD, system) else "6"
