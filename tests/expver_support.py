@@ -141,3 +141,28 @@ def overfit_test_policy(system: str, user: str) -> str:
 
 def overfit_train_policy(system: str, user: str) -> str:
     return path_action(user) if has(OVERFIT, system) or has(GOOD, system) else "6"
+
+
+def coach_script(lesson: str = GOOD) -> Callable[[Sequence[BaseMessage]], str]:
+    """One model for every role: TruthWeaver (keeps lessons apart), InsightForce (proposes
+    ``lesson``) and GeoLink (:func:`lesson_policy`)."""
+
+    def script(messages: Sequence[BaseMessage]) -> str:
+        system, user = system_and_user(messages)
+        if "(called truths)" in system:
+            return "SEPARATE"
+        if is_reflection(messages):
+            return reflection(lesson)
+        return f"I weigh the moves. Action: {lesson_policy(system, user)}"
+
+    return script
+
+
+def install_coach(monkeypatch: Any, lesson: str = GOOD) -> None:
+    """Model spec ``coach`` (any spec, in fact) resolves to :func:`coach_script`."""
+    import langgraph_games.eval.players as eval_players
+
+    def load(spec: str, **settings: Any) -> ScriptedChatModel:
+        return ScriptedChatModel(script=coach_script(lesson), name_=spec)
+
+    monkeypatch.setattr(eval_players, "load_chat_model", load)
