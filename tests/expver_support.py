@@ -10,9 +10,17 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.maze.rules import MazeState
 from langgraph_games.graphs.eeb import eeb_player
+from langgraph_games.graphs.expver_parts import Level
 from langgraph_games.models import ScriptedChatModel
-from langgraph_games.players.base import Player
+from langgraph_games.players.base import (
+    Decision,
+    DecisionRequest,
+    ParseStatus,
+    Player,
+    SearchPlayer,
+)
 
 GOOD = "Walk the shortest open path to the goal"
 OVERFIT = "Run for the goal and ignore the map"
@@ -46,7 +54,11 @@ def known_map(prompt: str) -> tuple[list[str], tuple[int, int], tuple[int, int]]
 def path_action(prompt: str, target: tuple[int, int] | None = None) -> str:
     """One-cell step along a shortest path over cells not known to be walls (optimistic)."""
     rows, agent, goal = known_map(prompt)
-    target = target or goal
+    return bfs_action(rows, agent, target or goal)
+
+
+def bfs_action(rows: Sequence[str], agent: tuple[int, int], target: tuple[int, int]) -> str:
+    """The first one-cell move of a shortest path from ``agent`` to ``target`` (walls ``#``)."""
     size = len(rows)
     parent: dict[tuple[int, int], tuple[int, int] | None] = {target: None}
     queue = deque([target])
@@ -54,10 +66,10 @@ def path_action(prompt: str, target: tuple[int, int] | None = None) -> str:
         cell = queue.popleft()
         for dr, dc in _MOVES:
             nxt = (cell[0] + dr, cell[1] + dc)
-            if 0 <= nxt[0] < size and 0 <= nxt[1] < size and nxt not in parent:
-                if rows[nxt[0]][nxt[1]] not in "#M":
-                    parent[nxt] = cell
-                    queue.append(nxt)
+            inside = 0 <= nxt[0] < size and 0 <= nxt[1] < size
+            if inside and nxt not in parent and rows[nxt[0]][nxt[1]] not in "#M":
+                parent[nxt] = cell
+                queue.append(nxt)
     step = parent.get(agent)
     if step is None:  # at the target, or boxed in: wander back and forth
         for (dr, dc), action in _MOVES.items():
@@ -166,3 +178,54 @@ def install_coach(monkeypatch: Any, lesson: str = GOOD) -> None:
         return ScriptedChatModel(script=coach_script(lesson), name_=spec)
 
     monkeypatch.setattr(eval_players, "load_chat_model", load)
+
+
+STEPS = 16
+
+
+def level(split: str, k: int, steps: int = STEPS) -> Level:
+    """Maze level 1, map ``k`` of the fixed ``train`` or ``eval`` set."""
+    return Level(
+        id=f"L1-{split}{k}",
+        options={"level": 1, "map_set": split, "map_index": k, "max_steps": steps},
+        seed=k,
+    )
+
+
+def replay_only(system: str, user: str) -> str:
+    """Follows GOOD or OVERFIT only in a verification replay (whose prompt names the attempt)."""
+    if "From my last attempt" in system and (has(GOOD, system) or has(OVERFIT, system)):
+        return path_action(user)
+    return "6"
+
+
+class LessonPlayer(SearchPlayer):
+    """A fast stand-in for GeoLink (no model, no prompt): the shortest path on the true map
+    when ``policy(truths)`` says so, else off the grid (left). For the exhaustive crash test,
+    whose subject is durability, not the agent."""
+
+    def __init__(self, follows: Callable[[str], bool]) -> None:
+        self.follows = follows
+        self.name = "lesson-player"
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "lesson-player"}
+
+    def decide(self, request: DecisionRequest) -> Decision:
+        state = request.state
+        assert isinstance(state, MazeState)
+        action = "6"
+        if self.follows("\n".join(request.truths)):
+            n = state.size
+            rows = [state.cells[i : i + n] for i in range(0, n * n, n)]
+            action = bfs_action(rows, state.agent, (0, n - 1))
+        return Decision(action=action, status=ParseStatus.OK, raw_outputs=[f"Action: {action}"])
+
+
+def lesson_players(
+    train: Callable[[str], bool], test: Callable[[str], bool]
+) -> Callable[[Any, Game[Any]], Player]:
+    def build(model: Any, game: Game[Any]) -> Player:
+        return LessonPlayer(test if game.options_dict().get("map_set") == "eval" else train)
+
+    return build
