@@ -229,3 +229,33 @@ def lesson_players(
         return LessonPlayer(test if game.options_dict().get("map_set") == "eval" else train)
 
     return build
+
+
+def train_and_die(out: str, truth_write: int) -> None:
+    """Run ``langgraph-games train maze`` with the coach model and kill the process (exit 3)
+    just before the ``truth_write``-th write to the truth base (inside TruthWeaver's insert).
+
+    Runs in a spawned process (importable top-level function)."""
+    import os
+
+    import pytest
+
+    from langgraph_games.cli import main
+    from langgraph_games.memory.chroma_store import ChromaStore
+
+    install_coach(pytest.MonkeyPatch())
+    original = ChromaStore.batch
+    seen = {"truths": 0}
+
+    def batch(self: ChromaStore, ops: Any) -> Any:
+        ops = list(ops)
+        if any(
+            getattr(op, "namespace", ())[:1] == ("truths",) and hasattr(op, "value") for op in ops
+        ):
+            seen["truths"] += 1
+            if seen["truths"] == truth_write:
+                os._exit(3)
+        return original(self, ops)
+
+    ChromaStore.batch = batch  # type: ignore[method-assign]
+    main(["train", "maze", "--rounds", "2", "--model", "coach", "--out", out, "-q"])
