@@ -291,3 +291,28 @@ def test_the_graph_shape() -> None:
         ("evaluate", "judge"),
         ("judge", "plan"),
     } == edges
+
+
+async def test_truths_already_in_the_store_are_kept_apart_from_the_rounds() -> None:
+    store = InMemoryStore()
+    TruthWeaver(store, "maze", mode="append").insert_many(
+        [Candidate(id="by-hand", text="Coins are worth 500 points.", round=5)]
+    )
+    run = Run(reflection(OVERFIT), train=replay_only, test=overfit_test_policy, store=store)
+    final = await run()
+    assert final["rounds"][-1]["decision"] == "reverted"
+    assert final["rounds"][-1]["weave_round"] == 6  # the run's round 1, after round 5
+    assert load_truths(store, "maze") == ["Coins are worth 500 points."]
+    weaver = TruthWeaver(store, "maze", embeddings=BagOfWords())
+    assert {t.round for t in weaver.truths(status=TruthStatus.REVERTED)} == {6}
+
+
+async def test_a_ledger_and_a_store_that_do_not_belong_together_are_refused() -> None:
+    first = Run(reflection(GOOD))
+    await first()
+    new_store = Run(reflection(GOOD), ledger=first.ledger)
+    with pytest.raises(ExpVerError, match="the store has never seen it"):
+        await new_store()
+    new_ledger = Run(reflection(GOOD), store=first.store)
+    with pytest.raises(ExpVerError, match="the ledger has none of its records"):
+        await new_ledger()

@@ -267,20 +267,35 @@ def create_expver_graph(
 
     # -- nodes ---------------------------------------------------------------------------
 
-    async def begin(state: ExpVerState, runtime: Runtime[None]) -> dict[str, Any]:
+    def claim_store() -> int:
+        """Mark the store as this run's (or check it is); the weave-round offset."""
         namespace = marker_namespace(game_id)
         marker = memory.get(namespace, "run")
-        if marker is None:
-            rounds = [t.round for t in weaver.truths(status=None)]
-            offset = max(rounds, default=0)
-            memory.put(namespace, "run", {"run_id": run_id, "round_offset": offset}, index=False)
-        elif marker.value.get("run_id") != run_id:
+        if marker is not None and marker.value.get("run_id") != run_id:
             raise ExpVerError(
                 f"this store holds the {game_id} training run {marker.value.get('run_id')!r}, "
                 f"not {run_id!r}: give each training run its own store (another --store or --out)"
             )
-        else:
-            offset = int(marker.value.get("round_offset", 0))
+        if marker is None and book.get("round/1/test") is not None:
+            raise ExpVerError(
+                f"the ledger records finished rounds of this {game_id} run but the store has "
+                "never seen it: open the store that was trained with these results"
+            )
+        if marker is not None:
+            mine = memory.search(experiences_namespace(game_id), limit=1)
+            if mine and book.get("round/0/test") is None:
+                raise ExpVerError(
+                    f"the store holds experiences of the {game_id} run {run_id!r} but the "
+                    "ledger has none of its records: use the results file written with it"
+                )
+            return int(marker.value.get("round_offset", 0))
+        # Truths already there (from elsewhere) keep their rounds; ours come after them.
+        offset = max((t.round for t in weaver.truths(status=None)), default=0)
+        memory.put(namespace, "run", {"run_id": run_id, "round_offset": offset}, index=False)
+        return offset
+
+    async def begin(state: ExpVerState, runtime: Runtime[None]) -> dict[str, Any]:
+        offset = claim_store()
         baseline = book.get("round/0/test")
         if baseline is None:
             results, count = await evaluate_tests(0)
