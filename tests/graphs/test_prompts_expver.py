@@ -96,6 +96,13 @@ READ = [
         [],
         [],
     ),
+    (  # no headers, no "Due to": the first advice and the sentence before it
+        "The maze was hard. I walked into the wall twice. I should look at the map first. "
+        "Then I should go right.",
+        "I walked into the wall twice. I should look at the map first.",
+        [],
+        [],
+    ),
     (  # "Experience:" and singular headers, bullets repeated or echoing the prompt
         "Experience: Due to luck, I won.\nStrength: <one thing that went well>\n"
         "- Explored the left side\n- explored the left side!\nWeaknesses:\n- ok\n"
@@ -142,6 +149,7 @@ def test_what_is_dropped_is_said() -> None:
         ("", "empty"),
         ("   \n", "empty"),
         ("Action: 9", "no-sections"),
+        ("The game is a puzzle with a twist. The puzzle is a maze.", "no-sections"),
         (
             f"Experience Summary: {SUMMARY_TEMPLATE}\nStrengths:\n- <x>\nWeaknesses:\n",
             "nothing-usable",

@@ -188,6 +188,8 @@ _PLACEHOLDER = re.compile(r"<[^<>]{1,40}>|\[(?:cause|consequence|improvement)[^\
 _DUE_TO = re.compile(r"\bdue to\b", re.I)
 _NEXT_TIME = re.compile(r"\bnext time\b[^.!?\n]*(?:[.!?]|$)", re.I | re.M)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n|$")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_ADVICE = re.compile(r"\bnext time\b|\bshould\b", re.I)
 _TEMPLATE_WORDS = {
     "one thing that went well",
     "one thing that went badly",
@@ -231,16 +233,24 @@ def _keep(text: str, limit: int, dropped: list[str]) -> str | None:
 
 
 def _due_to_sentence(text: str) -> str:
-    """A "Due to ..." sentence (through its "Next time ..." sentence) found anywhere."""
+    """The summary of a reply without headers.
+
+    A "Due to ..." sentence (through its "Next time ..." sentence) found anywhere; else the
+    first piece of advice ("next time", "should") with the sentence before it (its cause).
+    """
     start = _DUE_TO.search(text)
-    if start is None:
-        return ""
-    rest = text[start.start() :]
-    later = _NEXT_TIME.search(rest, 0, MAX_SUMMARY)
-    if later is not None:
-        return _tidy(rest[: later.end()])
-    end = _SENTENCE_END.search(rest)
-    return _tidy(rest[: end.end() if end else len(rest)])
+    if start is not None:
+        rest = text[start.start() :]
+        later = _NEXT_TIME.search(rest, 0, MAX_SUMMARY)
+        if later is not None:
+            return _tidy(rest[: later.end()])
+        end = _SENTENCE_END.search(rest)
+        return _tidy(rest[: end.end() if end else len(rest)])
+    sentences = [x for x in _SENTENCES.split(" ".join(text.split())) if x]
+    for i, sentence in enumerate(sentences):
+        if _ADVICE.search(sentence):
+            return _tidy(" ".join(sentences[max(0, i - 1) : i + 1]))
+    return ""
 
 
 def parse_reflection(text: str) -> Reflection:
