@@ -35,7 +35,9 @@ def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "train",
         help="Agent-ExpVer training rounds: learn verified truths, with resume",
-        description=__doc__.splitlines()[0] if __doc__ else None,
+        description="Agent-ExpVer training rounds on the maze or Match-2: GeoLink plays with "
+        "the truths, InsightForce reflects, replays verify, TruthWeaver merges, rounds that "
+        "lower the test score are reverted. Rerun the same command to resume.",
     )
     parser.add_argument("game", help="game id: maze, match2 (or any scored one-player game)")
     parser.add_argument("--rounds", type=int, default=4, help="training rounds (default 4)")
