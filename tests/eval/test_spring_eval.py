@@ -99,7 +99,9 @@ def test_settings_change_the_hash_and_their_absence_keeps_it() -> None:
     assert spec(agent_settings={"context": "a"}).spec_hash() != (
         spec(agent_settings={"context": "b"}).spec_hash()
     )
-    data = plain.model_dump(mode="json", exclude={"concurrency", "label", "agent_settings"})
+    # Fields added later (agent settings, truths) are left out of the hash while unset.
+    unset = {"agent_settings", "truths", "truth_limit", "truths_digest"}
+    data = plain.model_dump(mode="json", exclude={"concurrency", "label", *unset})
     data["game"] = make("crafter").versioned_id
     import hashlib
 

@@ -22,7 +22,12 @@ def run_example(
 
 
 def test_every_example_is_tested() -> None:
-    tested = {"custom_question_dag.py", "tool_agent_connect4.py", "run_arena.py"}
+    tested = {
+        "custom_question_dag.py",
+        "tool_agent_connect4.py",
+        "run_arena.py",
+        "training_round.py",
+    }
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
 
 
@@ -69,3 +74,19 @@ def test_run_arena_prints_the_tables(
     assert len(list(tmp_path.glob("arena-tictactoe-*.jsonl"))) == 1
     again = run_example("run_arena.py", ["--out", str(tmp_path)], monkeypatch, capsys)
     assert "(0 played, 12 already there)" in again
+
+
+def test_training_round_learns_a_truth_and_keeps_the_round(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    store = tmp_path / "truths"
+    out = run_example("training_round.py", ["--store", str(store)], monkeypatch, capsys)
+    lines = out.splitlines()
+    assert lines[0] == "round 0 test: success 0%, score -800.0: baseline"
+    assert "round 1 L1-train01: play score -800, no success" in lines
+    assert re.search(r"round 1 L1-train01: promoted: .*; truths \+3 added", out)
+    assert "round 1 test: success 100%" in out and out.count(": kept") == 1
+    assert "round 2 L1-train02: rejected: the replay scored +0 (needs > +0)" in lines
+    assert "  1. Due to stepping off the grid" in out and "shortest open path" in out
+    assert re.search(r"\| 1 +\| 0\.00 +\| -800\.00 .*\| 1 +\| 3 +\| .*\| kept", out)
+    assert (store / "chroma.sqlite3").is_file()  # the truths stay in the folder

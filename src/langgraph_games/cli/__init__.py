@@ -16,8 +16,10 @@ from langgraph_games.cli import (
     report_cmd,
     smartplay_cmd,
     study_cmd,
+    train_cmd,
 )
 from langgraph_games.games.errors import GameError
+from langgraph_games.memory.errors import MemoryLayerError
 from langgraph_games.models.errors import ModelError
 from langgraph_games.players.registry import PlayerSpecError
 
@@ -28,6 +30,7 @@ COMMANDS = (
     play_cmd,
     arena_cmd,
     eval_cmd,
+    train_cmd,
     smartplay_cmd,
     study_cmd,
     report_cmd,
@@ -54,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (GameError, PlayerSpecError, ModelError, ValueError) as exc:
+    except (GameError, PlayerSpecError, ModelError, MemoryLayerError, ValueError) as exc:
         print(f"langgraph-games {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -108,6 +108,15 @@ def add_parser(sub: Any) -> None:
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--truths",
+        metavar="DIR",
+        default=None,
+        help="play with the truths learned by 'langgraph-games train' (its store directory)",
+    )
+    parser.add_argument(
+        "--truth-limit", type=int, default=None, metavar="N", help="at most N truths (oldest)"
+    )
     spring = parser.add_argument_group("SPRING (--agent spring, spring_no_dag, ...)")
     spring.add_argument(
         "--context",
@@ -300,6 +309,9 @@ def _specs(args: argparse.Namespace, context: str | None) -> list[EvalSpec]:
         "concurrency": args.concurrency,
         "model": model_settings(args),
     }
+    if args.truths is not None:
+        plan["truths"] = args.truths
+        plan["truth_limit"] = args.truth_limit
     if context is not None:
         plan["agent_settings"] = {"context": context}
     if args.ablation:
@@ -343,6 +355,8 @@ def run(args: argparse.Namespace) -> int:
     context, source = _context(args, agent) if agent else (None, "the game's manual")
     spring_game = make(args.game).id == "crafter"
     if args.ablation and agent is not None and (_is_spring(agent) or spring_game):
+        if args.truths:
+            raise ValueError("--truths is not available with SPRING's --ablation")
         return _run_ablation(args, agent, parse_options(args.option), context, source)
     specs = _specs(args, context)
     try:
@@ -354,6 +368,8 @@ def run(args: argparse.Namespace) -> int:
     errors = 0
     for report in reports:
         errors += report.errors
+        if args.truths:
+            print(f"truths: {len(report.truths)} from {args.truths}")
         print(
             f"results: {report.results_path} ({report.played} played now, {report.skipped} "
             f"already done, {report.errors} errors)"

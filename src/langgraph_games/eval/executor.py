@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langgraph.store.base import BaseStore
+
 from langgraph_games import __version__
 from langgraph_games.eval.players import ModelPool, build_player, split_llm_spec
 from langgraph_games.eval.results import ResultsFile
@@ -103,6 +105,8 @@ async def _play(
     options: EpisodeOptions,
     models: ModelPool,
     hook: Callable[[Decision], None] | None = None,
+    store: BaseStore | None = None,
+    truth_limit: int | None = None,
 ) -> dict[str, Any]:
     started = time.time()
     record: dict[str, Any] = {
@@ -127,7 +131,15 @@ async def _play(
         ]
         if hook is not None:
             players = [_Counted(player, hook) for player in players]
-        episode = await run_episode(job.game, players, seed=job.seed, options=options)
+        episode = await run_episode(
+            job.game,
+            players,
+            seed=job.seed,
+            options=options,
+            store=store,
+            truth_seats=[0],
+            truth_limit=truth_limit,
+        )
     except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}")
     else:
@@ -149,6 +161,8 @@ async def run_jobs(
     total: int,
     finish: Callable[[dict[str, Any]], None] | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    store: BaseStore | None = None,
+    truth_limit: int | None = None,
 ) -> tuple[int, int]:
     """Play ``jobs`` and append one record each; returns ``(played, errors)``.
 
@@ -164,6 +178,9 @@ async def run_jobs(
         total: Size of the whole run (for the bar; finished ones count as done).
         finish: Adds fields to a record before it is written (e.g. family metrics).
         on_record: Called with each record after it is written.
+        store: A store holding truths: seat 0 (the evaluated agent) reads the game's
+            truths from it in every episode.
+        truth_limit: At most this many truths from ``store``.
     """
     bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
     steps = _decisions_bar(jobs, options, enabled=progress)
@@ -182,7 +199,15 @@ async def run_jobs(
 
     async def one(job: Job) -> None:
         async with semaphore:
-            record = await _play(job, base, options, models, on_decision if progress else None)
+            record = await _play(
+                job,
+                base,
+                options,
+                models,
+                on_decision if progress else None,
+                store=store,
+                truth_limit=truth_limit,
+            )
             if finish is not None and record["status"] != "error":
                 finish(record)
             results.append(record)

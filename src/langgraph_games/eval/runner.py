@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langgraph.store.base import BaseStore
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.executor import Job, preflight, run_jobs, write_manifest
@@ -31,6 +32,9 @@ from langgraph_games.eval.results import ResultsFile
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode import EpisodeOptions
+from langgraph_games.memory.chroma_store import ChromaStore
+from langgraph_games.memory.errors import StoreOpenError
+from langgraph_games.memory.hooks import load_truths
 
 __all__ = [
     "EpisodeGroups",
@@ -61,6 +65,12 @@ class EvalSpec(BaseModel):
         concurrency: Episodes at once (does not change results, so not hashed).
         episode: Retries, fallback and step limit.
         model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
+        truths: A truth store directory (as ``langgraph-games train`` writes): the agent
+            plays with the game's active truths from it in its prompt. The path is not
+            hashed; what the store holds is (``truths_digest``).
+        truth_limit: At most this many truths (the oldest first).
+        truths_digest: Fingerprint of the truths used, filled in by :func:`run_eval` from
+            the store (so a results file never mixes truth bases).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -77,6 +87,9 @@ class EvalSpec(BaseModel):
     concurrency: int = Field(4, ge=1)
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
     model: dict[str, Any] = Field(default_factory=dict)
+    truths: str | None = None
+    truth_limit: int | None = Field(None, ge=0)
+    truths_digest: str | None = None
 
     @field_validator("sweep")
     @classmethod
@@ -88,14 +101,19 @@ class EvalSpec(BaseModel):
 
     @property
     def row_label(self) -> str:
-        """The label of this run's row in tables."""
-        return self.label or self.agent
+        """The label of this run's row in tables (``<agent> +truths`` with a truth store)."""
+        if self.label:
+            return self.label
+        return f"{self.agent} +truths" if self.truths else self.agent
 
     def spec_hash(self) -> str:
         """Short hash of everything that changes results (not ``concurrency``)."""
-        data = self.model_dump(mode="json", exclude={"concurrency", "label"})
+        data = self.model_dump(mode="json", exclude={"concurrency", "label", "truths"})
         if not data["agent_settings"]:  # specs without settings keep their earlier hash
             del data["agent_settings"]
+        for key in ("truth_limit", "truths_digest"):  # likewise specs without truths
+            if data[key] is None:
+                del data[key]
         data["game"] = make(self.game, **self.options).versioned_id
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
@@ -137,6 +155,7 @@ class EvalReport:
     errors: int = 0
     table: str = ""
     metrics: list[dict[str, Any]] = field(default_factory=list)
+    truths: list[str] = field(default_factory=list)
 
 
 def results_path_for(spec: EvalSpec, out_dir: str | Path) -> Path:
@@ -163,11 +182,53 @@ async def run_eval(
 ) -> EvalReport:
     """Run (or resume) an evaluation and write its results and summary table.
 
+    With ``spec.truths`` the truth store is opened once for the whole run (ChromaStore
+    allows one process per directory: evaluate after training, not during it) and the
+    agent's seat reads the game's active truths from it in every episode.
+
     Raises:
         ModelUnavailableError: A model cannot be used (checked before any episode starts).
         PlayerSpecError: A player spec is not understood.
         OptionError: A game option (fixed or swept) is not valid.
+        StoreOpenError: ``spec.truths`` is not a truth store.
     """
+    if spec.truths is None:
+        return await _run_eval(spec, out_dir, progress=progress, on_episode=on_episode)
+    with open_truths(spec.truths) as store:
+        truths = load_truths(store, make(spec.game).id, limit=spec.truth_limit)
+        blob = json.dumps(truths, separators=(",", ":")).encode()
+        digest = hashlib.sha256(blob).hexdigest()[:16]
+        pinned = spec.model_copy(update={"truths_digest": digest})
+        report = await _run_eval(
+            pinned, out_dir, progress=progress, on_episode=on_episode, store=store
+        )
+    report.truths = truths
+    return report
+
+
+def open_truths(path: str | Path) -> ChromaStore:
+    """Open a truth store directory for reading (it must exist and hold a Chroma store).
+
+    Raises:
+        StoreOpenError: Nothing there, or not a store.
+    """
+    directory = Path(path)
+    if not (directory / "chroma.sqlite3").is_file():
+        raise StoreOpenError(
+            f"no truth store at {directory}: expected a directory written by "
+            "'langgraph-games train' (the 'truths:' line it prints) or by ChromaStore"
+        )
+    return ChromaStore(directory)
+
+
+async def _run_eval(
+    spec: EvalSpec,
+    out_dir: str | Path,
+    *,
+    progress: bool,
+    on_episode: Callable[[dict[str, Any]], None] | None,
+    store: BaseStore | None = None,
+) -> EvalReport:
     plan = spec.schedule()
     base_game = make(spec.game, **spec.options)
     path = results_path_for(spec, out_dir)
@@ -208,6 +269,8 @@ async def run_eval(
         total=len(plan),
         finish=_add_metrics,
         on_record=on_episode,
+        store=store,
+        truth_limit=spec.truth_limit,
     )
     table, rows, _ = summarize_episodes([path])
     report.table = table

@@ -1,0 +1,211 @@
+"""``langgraph-games train GAME --rounds 4 --model local``: Agent-ExpVer training rounds.
+
+GeoLink (``--player``, default the EvoEmpirBench agent) plays training maps with the current
+truths; InsightForce reflects, the map is replayed with the experience, promoted
+experiences go to TruthWeaver; after each round the test maps are played and the round is
+reverted when the mean test score drops (paper eq. 6). Progress goes to stderr; at the end
+the per-round table, the results file and the truth store are printed. Running the same
+command again resumes (or extends, with more ``--rounds``) the same run.
+
+Small defaults suit the embedded model: level 1 (maze) / easy (Match-2), 2 training maps
+per round, 2 test maps, 20 steps per episode. The paper's sizes: ``--level 1 --level 2
+--level 3 --train-maps 10 --test-maps 30 --max-steps 100`` (maze).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from langgraph_games.cli._options import add_model_flags, model_settings, parse_options
+from langgraph_games.eval.players import is_llm_spec
+from langgraph_games.eval.protocols import protocol_for
+from langgraph_games.eval.training import TrainSpec, describe_event, run_training
+from langgraph_games.graphs.episode import EpisodeOptions
+from langgraph_games.graphs.expver_parts import ExpVerOptions
+from langgraph_games.memory.truth_weaver import WeaveMode
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``train`` sub-command."""
+    parser = sub.add_parser(
+        "train",
+        help="Agent-ExpVer training rounds: learn verified truths, with resume",
+        description="Agent-ExpVer training rounds on the maze or Match-2: GeoLink plays with "
+        "the truths, InsightForce reflects, replays verify, TruthWeaver merges, rounds that "
+        "lower the test score are reverted. Rerun the same command to resume.",
+    )
+    parser.add_argument("game", help="game id: maze, match2 (or any scored one-player game)")
+    parser.add_argument("--rounds", type=int, default=4, help="training rounds (default 4)")
+    parser.add_argument("--model", default="local", help="model spec (default local)")
+    parser.add_argument(
+        "--player",
+        default="eeb",
+        metavar="STRATEGY",
+        help="GeoLink's LLM strategy, with or without a model (default eeb)",
+    )
+    parser.add_argument(
+        "--level",
+        action="append",
+        default=[],
+        help="maze level 1-3 / match2 difficulty (repeatable; default 1 / easy)",
+    )
+    parser.add_argument(
+        "--train-maps", type=int, default=2, help="training maps per level and round"
+    )
+    parser.add_argument(
+        "--train-pool",
+        type=int,
+        default=None,
+        help="training maps per level the rounds go through in turn (default all 10)",
+    )
+    parser.add_argument("--test-maps", type=int, default=2, help="test maps per level (default 2)")
+    parser.add_argument(
+        "--max-steps", type=int, default=20, help="steps per episode (default 20; paper 100)"
+    )
+    parser.add_argument(
+        "--max-retries",
+        type=int,
+        default=None,
+        help="re-asks after an unusable answer (default: the game's paper protocol)",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=[m.value for m in WeaveMode],
+        default="merge",
+        help="TruthWeaver: merge (default), rewrite (released code), append (no TruthWeaver)",
+    )
+    parser.add_argument(
+        "--no-truthweaver",
+        action="store_true",
+        help="the paper's ablation: truths appended as they come (same as --mode append)",
+    )
+    parser.add_argument("--duplicate-threshold", type=float, default=0.95)
+    parser.add_argument("--merge-threshold", type=float, default=0.65)
+    parser.add_argument(
+        "--promote",
+        choices=["all", "summary"],
+        default="all",
+        help="promote the summary and every strength/weakness (default, released) or the "
+        "summary only",
+    )
+    parser.add_argument(
+        "--min-gain",
+        type=float,
+        default=0.0,
+        help="a replay must beat the play's score by more than this (default 0)",
+    )
+    parser.add_argument(
+        "--allow-failed-replay",
+        action="store_true",
+        help="promote on a higher score even when the replay does not succeed",
+    )
+    parser.add_argument(
+        "--score-key",
+        default="score",
+        help="metric compared by promotion and evaluation (default score; maze "
+        "custom_score = the released evaluation score)",
+    )
+    parser.add_argument("--no-revert", action="store_true", help="never revert a round")
+    parser.add_argument(
+        "--revert-tolerance",
+        type=float,
+        default=0.0,
+        help="revert when the mean test score drops by more than this (default 0)",
+    )
+    parser.add_argument("--truth-limit", type=int, default=None, help="truths in the prompt")
+    parser.add_argument("--seed", type=int, default=0, help="seed of map 1 (default 0)")
+    parser.add_argument("--label", default=None, help="name of the run in tables")
+    parser.add_argument("--concurrency", type=int, default=4, help="test episodes at once")
+    parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
+    parser.add_argument(
+        "--store", default=None, metavar="DIR", help="truth store (default under --out)"
+    )
+    parser.add_argument(
+        "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
+    )
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    add_model_flags(parser)
+    parser.set_defaults(run=run)
+
+
+def _levels(values: list[str]) -> list[Any]:
+    return [parse_options([f"v={v}"])["v"] for v in values]
+
+
+def build_spec(args: argparse.Namespace) -> TrainSpec:
+    """The :class:`TrainSpec` of the command line.
+
+    Raises:
+        ValueError: A flag is out of range or the player is not an LLM strategy.
+    """
+    player = str(args.player)
+    if ":" not in player and is_llm_spec(player):
+        player = f"{player}:{args.model}"
+    protocol = protocol_for(args.game)
+    retries = args.max_retries
+    if retries is None:
+        retries = 2 if protocol is None or protocol.max_retries is None else protocol.max_retries
+    mode = WeaveMode.APPEND if args.no_truthweaver else WeaveMode(args.mode)
+    expver = ExpVerOptions(
+        rounds=args.rounds,
+        promote=args.promote,
+        require_success=not args.allow_failed_replay,
+        min_score_gain=args.min_gain,
+        score_key=args.score_key,
+        revert=not args.no_revert,
+        revert_tolerance=args.revert_tolerance,
+        weave_mode=mode,
+        duplicate_threshold=args.duplicate_threshold,
+        merge_threshold=args.merge_threshold,
+        truth_limit=args.truth_limit,
+        episode=EpisodeOptions(max_retries=retries, max_steps=args.max_steps),
+        concurrency=args.concurrency,
+    )
+    return TrainSpec(
+        game=args.game,
+        options=parse_options(args.option),
+        agent=player,
+        levels=_levels(args.level),
+        train_maps=args.train_maps,
+        train_pool=args.train_pool,
+        test_maps=args.test_maps,
+        seed=args.seed,
+        label=args.label,
+        expver=expver,
+        model=model_settings(args),
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run or resume the training; print the per-round table and where things are."""
+    spec = build_spec(args)
+
+    def show(event: dict[str, Any]) -> None:
+        line = describe_event(event, spec.expver.score_key)
+        if line and not args.quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    try:
+        report = asyncio.run(run_training(spec, args.out, store=args.store, on_event=show))
+    except KeyboardInterrupt:
+        print(
+            "\ninterrupted: finished steps are saved; rerun the same command to resume",
+            file=sys.stderr,
+        )
+        return 130
+    print(f"## Training rounds (ExpVer): {spec.row_label}, {spec.game}, {spec.agent}\n")
+    print(report.table)
+    print(f"\nresults: {report.results_path} ({report.played} episodes played now)")
+    print(f"truths: {report.store_path} ({len(report.truths)} active)")
+    for number, truth in enumerate(report.truths, 1):
+        print(f"  {number}. {truth}")
+    print(
+        f"evaluate with them: langgraph-games eval {args.game} --player {spec.agent} "
+        f"--truths {report.store_path}"
+    )
+    return 0
