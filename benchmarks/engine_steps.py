@@ -19,9 +19,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import machine, rate, table  # noqa: E402
-
-from langgraph_games.games import GameSession, make  # noqa: E402
+from _common import machine, rate, table
+from langgraph_games.games import GameSession, make
 
 GAMES = ("pong", "surround", "texas_holdem", "negotiation")
 
@@ -124,17 +123,33 @@ def main() -> None:
         session = rate(ours_session(game_id), args.seconds)
         name, factory = REFERENCES.get(game_id, ("n/a", None))
         reference = rate(factory(), args.seconds) if factory else None
-        rows.append([
-            game_id,
-            f"{pure:,.0f}",
-            f"{session:,.0f}",
-            name,
-            f"{reference:,.0f}" if reference else "n/a",
-            f"{pure / reference:.2f}" if reference else "n/a",
-        ])
-    print(f"Engine steps per second, random legal actions ({machine()}, {args.seconds:g} s per cell)\n")
-    print(table(["game", "ours (rules)", "ours (session)", "reference", "reference steps/s",
-                 "ours/reference"], rows))
+        rows.append(
+            [
+                game_id,
+                f"{pure:,.0f}",
+                f"{session:,.0f}",
+                name,
+                f"{reference:,.0f}" if reference else "n/a",
+                f"{pure / reference:.2f}" if reference else "n/a",
+            ]
+        )
+    print(
+        f"Engine steps per second, random legal actions ({machine()}, "
+        f"{args.seconds:g} s per cell)\n"
+    )
+    print(
+        table(
+            [
+                "game",
+                "ours (rules)",
+                "ours (session)",
+                "reference",
+                "reference steps/s",
+                "ours/reference",
+            ],
+            rows,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -19,14 +19,20 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import machine, table  # noqa: E402
-
-from langgraph_games.games.texas_holdem.cards import card_code, evaluate, hand_rank  # noqa: E402
+from _common import machine, table
+from langgraph_games.games.texas_holdem.cards import card_code, evaluate, hand_rank
 
 SPIEL_PARAMS = {
-    "betting": "nolimit", "numPlayers": 2, "numRounds": 4, "blind": "1 2",
-    "firstPlayer": "1 1 1 1", "numSuits": 4, "numRanks": 13, "numHoleCards": 2,
-    "numBoardCards": "0 3 1 1", "stack": "100 100",
+    "betting": "nolimit",
+    "numPlayers": 2,
+    "numRounds": 4,
+    "blind": "1 2",
+    "firstPlayer": "1 1 1 1",
+    "numSuits": 4,
+    "numRanks": 13,
+    "numHoleCards": 2,
+    "numBoardCards": "0 3 1 1",
+    "stack": "100 100",
 }
 
 
