@@ -89,25 +89,12 @@ class QuestionDagOutput(TypedDict, total=False):
     calls: int
 
 
-class QuestionDagState(TypedDict, total=False):
+class QuestionDagState(QuestionDagInput, QuestionDagOutput, total=False):
     """The graph's state: the input, what the question nodes wrote, and the result."""
 
-    observation: str
-    recent_observations: list[str]
-    legal_actions: list[str]
-    step: int | None
-    context: str | None
     # Written by question nodes, several at once within a level.
     answers_so_far: Annotated[dict[str, str], merge_dicts]
     records: Annotated[dict[str, dict[str, Any]], merge_dicts]
-    # Written once, by the action node.
-    action: str | None
-    defaulted: bool
-    answers: dict[str, str]
-    raw_outputs: list[str]
-    trace: list[dict[str, Any]]
-    usage: dict[str, int]
-    calls: int
 
 
 @dataclass(frozen=True)
