@@ -135,7 +135,7 @@ def test_what_is_dropped_is_said() -> None:
     )
     assert parsed.weaknesses == [f"Mistake number {i}" for i in range(5)]
     assert parsed.dropped == [
-        "placeholder: <one thing that went well>",
+        "unfilled slot: <one thing that went well>",
         "too short: ok",
         "duplicate: Due to luck, I won.",
         "over 5 items: Mistake number 5",

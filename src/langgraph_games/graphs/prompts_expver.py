@@ -14,7 +14,8 @@ for three sections:
 The prompt is ours. The reader is written for weak models (the default local model has
 135M parameters): headers in Markdown or any case, bullets of any kind, a summary without
 its header when a "Due to ..." sentence is there, and it drops echoes of the prompt's own
-template and placeholders, caps lengths and counts, and says why when nothing is usable.
+template and its fill-in markers (e.g. "<cause>"), caps lengths and counts, and says why
+when nothing is usable.
 """
 
 from __future__ import annotations
@@ -163,7 +164,7 @@ class Reflection:
         strengths: Usable strength items.
         weaknesses: Usable weakness items.
         problem: Why nothing was usable (``None`` when something was).
-        dropped: Items left out and why (echo, placeholder, too short, duplicate).
+        dropped: Items left out and why (echo, unfilled template slot, too short, duplicate).
     """
 
     summary: str = ""
@@ -221,7 +222,7 @@ def _keep(text: str, limit: int, dropped: list[str]) -> str | None:
     if not text:
         return None
     if _PLACEHOLDER.search(text):
-        dropped.append(f"placeholder: {text[:60]}")
+        dropped.append(f"unfilled slot: {text[:60]}")
         return None
     if _norm(text) in _TEMPLATE_WORDS or _norm(text) == _norm(SUMMARY_TEMPLATE):
         dropped.append(f"echo: {text[:60]}")
