@@ -232,7 +232,7 @@ async def run_arena(
         total=len(schedule),
         on_record=on_match,
     )
-    if any(r.get("kind") == "match" for r in results.read().records):
+    if report.played + report.skipped > 0:  # some match record is on disk
         markdown, rows, csv_text, _ = summarize(path)
         report.markdown, report.rows = markdown, rows
         report.summary_path.write_text(markdown, encoding="utf-8")
