@@ -5,7 +5,6 @@ from __future__ import annotations
 import pydantic
 import pytest
 from langgraph.store.memory import InMemoryStore
-from memory_fakes import BagOfWords
 
 from langgraph_games.memory import (
     Candidate,
@@ -22,6 +21,7 @@ from langgraph_games.memory import (
     save_experience,
     truths_namespace,
 )
+from memory_fakes import BagOfWords
 
 
 def experience(eid: str, level: str = "L1", **kw: object) -> Experience:

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from langgraph.store.base import BaseStore, Op, Result
 from langgraph.store.memory import InMemoryStore
-from memory_fakes import BagOfWords, ScriptedChatModel, prompt_entries
 
 from langgraph_games.memory import (
     Candidate,
@@ -23,6 +22,7 @@ from langgraph_games.memory import (
     TruthWeaver,
     load_truths,
 )
+from memory_fakes import BagOfWords, ScriptedChatModel, prompt_entries
 
 WALLS = "avoid walls because each wall hit costs one life"
 WALLS_EXACT = "  - Avoid walls because each wall hit costs ONE life!  "
