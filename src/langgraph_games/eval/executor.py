@@ -26,6 +26,7 @@ from langgraph_games.eval.results import ResultsFile
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode import EpisodeOptions, run_episode
 from langgraph_games.models.factory import check_model, describe_model
+from langgraph_games.models.limiter import CallLimiter
 from langgraph_games.players.base import Decision, DecisionRequest, Player
 
 __all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
@@ -172,7 +173,8 @@ async def run_jobs(
         results: Where records go.
         options: Episode options.
         models: Shared chat models.
-        concurrency: Episodes at once.
+        concurrency: Episodes at once (a :class:`~langgraph_games.models.limiter.
+            CallLimiter`, the class that bounds model calls per endpoint).
         progress: Show progress bars on stderr: episodes, and decisions with the model
             calls and tokens so far (LLM episodes are long: this one moves every step).
         total: Size of the whole run (for the bar; finished ones count as done).
@@ -184,7 +186,7 @@ async def run_jobs(
     """
     bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
     steps = _decisions_bar(jobs, options, enabled=progress)
-    semaphore = asyncio.Semaphore(concurrency)
+    episodes_at_once = CallLimiter(concurrency, name="episodes")
     counts = {"played": 0, "errors": 0}
     used = {"calls": 0, "tokens": 0}
 
@@ -198,7 +200,7 @@ async def run_jobs(
             steps.set_postfix(calls=used["calls"], tokens=used["tokens"], refresh=False)
 
     async def one(job: Job) -> None:
-        async with semaphore:
+        async with episodes_at_once.slot():
             record = await _play(
                 job,
                 base,
