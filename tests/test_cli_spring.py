@@ -208,3 +208,18 @@ def test_study_refuses_a_concurrency_below_one(tmp_path: Path, models: Models, c
     assert main(["study", "--model", "fake", "--concurrency", "0", "--no-cache"]) == 2
     assert "--concurrency must be at least 1, got 0" in capsys.readouterr().err
     assert models.prompts == []
+
+
+@pytest.mark.parametrize("game", ["bandit", "rock_paper_scissors", "hanoi", "messenger"])
+def test_eval_spring_on_smartplay_games(game: str, tmp_path: Path, models: Models, capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["eval", game, "--agent", "spring", "--model", "fake", "--steps", "2"]
+    argv += ["--episodes", "2", "--out", str(tmp_path), "-q"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "(2 played now, 0 already done, 0 errors)" in out
+    engine = make(game)
+    manuals = {engine.manual_text(engine.initial_state(seed)) for seed in (0, 1)}  # type: ignore[attr-defined]
+    used = {
+        str(p[1].content).rsplit("\n\nThe actions you can take: ", 1)[0] for p in models.prompts
+    }
+    assert used == manuals

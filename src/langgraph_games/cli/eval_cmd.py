@@ -301,6 +301,9 @@ def _run_ablation(
         f"with {parts[1]}, {episodes} episode(s) per row{limit}; C = {source}\n"
     )
     print(report.table)
+    print("\nWhere each row's C came from:")
+    for line in report.sources:
+        print(f"- {line}")
     return 0 if errors == 0 else 1
 
 

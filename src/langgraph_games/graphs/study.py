@@ -66,6 +66,7 @@ from langgraph_games.models.limiter import limiter_for
 from langgraph_games.models.usage import ainvoke_measured, invoke_measured
 
 __all__ = [
+    "ACTIONS_QUESTION",
     "DEFAULT_STUDY_CONCURRENCY",
     "GAME_QUESTIONS",
     "LATEX_SUFFIX",
@@ -95,6 +96,10 @@ GAME_QUESTIONS: tuple[str, ...] = (
     "Write all actions as a numbered list. For each action, list its requirements.",
 )
 """SPRING's four game questions (Q_game)."""
+
+ACTIONS_QUESTION = GAME_QUESTIONS[3]
+"""The game question about actions: its answer alone is the context of SPRING's "action
+descriptions" ablation."""
 
 LATEX_SUFFIX = "DO NOT answer in LaTeX."
 """Appended to the game questions when the document is LaTeX, as in the paper."""
