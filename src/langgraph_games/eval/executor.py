@@ -53,19 +53,26 @@ def preflight(
     game: Game[Any],
     models: ModelPool,
     settings: dict[int, dict[str, Any]] | None = None,
-) -> None:
+) -> list[dict[str, Any]]:
     """Build every player once and check every model before any episode starts.
+
+    Returns:
+        Each seat's player description (``Player.describe()``: the strategy's settings
+        as it will play them, e.g. the SmartPlay history window), for the manifest.
 
     Raises:
         PlayerSpecError: A player spec (or a seat's settings) is not understood.
         ModelSpecError: A model spec is not understood.
         ModelUnavailableError: A model cannot be reached or loaded.
     """
+    described = []
     for seat, spec in enumerate(specs):
-        build_player(spec, game, models=models, settings=(settings or {}).get(seat))
+        player = build_player(spec, game, models=models, settings=(settings or {}).get(seat))
+        described.append({"spec": spec, **player.describe()})
         parts = split_llm_spec(spec)
         if parts is not None:
             check_model(models.get(parts[1]))
+    return described
 
 
 def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
@@ -79,7 +86,7 @@ def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     target = path.with_suffix(".manifest.json")
     tmp = target.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True), encoding="utf-8")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
     tmp.replace(target)
 
 

@@ -13,6 +13,14 @@ files and prints the paper's layout:
 3. Table 4 (raw scores) and, per setting, episodes, completion rate, reward, answers that
    named no action (the baseline then takes action 0) and truncated episodes.
 
+The SmartPlay agent's history window is each game's by default (Bandit 50, RPS 50, Hanoi
+5, Messenger 2 as released; Crafter 5 as in the paper's Table 1, where the released Crafter
+environment showed 2). :func:`resolve_history` reads the command line's ``--history``
+(``2`` for every setting, ``crafter=2`` for one) and :func:`smartplay_specs` passes it to
+the ``smartplay`` agents as a strategy setting, so it is part of the spec (its hash, the
+results file's name and the manifest); the window used is also in every decision's
+``info["history_length"]`` and in the manifest's player description.
+
 Minecraft (``MinedojoCreative0``) cannot run offline: MineDojo downloads and builds a
 Minecraft Java instance and pins ``gym==0.21``. Asking for it raises ``ValueError`` with
 that explanation; its column stays empty.
@@ -29,8 +37,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from langgraph_games.eval.families import counters_of
-from langgraph_games.eval.results import ResultsFile
-from langgraph_games.eval.runner import EvalSpec, run_eval, summarize_episodes
+from langgraph_games.eval.players import split_llm_spec
+from langgraph_games.eval.records import load_results
+from langgraph_games.eval.runner import EvalSpec, run_eval
 from langgraph_games.eval.tables import markdown_table
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.smartplay import metrics
@@ -41,6 +50,7 @@ __all__ = [
     "SUITE",
     "SmartPlayReport",
     "SmartPlaySummary",
+    "resolve_history",
     "resolve_settings",
     "run_smartplay",
     "smartplay_specs",
@@ -108,6 +118,46 @@ def resolve_settings(names: Iterable[str] | None = None) -> list[str]:
     return chosen
 
 
+SMARTPLAY_STRATEGIES = ("smartplay", "smartplay_paper")
+"""The agents whose history window ``--history`` sets."""
+
+
+def resolve_history(items: Sequence[str] | None, settings: Sequence[str]) -> dict[str, int]:
+    """History windows per Table 2 column from ``N`` (every setting) or ``SETTING=N`` items.
+
+    Args:
+        items: Command-line values, e.g. ``["2"]`` or ``["crafter=2", "hanoi=30"]``; a
+            later item wins over an earlier one for the same setting.
+        settings: The columns being played (only those get a window).
+
+    Raises:
+        ValueError: A window that is not a whole number >= 0, or an unknown setting.
+
+    Example:
+        >>> resolve_history(["crafter=2"], ["Hanoi", "Crafter"])
+        {'Crafter': 2}
+        >>> resolve_history(["3", "hanoi=30"], ["Hanoi", "Crafter"])
+        {'Hanoi': 30, 'Crafter': 3}
+    """
+    windows: dict[str, int] = {}
+    for item in items or []:
+        name, sep, value = item.rpartition("=")
+        try:
+            window = int(value)
+        except ValueError:
+            window = -1
+        if window < 0:
+            raise ValueError(
+                f"--history {item!r}: the window is a whole number >= 0, as N (every "
+                "setting) or SETTING=N (e.g. crafter=2)"
+            )
+        columns = resolve_settings([name]) if sep else list(settings)
+        for column in columns:
+            if column in settings:
+                windows[column] = window
+    return {column: windows[column] for column in settings if column in windows}
+
+
 def smartplay_specs(
     agents: Sequence[str],
     settings: Sequence[str] | None = None,
@@ -118,6 +168,7 @@ def smartplay_specs(
     episode: EpisodeOptions | None = None,
     model: Mapping[str, Any] | None = None,
     concurrency: int = 4,
+    history: Mapping[str, int] | None = None,
 ) -> list[EvalSpec]:
     """One evaluation spec per agent and setting, in Table 2's order.
 
@@ -132,14 +183,23 @@ def smartplay_specs(
         episode: Retries, fallback and step limit of the episode loop.
         model: Model settings (``temperature``, ``max_tokens``, ...).
         concurrency: Episodes at once within a setting.
+        history: History window per column for the SmartPlay agents (``smartplay``,
+            ``smartplay_paper``); columns left out keep the game's window.
 
     Raises:
-        ValueError: No agent, repeated agents, or a setting that cannot be played.
+        ValueError: No agent, repeated agents, a setting that cannot be played, or
+            ``history`` without a SmartPlay agent.
     """
     if not agents:
         raise ValueError("give at least one agent, e.g. smartplay:local or random")
     if len(set(agents)) != len(agents):
         raise ValueError(f"agent specs must be distinct, got {list(agents)}")
+    windows = dict(history or {})
+    if windows and not any(_is_smartplay(agent) for agent in agents):
+        raise ValueError(
+            "--history sets the SmartPlay agent's history window; none of the agents "
+            f"({', '.join(agents)}) is one (smartplay[:<model>], smartplay_paper[:<model>])"
+        )
     specs = []
     for agent in agents:
         for column in resolve_settings(settings):
@@ -147,11 +207,17 @@ def smartplay_specs(
             options = dict(options)
             if game == "crafter" and crafter_steps is not None:
                 options["length"] = crafter_steps
+            agent_settings = (
+                {"history_length": windows[column]}
+                if column in windows and _is_smartplay(agent)
+                else {}
+            )
             specs.append(
                 EvalSpec(
                     game=game,
                     options=options,
                     agent=agent,
+                    agent_settings=agent_settings,
                     repeats=episodes or metrics.SETTINGS[column].trials,
                     seed=seed,
                     label=agent,
@@ -161,6 +227,11 @@ def smartplay_specs(
                 )
             )
     return specs
+
+
+def _is_smartplay(agent: str) -> bool:
+    parts = split_llm_spec(agent)
+    return parts is not None and parts[0] in SMARTPLAY_STRATEGIES
 
 
 @dataclass
@@ -212,24 +283,49 @@ def smartplay_summary(
 ) -> SmartPlaySummary:
     """Table 2, capability scores and details over evaluation results files.
 
-    Rows are labelled by each record's ``label`` (the agent spec by default); episodes of
-    games without a SmartPlay scorer are left out with a note.
+    Rows are labelled by each record's ``label`` (the agent spec by default). Each
+    setting is a column, so an agent's runs of different settings (Messenger's two
+    levels, another Crafter length) share its row. Runs of *one* setting under one label
+    with different specs (another seed, model settings, history window ...) are never
+    averaged together: each such run gets its own row, ``label [spec hash]``, and a note
+    says so. Records the reports set aside (unreadable lines, another spec than their
+    file's, unregistered games), failed episodes and games without a SmartPlay scorer are
+    left out with a note.
 
     Args:
         paths: Results files of :func:`run_smartplay` or ``langgraph-games eval`` runs.
         weighting: Capability weights: ``"code"`` (level - 1) or ``"paper"`` (level).
     """
-    _, _, notes = summarize_episodes(list(paths))  # failed episodes, unreadable lines
+    loaded = load_results(list(paths), kinds=("episode",))
+    notes = list(loaded.notes)
+    found: list[tuple[str, str, dict[str, Any]]] = []
+    for item in loaded.records:
+        record = item.record
+        if record.get("status") == "error":
+            notes.append(
+                f"{item.source}: episode {record.get('episode_id')} failed: "
+                f"{record.get('error')}; left out"
+            )
+            continue
+        episode = _episode_metrics(record)
+        if episode is None:
+            notes.append(f"{item.path}: {record.get('game')} is not a SmartPlay setting; left out")
+            continue
+        found.append((str(record.get("label")), str(record.get("spec_hash") or "-"), episode))
+    specs: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for label, spec, episode in found:
+        specs[(label, str(episode["column"]))].add(spec)
+    for (label, column), hashes in specs.items():
+        if len(hashes) > 1:
+            notes.append(
+                f"label {label!r} holds {column} runs of {len(hashes)} specs "
+                f"({', '.join(sorted(hashes))}); they are not averaged together: each is "
+                f"its own row, '{label} [spec]'"
+            )
     by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for path in paths:
-        for record in ResultsFile(path).read().records:
-            if record.get("kind") != "episode" or record.get("status") == "error":
-                continue
-            found = _episode_metrics(record)
-            if found is None:
-                notes.append(f"{path}: {record.get('game')} is not a SmartPlay setting; left out")
-                continue
-            by_label[str(record.get("label"))].append(found)
+    for label, spec, episode in found:
+        split = len(specs[(label, str(episode["column"]))]) > 1
+        by_label[f"{label} [{spec}]" if split else label].append(episode)
     table2 = metrics.smartplay_table(by_label)
     capabilities: dict[str, dict[str, float | None]] = {}
     for row in table2:
