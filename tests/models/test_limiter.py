@@ -262,3 +262,18 @@ def test_the_backoff_between_attempts_holds_no_slot() -> None:
 
     assert asyncio.run(main()) == [0, 0]
     assert limiter.stats().entered == 2  # one slot per attempt
+
+
+def test_a_waiter_whose_event_loop_is_gone_does_not_keep_a_slot() -> None:
+    limiter = CallLimiter(1)
+    limiter.acquire_sync()
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(limiter.acquire())
+    task._log_destroy_pending = False  # type: ignore[attr-defined]  # abandoned on purpose
+    loop.run_until_complete(asyncio.sleep(0.01))  # the task now waits for the slot
+    assert limiter.stats().waiting == 1
+    loop.close()  # closed under the waiting task (a crashed or abandoned loop)
+    limiter.release()
+    assert (limiter.stats().active, limiter.stats().waiting) == (0, 0)
+    limiter.acquire_sync()  # the slot is free for the living
+    limiter.release()

@@ -79,11 +79,18 @@ class _Waiter:
         self.event = event
         self.granted = False
 
-    def wake(self) -> None:
+    def wake(self) -> bool:
+        """Tell the waiter it holds a slot; ``False`` when it can no longer be told."""
         if self.event is not None:
             self.event.set()
-        elif self.loop is not None and self.future is not None:
+            return True
+        if self.loop is None or self.future is None:
+            return False
+        try:
             self.loop.call_soon_threadsafe(_resolve, self.future)
+        except RuntimeError:  # its event loop is closed: nobody is waiting any more
+            return False
+        return True
 
 
 def _resolve(future: asyncio.Future[None]) -> None:
@@ -296,7 +303,9 @@ class CallLimiter:
             waiter = self._waiters.popleft()
             waiter.granted = True
             self._take()
-            waiter.wake()
+            if not waiter.wake():
+                self._active -= 1
+                self._entered -= 1
 
     def _release_own(self) -> None:
         with self._lock:
