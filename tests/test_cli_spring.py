@@ -146,6 +146,7 @@ def test_eval_study_studies_then_plays(tmp_path: Path, models: Models, capsys) -
         (["--variants", "full"], "--variants selects the rows of --ablation"),
         (["--context", "CTX", "--study", "CTX"], "either --context FILE or --study"),
         (["--agent", "random", "--study", "CTX"], "--study needs an LLM agent"),
+        (["--study", "CTX", "--study-concurrency", "0"], "--study-concurrency must be at least 1"),
     ],
 )
 def test_bad_spring_input_exits_2(  # type: ignore[no-untyped-def]
@@ -165,3 +166,60 @@ def test_ablation_needs_crafter(tmp_path: Path, models: Models, capsys) -> None:
     argv = ["eval", "maze", "--agent", "spring:fake", "--ablation", "--out", str(tmp_path)]
     assert main(argv) == 2
     assert "needs Crafter's metrics" in capsys.readouterr().err
+
+
+class SlowModels(Models):
+    """Scripted models that take a moment per call and record how many overlap."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = self.peak = 0
+
+    def __call__(self, spec: str, **settings: Any) -> ScriptedChatModel:
+        outer = self
+
+        class Slow(ScriptedChatModel):
+            async def _agenerate(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
+                outer.now += 1
+                outer.peak = max(outer.peak, outer.now)
+                try:
+                    return await super()._agenerate(messages, *args, **kwargs)
+                finally:
+                    outer.now -= 1
+
+        return Slow(script=self.script, latency_s=0.002, name_="slow-study")
+
+
+@pytest.mark.parametrize(("flags", "peak"), [([], 8), (["--concurrency", "3"], 3)])
+def test_study_bounds_its_calls_at_once(  # type: ignore[no-untyped-def]
+    flags: list[str], peak: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    slow = SlowModels()
+    monkeypatch.setattr(study_cmd, "load_chat_model", slow)
+    document = tmp_path / "guide.md"
+    document.write_text("\n\n".join(f"Trees give wood, note {i}." for i in range(12)))
+    argv = ["study", str(document), "--model", "fake", "--no-cache", "-q", *flags]
+    assert main(argv) == 0
+    assert "(72 model calls" in capsys.readouterr().err  # 12 x (2 relevance + 4 questions)
+    assert slow.peak == peak
+
+
+def test_study_refuses_a_concurrency_below_one(tmp_path: Path, models: Models, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["study", "--model", "fake", "--concurrency", "0", "--no-cache"]) == 2
+    assert "--concurrency must be at least 1, got 0" in capsys.readouterr().err
+    assert models.prompts == []
+
+
+@pytest.mark.parametrize("game", ["bandit", "rock_paper_scissors", "hanoi", "messenger"])
+def test_eval_spring_on_smartplay_games(game: str, tmp_path: Path, models: Models, capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["eval", game, "--agent", "spring", "--model", "fake", "--steps", "2"]
+    argv += ["--episodes", "2", "--out", str(tmp_path), "-q"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "(2 played now, 0 already done, 0 errors)" in out
+    engine = make(game)
+    manuals = {engine.manual_text(engine.initial_state(seed)) for seed in (0, 1)}  # type: ignore[attr-defined]
+    used = {
+        str(p[1].content).rsplit("\n\nThe actions you can take: ", 1)[0] for p in models.prompts
+    }
+    assert used == manuals

@@ -22,6 +22,7 @@ from langgraph_games.eval.runner import EvalSpec, run_eval
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.graphs.spring import SPRING_QUESTIONS
+from langgraph_games.graphs.study import GAME_QUESTIONS
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import PlayerSpecError
 
@@ -200,6 +201,12 @@ def test_ablation_runs_are_specs_per_row() -> None:
     ]  # fmt: skip
     assert len({r.spec.spec_hash() for r in runs}) == 4
     assert all(r.spec.repeats == 5 and r.spec.episode.max_steps == 100 for r in runs)
+    assert [r.context_source for r in runs] == [
+        "the given context",
+        "the given context",
+        "the game's action descriptions (the given context has no studied actions answer)",
+        "the given context",
+    ]
     with pytest.raises(ValueError, match="needs Crafter's metrics"):
         ablation_runs("local", game="maze")
     with pytest.raises(ValueError):
@@ -226,3 +233,45 @@ async def test_run_spring_ablation_end_to_end(tmp_path: Path, fake_models: Recor
     again = await run_spring_ablation(runs, tmp_path, progress=False)
     assert {r.skipped for r in again.reports.values()} == {1}
     assert again.table == report.table
+
+
+STUDIED = (
+    f"Question: {GAME_QUESTIONS[0]}\nAnswer:\n1. Trees give wood.\n\n"
+    f"Question: {GAME_QUESTIONS[3]}\nAnswer:\n1. Do: needs a facing object.\n2. Sleep: at night."
+)
+STUDIED_ACTIONS = (
+    f"Question: {GAME_QUESTIONS[3]}\nAnswer:\n1. Do: needs a facing object.\n2. Sleep: at night."
+)
+
+
+def test_the_action_descriptions_row_uses_the_studied_actions_answer() -> None:
+    runs = ablation_runs("fake", variants=["full", "actions", "no_context"], context=STUDIED)
+    assert [r.spec.agent_settings.get("context") for r in runs] == [STUDIED, STUDIED_ACTIONS, None]
+    assert [r.context_source for r in runs] == [
+        "the given context",
+        "the actions answer of the given studied context",
+        "none",
+    ]
+    default = ablation_runs("fake", variants=["actions"])[0]
+    assert default.spec.agent_settings == {}
+    assert default.context_source == "the game's action descriptions"
+
+
+async def test_the_action_descriptions_row_prompts_hold_only_the_actions_answer(
+    tmp_path: Path, fake_models: Recorder
+) -> None:
+    runs = ablation_runs(
+        "fake",
+        variants=["actions"],
+        context=STUDIED,
+        repeats=1,
+        episode=EpisodeOptions(max_steps=1),
+    )
+    report = await run_spring_ablation(runs, tmp_path, progress=False)
+    contexts = {
+        str(p[1].content).split("\n\nThe actions you can take:")[0] for p in fake_models.prompts
+    }
+    assert contexts == {STUDIED_ACTIONS}
+    assert report.sources == [
+        "SPRING + action descriptions: C = the actions answer of the given studied context"
+    ]

@@ -35,6 +35,7 @@ from langgraph_games.eval.runner import EvalReport, EvalSpec
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode import EpisodeOptions
 from langgraph_games.graphs.spring import SpringVariant
+from langgraph_games.graphs.study import DEFAULT_STUDY_CONCURRENCY
 from langgraph_games.models.factory import load_chat_model
 
 __all__ = ["add_parser", "parse_sweep", "parse_variants", "run"]
@@ -138,6 +139,13 @@ def add_parser(sub: Any) -> None:
         help="SQLite cache of studied documents (default: <out>/study.sqlite)",
     )
     spring.add_argument(
+        "--study-concurrency",
+        type=int,
+        default=DEFAULT_STUDY_CONCURRENCY,
+        metavar="N",
+        help=f"model calls at once while studying (default {DEFAULT_STUDY_CONCURRENCY})",
+    )
+    spring.add_argument(
         "--variants",
         default=None,
         metavar="LIST",
@@ -217,6 +225,8 @@ def _context(args: argparse.Namespace, agent: str) -> tuple[str | None, str]:
     parts = split_llm_spec(agent)
     if parts is None:
         raise ValueError(f"--study needs an LLM agent to study with; {agent!r} is not one")
+    if args.study_concurrency < 1:
+        raise ValueError(f"--study-concurrency must be at least 1, got {args.study_concurrency}")
     model = load_chat_model(parts[1], **model_settings(args))
     cache = args.study_cache or Path(args.out) / "study.sqlite"
     studied = asyncio.run(
@@ -225,6 +235,7 @@ def _context(args: argparse.Namespace, agent: str) -> tuple[str | None, str]:
             Path(args.study),
             game_name=make(args.game).name,
             cache=cache,
+            concurrency=args.study_concurrency,
             progress=not args.quiet,
         )
     )
@@ -290,6 +301,9 @@ def _run_ablation(
         f"with {parts[1]}, {episodes} episode(s) per row{limit}; C = {source}\n"
     )
     print(report.table)
+    print("\nWhere each row's C came from:")
+    for line in report.sources:
+        print(f"- {line}")
     return 0 if errors == 0 else 1
 
 

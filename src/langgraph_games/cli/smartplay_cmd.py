@@ -11,6 +11,7 @@ from langgraph_games.eval.players import is_llm_spec
 from langgraph_games.eval.smartplay import (
     MINECRAFT_OFFLINE,
     SUITE,
+    resolve_history,
     resolve_settings,
     run_smartplay,
     smartplay_specs,
@@ -72,6 +73,16 @@ def add_parser(sub: Any) -> None:
         default="code",
         help="capability weights: level - 1 as released (code, default) or level (paper)",
     )
+    parser.add_argument(
+        "--history",
+        action="append",
+        default=[],
+        metavar="[SETTING=]N",
+        help="history window of the smartplay agents: N for every setting, SETTING=N for "
+        "one (repeatable). Default each game's: Bandit 50, RPS 50, Hanoi 5, Messenger 2 "
+        "(released) and Crafter 5 (paper Table 1; the released Crafter code showed 2: "
+        "--history crafter=2)",
+    )
     parser.add_argument("--concurrency", type=int, default=4, help="episodes at once")
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
@@ -102,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         ),
         model=model_settings(args),
         concurrency=args.concurrency,
+        history=resolve_history(args.history, settings),
     )
     try:
         report = asyncio.run(

@@ -18,6 +18,7 @@ from typing import Any
 from langgraph_games.cli._options import add_model_flags, model_settings
 from langgraph_games.eval.contexts import DEFAULT_CACHE, game_document, study_document
 from langgraph_games.games.registry import make
+from langgraph_games.graphs.study import DEFAULT_STUDY_CONCURRENCY
 from langgraph_games.models.factory import load_chat_model
 
 __all__ = ["add_parser", "run"]
@@ -51,6 +52,14 @@ def add_parser(sub: Any) -> None:
         "--cache", default=str(DEFAULT_CACHE), help=f"SQLite cache (default {DEFAULT_CACHE})"
     )
     parser.add_argument("--no-cache", action="store_true", help="study again, cache nothing")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_STUDY_CONCURRENCY,
+        metavar="N",
+        help=f"model calls at once (default {DEFAULT_STUDY_CONCURRENCY}; lower it for a "
+        "rate-limited endpoint)",
+    )
     parser.add_argument("--output", "-o", default=None, help="write the context to FILE")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_model_flags(parser)
@@ -59,6 +68,8 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Study the document and print (or write) the context."""
+    if args.concurrency < 1:
+        raise ValueError(f"--concurrency must be at least 1, got {args.concurrency}")
     game = make(args.game)
     document: str | Path = Path(args.document) if args.document else game_document(game)
     model = load_chat_model(args.model, **model_settings(args))
@@ -70,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
             cache=None if args.no_cache else args.cache,
             merge=args.merge,
             format=args.format,
+            concurrency=args.concurrency,
             progress=not args.quiet,
         )
     )

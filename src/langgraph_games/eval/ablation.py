@@ -9,6 +9,12 @@ step-by-step prompt, the questions without the DAG, the action question alone), 
 achievement depth (the deepest tech-tree level any episode reached), the reward (mean ±
 population standard deviation over episodes) and the questions per step. We add the
 measured model calls per step, the share of defaulted answers and the episode count.
+
+The "action descriptions" row is the paper's: its context is only the studied context's
+answer to the actions question when the given C is a studied one (it has that block);
+otherwise (the game's manual, a context written by hand) it is the game's own action list
+with each action's needs. Each run records where its C came from (``context_source``), and
+the report lists it under the table.
 """
 
 from __future__ import annotations
@@ -22,8 +28,14 @@ from langgraph_games.eval.families import crafter_costs
 from langgraph_games.eval.players import SPRING_STRATEGIES
 from langgraph_games.eval.runner import EvalReport, EvalSpec, run_eval
 from langgraph_games.eval.tables import markdown_table
+from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode import EpisodeOptions
-from langgraph_games.graphs.spring import SpringVariant, spring_questions
+from langgraph_games.graphs.spring import (
+    SpringVariant,
+    context_source,
+    spring_questions,
+    studied_actions,
+)
 
 __all__ = [
     "ABLATION_ROWS",
@@ -55,20 +67,22 @@ _STRATEGY_OF = {variant: name for name, variant in SPRING_STRATEGIES.items()}
 
 @dataclass(frozen=True)
 class AblationRun:
-    """One row's evaluation: its key (a variant or ``modified``), label and spec."""
+    """One row's evaluation: its key (a variant or ``modified``), label, spec and C's source."""
 
     key: str
     label: str
     questions: int
     spec: EvalSpec
+    context_source: str = ""
 
 
 @dataclass
 class AblationReport:
-    """The ablation's table and each variant's evaluation report."""
+    """The ablation's table, each variant's evaluation report, and where each row's C came from."""
 
     table: str
     reports: dict[str, EvalReport] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)
 
 
 def ablation_runs(
@@ -91,7 +105,8 @@ def ablation_runs(
         model: The model spec every variant uses.
         game: The game (Table 3's metrics are Crafter's).
         variants: The variants to run (default: all six).
-        context: The context C of the variants that use one (default: the game's manual).
+        context: The context C of the variants that use one (default: the game's manual);
+            the ``actions`` row keeps only its studied actions answer when it has one.
         modified_context: Adds the "modified C" row: the full variant with this context.
         options: Game options.
         repeats: Episodes per variant (the paper: 5 trials).
@@ -112,17 +127,21 @@ def ablation_runs(
     keys = [v.value for v in chosen]
     if modified_context is not None:
         keys.insert(1 if SpringVariant.FULL in chosen else 0, MODIFIED)
+    engine = make(game, **dict(options or {}))
     runs = []
     for key in keys:
         variant = SpringVariant.FULL if key == MODIFIED else SpringVariant(key)
         text = modified_context if key == MODIFIED else context
-        uses_context = variant not in (SpringVariant.ACTIONS, SpringVariant.NO_CONTEXT)
+        if variant is SpringVariant.ACTIONS and text is not None:
+            text = studied_actions(text)  # the studied actions answer, else the game's own
+        elif variant is SpringVariant.NO_CONTEXT:
+            text = None
         questions, _ = spring_questions(variant)
         spec = EvalSpec(
             game=game,
             options=dict(options or {}),
             agent=f"{_STRATEGY_OF[variant]}:{model}",
-            agent_settings={"context": text} if text is not None and uses_context else {},
+            agent_settings={"context": text} if text is not None else {},
             repeats=repeats,
             seed=seed,
             label=_LABELS[key],
@@ -130,7 +149,8 @@ def ablation_runs(
             episode=episode or EpisodeOptions(),
             model=dict(model_settings or {}),
         )
-        runs.append(AblationRun(key, _LABELS[key], len(questions), spec))
+        source = context_source(engine, context if key != MODIFIED else modified_context, variant)
+        runs.append(AblationRun(key, _LABELS[key], len(questions), spec, source))
     return runs
 
 
@@ -215,4 +235,5 @@ async def run_spring_ablation(
         if on_run is not None:
             on_run(run, report)
     table = ablation_table(rows) if rows else "(no finished episode)"
-    return AblationReport(table=table, reports=reports)
+    sources = [f"{run.label}: C = {run.context_source}" for run in runs]
+    return AblationReport(table=table, reports=reports, sources=list(dict.fromkeys(sources)))

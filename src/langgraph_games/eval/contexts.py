@@ -22,7 +22,7 @@ from langchain_core.outputs import LLMResult
 
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.documents import Format, StudyError, read_document
-from langgraph_games.graphs.study import Merge, create_study_graph
+from langgraph_games.graphs.study import DEFAULT_STUDY_CONCURRENCY, Merge, create_study_graph
 
 __all__ = ["DEFAULT_CACHE", "Studied", "game_document", "read_context", "study_document"]
 
@@ -97,6 +97,7 @@ async def study_document(
     cache: str | Path | None = DEFAULT_CACHE,
     merge: Merge = "items",
     format: Format = "auto",
+    concurrency: int | None = DEFAULT_STUDY_CONCURRENCY,
     progress: bool = False,
 ) -> Studied:
     """Study a document (text, or a path to read) into a context, through the cache.
@@ -108,10 +109,13 @@ async def study_document(
         cache: SQLite file of the store (created if missing); ``None``: no cache.
         merge: ``items`` (deterministic de-duplication) or ``model`` (the paper's call).
         format: ``auto``, ``latex``, ``markdown`` or ``text``.
+        concurrency: At most this many model calls at once (``None``: no bound of the
+            study's own; a bound set on the model's endpoint still applies).
         progress: Count model calls on a progress bar (stderr).
 
     Raises:
-        StudyError: The document cannot be read, is empty or has no paragraph.
+        StudyError: The document cannot be read, is empty or has no paragraph, or
+            ``concurrency`` is not >= 1.
     """
     text = read_document(document) if isinstance(document, Path) else document
     callbacks: list[Any] = []
@@ -125,7 +129,9 @@ async def study_document(
     config: Any = {"callbacks": callbacks}
     try:
         if cache is None:
-            graph = create_study_graph(model, game_name=game_name, merge=merge)
+            graph = create_study_graph(
+                model, game_name=game_name, merge=merge, concurrency=concurrency
+            )
             out = await graph.ainvoke(graph_input, config)
         else:
             from langgraph.store.sqlite.aio import AsyncSqliteStore
@@ -134,7 +140,9 @@ async def study_document(
             path.parent.mkdir(parents=True, exist_ok=True)
             async with AsyncSqliteStore.from_conn_string(str(path)) as store:
                 await store.setup()
-                graph = create_study_graph(model, game_name=game_name, merge=merge, store=store)
+                graph = create_study_graph(
+                    model, game_name=game_name, merge=merge, store=store, concurrency=concurrency
+                )
                 out = await graph.ainvoke(graph_input, config)
     finally:
         if bar is not None:

@@ -26,6 +26,7 @@ from langgraph_games.eval.results import ResultsFile
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode import EpisodeOptions, run_episode
 from langgraph_games.models.factory import check_model, describe_model
+from langgraph_games.models.limiter import CallLimiter
 from langgraph_games.players.base import Decision, DecisionRequest, Player
 
 __all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
@@ -52,19 +53,26 @@ def preflight(
     game: Game[Any],
     models: ModelPool,
     settings: dict[int, dict[str, Any]] | None = None,
-) -> None:
+) -> list[dict[str, Any]]:
     """Build every player once and check every model before any episode starts.
+
+    Returns:
+        Each seat's player description (``Player.describe()``: the strategy's settings
+        as it will play them, e.g. the SmartPlay history window), for the manifest.
 
     Raises:
         PlayerSpecError: A player spec (or a seat's settings) is not understood.
         ModelSpecError: A model spec is not understood.
         ModelUnavailableError: A model cannot be reached or loaded.
     """
+    described = []
     for seat, spec in enumerate(specs):
-        build_player(spec, game, models=models, settings=(settings or {}).get(seat))
+        player = build_player(spec, game, models=models, settings=(settings or {}).get(seat))
+        described.append({"spec": spec, **player.describe()})
         parts = split_llm_spec(spec)
         if parts is not None:
             check_model(models.get(parts[1]))
+    return described
 
 
 def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
@@ -78,7 +86,7 @@ def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     target = path.with_suffix(".manifest.json")
     tmp = target.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True), encoding="utf-8")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
     tmp.replace(target)
 
 
@@ -172,7 +180,8 @@ async def run_jobs(
         results: Where records go.
         options: Episode options.
         models: Shared chat models.
-        concurrency: Episodes at once.
+        concurrency: Episodes at once (a :class:`~langgraph_games.models.limiter.
+            CallLimiter`, the class that bounds model calls per endpoint).
         progress: Show progress bars on stderr: episodes, and decisions with the model
             calls and tokens so far (LLM episodes are long: this one moves every step).
         total: Size of the whole run (for the bar; finished ones count as done).
@@ -184,7 +193,7 @@ async def run_jobs(
     """
     bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
     steps = _decisions_bar(jobs, options, enabled=progress)
-    semaphore = asyncio.Semaphore(concurrency)
+    episodes_at_once = CallLimiter(concurrency, name="episodes")
     counts = {"played": 0, "errors": 0}
     used = {"calls": 0, "tokens": 0}
 
@@ -198,7 +207,7 @@ async def run_jobs(
             steps.set_postfix(calls=used["calls"], tokens=used["tokens"], refresh=False)
 
     async def one(job: Job) -> None:
-        async with semaphore:
+        async with episodes_at_once.slot():
             record = await _play(
                 job,
                 base,

@@ -59,13 +59,13 @@ STRATEGIES: dict[str, tuple[StrategyBuilder, str]] = {
         "GAMEBoT looser prompt for reasoning models",
     ),
     "smartplay": (
-        lambda model, game, name: smartplay_player(model, game, name=name),
+        lambda model, game, name, **settings: smartplay_player(model, game, name=name, **settings),
         "SmartPlay baseline: think step by step, then choose the exact action "
         "(SmartPlay games and Crafter)",
     ),
     "smartplay_paper": (
-        lambda model, game, name: smartplay_player(
-            model, game, question_variant="paper", name=name
+        lambda model, game, name, **settings: smartplay_player(
+            model, game, question_variant="paper", name=name, **settings
         ),
         "SmartPlay baseline with the paper's wording of question 1",
     ),

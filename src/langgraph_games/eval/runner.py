@@ -235,9 +235,11 @@ async def _run_eval(
     results = ResultsFile(path)
     models = ModelPool(**spec.model)
     settings = {0: dict(spec.agent_settings)} if spec.agent_settings else {}
-    preflight([spec.agent, *spec.opponents], base_game, models, settings)
+    players = preflight([spec.agent, *spec.opponents], base_game, models, settings)
     write_manifest(
-        path, {"spec": spec.model_dump(mode="json"), "spec_hash": spec.spec_hash()}, models
+        path,
+        {"spec": spec.model_dump(mode="json"), "spec_hash": spec.spec_hash(), "players": players},
+        models,
     )
     done = results.finished_ids("episode_id")
     seats = [spec.agent, *spec.opponents]

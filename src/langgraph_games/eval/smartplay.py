@@ -2,8 +2,9 @@
 
 A run is one :class:`~langgraph_games.eval.runner.EvalSpec` per (agent, setting), played
 by :func:`~langgraph_games.eval.runner.run_eval` (so results files, resuming and error
-records are the evaluation runner's). :func:`smartplay_summary` then reads the results
-files and prints the paper's layout:
+records are the evaluation runner's). :func:`smartplay_summary` (in
+:mod:`langgraph_games.eval.smartplay_summary`) then reads the results files and prints the
+paper's layout:
 
 1. Table 2: the mean human-normalised score per setting (columns Bandit, RPS, Hanoi,
    MessengerL1, MessengerL2, Crafter, Minecraft), one row per agent;
@@ -13,6 +14,14 @@ files and prints the paper's layout:
 3. Table 4 (raw scores) and, per setting, episodes, completion rate, reward, answers that
    named no action (the baseline then takes action 0) and truncated episodes.
 
+The SmartPlay agent's history window is each game's by default (Bandit 50, RPS 50, Hanoi
+5, Messenger 2 as released; Crafter 5 as in the paper's Table 1, where the released Crafter
+environment showed 2). :func:`resolve_history` reads the command line's ``--history``
+(``2`` for every setting, ``crafter=2`` for one) and :func:`smartplay_specs` passes it to
+the ``smartplay`` agents as a strategy setting, so it is part of the spec (its hash, the
+results file's name and the manifest); the window used is also in every decision's
+``info["history_length"]`` and in the manifest's player description.
+
 Minecraft (``MinedojoCreative0``) cannot run offline: MineDojo downloads and builds a
 Minecraft Java instance and pins ``gym==0.21``. Asking for it raises ``ValueError`` with
 that explanation; its column stays empty.
@@ -20,19 +29,18 @@ that explanation; its column stays empty.
 
 from __future__ import annotations
 
-import math
-import statistics
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from langgraph_games.eval.families import counters_of
-from langgraph_games.eval.results import ResultsFile
-from langgraph_games.eval.runner import EvalSpec, run_eval, summarize_episodes
-from langgraph_games.eval.tables import markdown_table
-from langgraph_games.games.session import GameSession
+from langgraph_games.eval.players import split_llm_spec
+from langgraph_games.eval.runner import EvalSpec, run_eval
+from langgraph_games.eval.smartplay_summary import (
+    MINECRAFT_OFFLINE,
+    SmartPlaySummary,
+    smartplay_summary,
+)
 from langgraph_games.games.smartplay import metrics
 from langgraph_games.graphs.episode import EpisodeOptions
 
@@ -41,19 +49,13 @@ __all__ = [
     "SUITE",
     "SmartPlayReport",
     "SmartPlaySummary",
+    "resolve_history",
     "resolve_settings",
     "run_smartplay",
     "smartplay_specs",
     "smartplay_summary",
 ]
 
-MINECRAFT_OFFLINE = (
-    "Minecraft (MinedojoCreative0) cannot run offline: SmartPlay plays it through MineDojo, "
-    "which downloads and builds a Minecraft Java instance when installed and run, and pins "
-    "gym==0.21; none of that is possible without network access, so the package has no "
-    "Minecraft game and its Table 2 column stays empty"
-)
-"""Why the Minecraft setting is not played."""
 
 SUITE: dict[str, tuple[str, dict[str, Any]]] = {
     "Bandit": ("bandit", {}),
@@ -75,7 +77,6 @@ _ALIASES = {
     "messenger_l1": ["MessengerL1"],
     "messenger_l2": ["MessengerL2"],
 }
-_WITH_OBJECTIVE = ("hanoi", "messenger")  # completion rate is reported for these only
 
 
 def resolve_settings(names: Iterable[str] | None = None) -> list[str]:
@@ -108,6 +109,46 @@ def resolve_settings(names: Iterable[str] | None = None) -> list[str]:
     return chosen
 
 
+SMARTPLAY_STRATEGIES = ("smartplay", "smartplay_paper")
+"""The agents whose history window ``--history`` sets."""
+
+
+def resolve_history(items: Sequence[str] | None, settings: Sequence[str]) -> dict[str, int]:
+    """History windows per Table 2 column from ``N`` (every setting) or ``SETTING=N`` items.
+
+    Args:
+        items: Command-line values, e.g. ``["2"]`` or ``["crafter=2", "hanoi=30"]``; a
+            later item wins over an earlier one for the same setting.
+        settings: The columns being played (only those get a window).
+
+    Raises:
+        ValueError: A window that is not a whole number >= 0, or an unknown setting.
+
+    Example:
+        >>> resolve_history(["crafter=2"], ["Hanoi", "Crafter"])
+        {'Crafter': 2}
+        >>> resolve_history(["3", "hanoi=30"], ["Hanoi", "Crafter"])
+        {'Hanoi': 30, 'Crafter': 3}
+    """
+    windows: dict[str, int] = {}
+    for item in items or []:
+        name, sep, value = item.rpartition("=")
+        try:
+            window = int(value)
+        except ValueError:
+            window = -1
+        if window < 0:
+            raise ValueError(
+                f"--history {item!r}: the window is a whole number >= 0, as N (every "
+                "setting) or SETTING=N (e.g. crafter=2)"
+            )
+        columns = resolve_settings([name]) if sep else list(settings)
+        for column in columns:
+            if column in settings:
+                windows[column] = window
+    return {column: windows[column] for column in settings if column in windows}
+
+
 def smartplay_specs(
     agents: Sequence[str],
     settings: Sequence[str] | None = None,
@@ -118,6 +159,7 @@ def smartplay_specs(
     episode: EpisodeOptions | None = None,
     model: Mapping[str, Any] | None = None,
     concurrency: int = 4,
+    history: Mapping[str, int] | None = None,
 ) -> list[EvalSpec]:
     """One evaluation spec per agent and setting, in Table 2's order.
 
@@ -132,14 +174,23 @@ def smartplay_specs(
         episode: Retries, fallback and step limit of the episode loop.
         model: Model settings (``temperature``, ``max_tokens``, ...).
         concurrency: Episodes at once within a setting.
+        history: History window per column for the SmartPlay agents (``smartplay``,
+            ``smartplay_paper``); columns left out keep the game's window.
 
     Raises:
-        ValueError: No agent, repeated agents, or a setting that cannot be played.
+        ValueError: No agent, repeated agents, a setting that cannot be played, or
+            ``history`` without a SmartPlay agent.
     """
     if not agents:
         raise ValueError("give at least one agent, e.g. smartplay:local or random")
     if len(set(agents)) != len(agents):
         raise ValueError(f"agent specs must be distinct, got {list(agents)}")
+    windows = dict(history or {})
+    if windows and not any(_is_smartplay(agent) for agent in agents):
+        raise ValueError(
+            "--history sets the SmartPlay agent's history window; none of the agents "
+            f"({', '.join(agents)}) is one (smartplay[:<model>], smartplay_paper[:<model>])"
+        )
     specs = []
     for agent in agents:
         for column in resolve_settings(settings):
@@ -147,11 +198,17 @@ def smartplay_specs(
             options = dict(options)
             if game == "crafter" and crafter_steps is not None:
                 options["length"] = crafter_steps
+            agent_settings = (
+                {"history_length": windows[column]}
+                if column in windows and _is_smartplay(agent)
+                else {}
+            )
             specs.append(
                 EvalSpec(
                     game=game,
                     options=options,
                     agent=agent,
+                    agent_settings=agent_settings,
                     repeats=episodes or metrics.SETTINGS[column].trials,
                     seed=seed,
                     label=agent,
@@ -163,175 +220,9 @@ def smartplay_specs(
     return specs
 
 
-@dataclass
-class SmartPlaySummary:
-    """The SmartPlay tables of some results files.
-
-    Attributes:
-        text: Table 2, the capability scores and the details, as Markdown.
-        table2: Rows of Table 2 (``{"player": label, column: normalised or None}``).
-        capabilities: Capability scores per agent label.
-        episodes: SmartPlay per-episode metrics per agent label.
-        notes: Problems met while reading (failed episodes, unreadable lines).
-    """
-
-    text: str
-    table2: list[dict[str, Any]]
-    capabilities: dict[str, dict[str, float | None]]
-    episodes: dict[str, list[dict[str, Any]]]
-    notes: list[str] = field(default_factory=list)
-
-
-def _episode_metrics(record: Mapping[str, Any]) -> dict[str, Any] | None:
-    """SmartPlay metrics of a results record (computed again for other families)."""
-    recorded = record.get("metrics") or {}
-    if "column" in recorded and "score" in recorded:
-        found = dict(recorded)
-    else:  # e.g. Crafter, whose family records SPRING's metrics
-        session = GameSession.from_dict(record["result"]["record"])
-        try:
-            found = metrics.episode_metrics(session, **counters_of(record["result"]))
-        except ValueError:
-            return None
-    found["status"] = record.get("status")
-    return found
-
-
-def _mean(values: Sequence[float]) -> float | None:
-    return statistics.fmean(values) if values else None
-
-
-def _fmt(value: float | None, digits: int = 2) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    return f"{value:.{digits}f}"
-
-
-def smartplay_summary(
-    paths: Sequence[str | Path], *, weighting: Literal["code", "paper"] = "code"
-) -> SmartPlaySummary:
-    """Table 2, capability scores and details over evaluation results files.
-
-    Rows are labelled by each record's ``label`` (the agent spec by default); episodes of
-    games without a SmartPlay scorer are left out with a note.
-
-    Args:
-        paths: Results files of :func:`run_smartplay` or ``langgraph-games eval`` runs.
-        weighting: Capability weights: ``"code"`` (level - 1) or ``"paper"`` (level).
-    """
-    _, _, notes = summarize_episodes(list(paths))  # failed episodes, unreadable lines
-    by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for path in paths:
-        for record in ResultsFile(path).read().records:
-            if record.get("kind") != "episode" or record.get("status") == "error":
-                continue
-            found = _episode_metrics(record)
-            if found is None:
-                notes.append(f"{path}: {record.get('game')} is not a SmartPlay setting; left out")
-                continue
-            by_label[str(record.get("label"))].append(found)
-    table2 = metrics.smartplay_table(by_label)
-    capabilities: dict[str, dict[str, float | None]] = {}
-    for row in table2:
-        normalized = {
-            c: float(row[c]) for c in metrics.COLUMNS if isinstance(row.get(c), (int, float))
-        }
-        capabilities[row["player"]] = metrics.capability_scores(normalized, weighting)
-    text = _render(by_label, table2, capabilities, weighting)
-    return SmartPlaySummary(text, table2, capabilities, dict(by_label), notes)
-
-
-def _render(
-    by_label: Mapping[str, Sequence[Mapping[str, Any]]],
-    table2: Sequence[Mapping[str, Any]],
-    capabilities: Mapping[str, Mapping[str, float | None]],
-    weighting: str,
-) -> str:
-    labels = list(by_label)
-    parts = ["## SmartPlay: human-normalised scores (Table 2)", ""]
-    parts.append(
-        markdown_table(
-            ["agent", *metrics.COLUMNS],
-            [[row["player"], *(_fmt(row[c]) for c in metrics.COLUMNS)] for row in table2],
-        )
-    )
-    parts += ["", f"Minecraft column: {MINECRAFT_OFFLINE}."]
-    truncated = sum(1 for rows in by_label.values() for e in rows if e.get("status") == "truncated")
-    if truncated:
-        parts.append(
-            f"{truncated} episode(s) stopped at the step limit before the game's rollout: "
-            "their scores are not comparable with the paper's (see 'truncated' below)."
-        )
-    seen = {str(e["column"]) for rows in by_label.values() for e in rows}
-    played = [c for c in metrics.COLUMNS if c in seen] + sorted(seen - set(metrics.COLUMNS))
-    unnormalised = [c for c in played if c not in metrics.SETTINGS]
-    if unnormalised:
-        parts.append(
-            f"Not in Table 2 (no recorded human score, so no normalised score and no part in "
-            f"the capability scores): {', '.join(unnormalised)}; see the raw scores below."
-        )
-    rule = "level - 1, as released" if weighting == "code" else "level, as in the paper"
-    parts += ["", f"## Capability scores (challenge-weighted normalised scores; weight {rule})"]
-    parts.append("")
-    parts.append(
-        markdown_table(
-            ["capability", *labels],
-            [
-                [capability, *(_fmt(capabilities[label][capability]) for label in labels)]
-                for capability in metrics.CAPABILITIES
-            ],
-        )
-    )
-    parts += ["", "## Raw scores (Table 4)", ""]
-    raw = metrics.smartplay_table(by_label, normalized=False, columns=played)
-    parts.append(
-        markdown_table(["agent", *played], [[r["player"], *(r[c] for c in played)] for r in raw])
-    )
-    parts += ["", "## Per setting", ""]
-    body = []
-    for label, episodes in by_label.items():
-        for column in played:
-            rows = [e for e in episodes if e["column"] == column]
-            if not rows:
-                continue
-            game = str(rows[0]["game"]).split("-v")[0]
-            decisions = sum(int(e.get("decisions", 0)) for e in rows)
-            defaulted = sum(int(e.get("rejected_answers", 0)) for e in rows)
-            completion = (
-                _mean([float(bool(e["completed"])) for e in rows])
-                if game in _WITH_OBJECTIVE
-                else None
-            )
-            body.append(
-                [
-                    label,
-                    column,
-                    len(rows),
-                    _fmt(_mean([float(e["score"]) for e in rows])),
-                    _fmt(completion),
-                    _fmt(_mean([float(e["reward"]) for e in rows])),
-                    _fmt(_mean([float(e["steps"]) for e in rows]), 1),
-                    f"{defaulted}/{decisions}",
-                    sum(1 for e in rows if e.get("status") == "truncated"),
-                ]
-            )
-    parts.append(
-        markdown_table(
-            [
-                "agent",
-                "setting",
-                "episodes",
-                "score",
-                "completion",
-                "reward",
-                "steps",
-                "unusable answers",
-                "truncated",
-            ],
-            body,
-        )
-    )
-    return "\n".join(parts) + "\n"
+def _is_smartplay(agent: str) -> bool:
+    parts = split_llm_spec(agent)
+    return parts is not None and parts[0] in SMARTPLAY_STRATEGIES
 
 
 @dataclass

@@ -39,6 +39,7 @@ from langgraph_games.games.state import GameState
 __all__ = [
     "DEFAULT_HISTORY_LENGTH",
     "QUESTIONS",
+    "RELEASED_CRAFTER_HISTORY",
     "SYSTEM_LINE",
     "SmartPlayView",
     "build_messages",
@@ -70,6 +71,10 @@ QUESTIONS: dict[str, tuple[str, str]] = {
 DEFAULT_HISTORY_LENGTH = 5
 """History window of a game outside the SmartPlay engines that sets none: the paper's
 Table 1 value for Crafter (5)."""
+
+RELEASED_CRAFTER_HISTORY = 2
+"""The window SmartPlay's released Crafter environment used (``max_steps=2``); the paper's
+Table 1 says 5, our default. Pass ``history_length=2`` for parity with the released code."""
 
 
 @dataclass(frozen=True)

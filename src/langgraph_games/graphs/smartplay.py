@@ -25,7 +25,12 @@ keeps those observations per episode, so in the episode loop, the arena and eval
 runs the agent sees the same history as the released environment's ``HistoryTracker``.
 
 It plays the SmartPlay games and Crafter (with Crafter's manual and SmartPlay's action
-list; history 5, the paper's Table 1).
+list). The history window is an option (``history_length``); by default each game's:
+Bandit 50, RPS 50, Hanoi 5 and Messenger 2 as released, Crafter 5 as in the paper's
+Table 1 (the released Crafter environment showed 2:
+:data:`~langgraph_games.graphs.prompts_smartplay.RELEASED_CRAFTER_HISTORY`). Every decision
+records the window it used (``info["history_length"]``), and the player's description the
+window it plays with.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from typing import Annotated, Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
@@ -84,6 +90,7 @@ class SmartPlayAgentState(DecisionInput, total=False):
     """Decision input plus the context, both answers, usage and the decision."""
 
     actions: list[str]
+    window: int
     context: list[BaseMessage]
     answers: Annotated[list[str], operator.add]
     usage: Annotated[dict[str, int], add_usage]
@@ -122,7 +129,8 @@ def create_smartplay_agent(
         question_variant: Wording of question 1: ``"code"`` (released, default) or
             ``"paper"`` (note S1).
         history_length: Past observations to show; default the game's window (Bandit 50,
-            RPS 50, Hanoi 5, Messenger 2, Crafter 5). The paper allows longer ones if stated.
+            RPS 50, Hanoi 5, Messenger 2, Crafter 5 as in the paper; the released Crafter
+            code showed 2). The paper allows other windows when they are stated.
         default_action: Index in the action list taken when the answer names no action
             (0 as released); ``None`` leaves the decision without an action so the
             episode loop's retries and fallback apply.
@@ -158,10 +166,10 @@ def create_smartplay_agent(
         raise ValueError(f"history_length must be >= 0, got {history_length}")
     think_question, choose_question = QUESTIONS[question_variant]
 
-    async def ask(messages: list[BaseMessage]) -> dict[str, Any]:
+    async def ask(messages: list[BaseMessage], config: RunnableConfig) -> dict[str, Any]:
         started = time.perf_counter()
         reply = await ainvoke_with_retry(
-            model, messages, attempts=call_attempts, base_delay_s=retry_delay_s
+            model, messages, config=config, attempts=call_attempts, base_delay_s=retry_delay_s
         )
         return {
             "answers": [reply_text(reply)],
@@ -184,14 +192,14 @@ def create_smartplay_agent(
             context.insert(2, SystemMessage(format_truths(truths)))
         if state.get("feedback"):
             context.append(SystemMessage(str(state["feedback"])))
-        return {"actions": list(view.actions), "context": context}
+        return {"actions": list(view.actions), "context": context, "window": length}
 
-    async def think(state: SmartPlayAgentState) -> dict[str, Any]:
-        return await ask(_with_questions(state["context"], [think_question], []))
+    async def think(state: SmartPlayAgentState, config: RunnableConfig) -> dict[str, Any]:
+        return await ask(_with_questions(state["context"], [think_question], []), config)
 
-    async def choose(state: SmartPlayAgentState) -> dict[str, Any]:
+    async def choose(state: SmartPlayAgentState, config: RunnableConfig) -> dict[str, Any]:
         asked = [think_question, choose_question]
-        return await ask(_with_questions(state["context"], asked, state["answers"]))
+        return await ask(_with_questions(state["context"], asked, state["answers"]), config)
 
     async def act(state: SmartPlayAgentState) -> dict[str, Any]:
         actions = state["actions"]
@@ -200,6 +208,7 @@ def create_smartplay_agent(
         info: dict[str, Any] = {
             "strategy": "smartplay",
             "question_variant": question_variant,
+            "history_length": state.get("window"),
             "defaulted": False,
         }
         legal = set(state.get("legal_actions") or actions)
@@ -343,6 +352,10 @@ def smartplay_player(
     """
     engine = make(game) if isinstance(game, str) else game
     _check_game(engine)
+    if history_length is not None and (
+        isinstance(history_length, bool) or not isinstance(history_length, int)
+    ):
+        raise ValueError(f"history_length must be a whole number >= 0, got {history_length!r}")
     graph = create_smartplay_agent(
         model,
         question_variant=question_variant,
@@ -354,7 +367,11 @@ def smartplay_player(
     description = {
         "kind": "smartplay",
         "question_variant": question_variant,
-        "history_length": history_length,
+        # The window this player shows for this game, and whether it was asked for.
+        "history_length": smartplay_history_length(engine)
+        if history_length is None
+        else history_length,
+        "history_length_source": "the game's default" if history_length is None else "given",
         "default_action": default_action,
         "model": describe_model(model),
     }

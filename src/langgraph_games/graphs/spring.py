@@ -15,13 +15,20 @@ notebook, where the final question has four parents: q2, q4, q7 and q8, in that 
 The answer to ``qa`` maps to an action by SPRING's rule (the first action name, in the
 game's action order, found in the answer); "Do" when none is found.
 
+The context C defaults to the game's manual. A SmartPlay game's manual depends on the
+episode (Rock Paper Scissors prints the episode's scores, Messenger names the episode's
+entities), so for those games the context is the manual *of the state being decided*
+(:func:`spring_context` with ``state=``; :func:`manual_per_episode` says which games), and
+the action order is the game's released list rather than the sorted legal actions.
+
 The ablations of the paper's Table 3 are :class:`SpringVariant` values:
 
 ============== =============================================================  =========
 variant        what changes                                                   questions
 ============== =============================================================  =========
 full           the DAG with the full context                                      9
-actions        the context is only the action list with each action's needs       9
+actions        only the action descriptions: the studied C's actions answer if       9
+               given, else the action list with each action's needs
 no_context     no context at all (and no action list)                             9
 step_by_step   "next action, step by step", then qa                               2
 no_dag         the nine questions as a list: each sees all earlier answers        9
@@ -40,7 +47,11 @@ from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.matching import ActionRule
+from langgraph_games.games.smartplay import SmartPlayGame
+from langgraph_games.games.state import GameState
+from langgraph_games.graphs.documents import context_blocks
 from langgraph_games.graphs.question_dag import DagError, Execution, create_question_dag
+from langgraph_games.graphs.study import ACTIONS_QUESTION
 
 __all__ = [
     "SPRING_EDGES",
@@ -48,9 +59,13 @@ __all__ = [
     "STEP_BY_STEP_QUESTION",
     "SpringVariant",
     "actions_context",
+    "context_per_episode",
+    "context_source",
     "create_spring_agent",
+    "manual_per_episode",
     "spring_context",
     "spring_questions",
+    "studied_actions",
 ]
 
 SPRING_QUESTIONS: dict[str, str] = {
@@ -132,17 +147,42 @@ def actions_context(actions: Sequence[str], descriptions: Mapping[str, str] | No
     return "The actions of the game and their requirements:\n" + "\n".join(lines)
 
 
+def manual_per_episode(game: Game[Any] | Sequence[str]) -> bool:
+    """Whether ``game``'s manual depends on the episode (the SmartPlay games').
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> manual_per_episode(make("rock_paper_scissors")), manual_per_episode(make("crafter"))
+        (True, False)
+    """
+    return isinstance(game, SmartPlayGame)
+
+
 def _game_parts(
-    game_or_actions: Game[Any] | Sequence[str],
+    game_or_actions: Game[Any] | Sequence[str], state: GameState | None = None
 ) -> tuple[tuple[str, ...], str, str | None, dict[str, str] | None]:
-    """Actions in order, display name, manual and action descriptions of a game."""
+    """Actions in order, display name, manual and action descriptions of a game.
+
+    A SmartPlay game gives its released action order and the manual of ``state`` (by
+    default the first state of seed 0), without the numbered action list it appends for
+    the SmartPlay baseline (SPRING lists the actions itself).
+    """
+    if isinstance(game_or_actions, SmartPlayGame):
+        game: Game[Any] = game_or_actions
+        at = state if state is not None else game.initial_state(0)
+        return (
+            tuple(game_or_actions.action_list(at)),
+            game.name,
+            game_or_actions.manual_text(at),
+            None,
+        )
     if isinstance(game_or_actions, Game):
         game = game_or_actions
         order = getattr(game, "action_names", None)
         if not order:
-            state = game.initial_state(0)
-            players = game.current_players(state)
-            order = game.legal_actions(state, players[0]) if players else ()
+            initial = game.initial_state(0)
+            players = game.current_players(initial)
+            order = game.legal_actions(initial, players[0]) if players else ()
         manual: Callable[[], str] | None = getattr(game, "manual", None)
         describe: Callable[[], dict[str, str]] | None = getattr(game, "action_descriptions", None)
         return (
@@ -156,29 +196,114 @@ def _game_parts(
     return tuple(game_or_actions), "the game", None, None
 
 
+def studied_actions(context: str) -> str | None:
+    r"""The actions block of a studied context (the answer to the study's actions question).
+
+    ``None`` when ``context`` has no such block (e.g. a context written by hand).
+
+    Example:
+        >>> from langgraph_games.graphs.study import GAME_QUESTIONS
+        >>> studied = "Question: Q1\nAnswer:\n1. Trees give wood.\n\n" + (
+        ...     f"Question: {GAME_QUESTIONS[3]}\nAnswer:\n1. Do: needs a facing object.")
+        >>> print(studied_actions(studied))
+        Question: Write all actions as a numbered list. For each action, list its requirements.
+        Answer:
+        1. Do: needs a facing object.
+        >>> studied_actions("Trees give wood.") is None
+        True
+    """
+    answer = context_blocks(context).get(ACTIONS_QUESTION)
+    if answer is None:
+        return None
+    return f"Question: {ACTIONS_QUESTION}\nAnswer:\n{answer.strip()}"
+
+
 def spring_context(
     game_or_actions: Game[Any] | Sequence[str],
     context: str | None = None,
     variant: SpringVariant | str = SpringVariant.FULL,
+    state: GameState | None = None,
 ) -> str:
     """The game knowledge C a variant puts in its prompts (the action list is added later).
 
-    ``no_context`` has none; ``actions`` has the action list with each action's needs;
-    every other variant has ``context``, by default the game's manual (else none).
+    - ``no_context``: none.
+    - ``actions``: the action descriptions only: the studied context's answer to the
+      actions question when ``context`` holds one (:func:`studied_actions`), else the
+      game's action list with each action's needs.
+    - every other variant: ``context``, by default the game's manual (at ``state`` for a
+      game whose manual depends on the episode), else none.
 
     Example:
         >>> spring_context(["Noop", "Do"], "Trees give wood.", "no_context")
         ''
         >>> spring_context(["Noop", "Do"], "Trees give wood.", "step_by_step")
         'Trees give wood.'
+        >>> print(spring_context(["Noop", "Do"], "Trees give wood.", "actions"))
+        The actions of the game and their requirements:
+        1. Noop
+        2. Do
     """
     variant = SpringVariant(variant)
-    actions, _, manual, descriptions = _game_parts(game_or_actions)
+    actions, _, manual, descriptions = _game_parts(game_or_actions, state)
     if variant is SpringVariant.NO_CONTEXT:
         return ""
     if variant is SpringVariant.ACTIONS:
-        return actions_context(actions, descriptions)
+        studied = studied_actions(context) if context is not None else None
+        return studied if studied is not None else actions_context(actions, descriptions)
     return context if context is not None else (manual or "")
+
+
+def context_per_episode(
+    game_or_actions: Game[Any] | Sequence[str],
+    context: str | None = None,
+    variant: SpringVariant | str = SpringVariant.FULL,
+) -> bool:
+    """Whether a variant's C must be rebuilt for each episode (from the game's state).
+
+    True when C comes from the game (its manual, or its action list for ``actions``) and
+    the game's manual depends on the episode (:func:`manual_per_episode`).
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> game = make("messenger")
+        >>> context_per_episode(game), context_per_episode(game, "Given text.")
+        (True, False)
+    """
+    variant = SpringVariant(variant)
+    if variant is SpringVariant.NO_CONTEXT or not manual_per_episode(game_or_actions):
+        return False
+    if variant is SpringVariant.ACTIONS:
+        return context is None or studied_actions(context) is None
+    return context is None
+
+
+def context_source(
+    game_or_actions: Game[Any] | Sequence[str],
+    context: str | None = None,
+    variant: SpringVariant | str = SpringVariant.FULL,
+) -> str:
+    """Where a variant's C comes from, in words (for manifests, tables and notes).
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> context_source(make("rock_paper_scissors"))
+        "the game's manual of each episode"
+        >>> context_source(make("crafter"), "Trees give wood.", "actions")
+        "the game's action descriptions (the given context has no studied actions answer)"
+    """
+    variant = SpringVariant(variant)
+    if variant is SpringVariant.NO_CONTEXT:
+        return "none"
+    if variant is SpringVariant.ACTIONS:
+        if context is not None and studied_actions(context) is not None:
+            return "the actions answer of the given studied context"
+        why = " (the given context has no studied actions answer)" if context is not None else ""
+        return f"the game's action descriptions{why}"
+    if context is not None:
+        return "the given context"
+    if context_per_episode(game_or_actions, context, variant):
+        return "the game's manual of each episode"
+    return "the game's manual"
 
 
 def create_spring_agent(
@@ -204,10 +329,12 @@ def create_spring_agent(
         model: Any LangChain chat model.
         game_or_actions: A game engine (its ``action_names`` give the action order, its
             ``manual()`` the default context, its ``action_descriptions()`` the ``actions``
-            ablation) or the action names in order.
+            ablation; a SmartPlay game's released list and manual of seed 0, which a
+            call's ``context`` replaces per episode) or the action names in order.
         context: The game knowledge C (e.g. from :func:`~langgraph_games.graphs.study.
-            create_study_graph`); by default the game's manual, else none. Ignored by the
-            ``actions`` and ``no_context`` variants.
+            create_study_graph`); by default the game's manual, else none. The ``actions``
+            variant keeps only its studied actions answer (see :func:`spring_context`);
+            ``no_context`` ignores it.
         variant: One of :class:`SpringVariant`.
         action_rule: How the final answer maps to an action (SPRING: ``list_order``).
         default_action: The action when the answer names none (SPRING: ``"Do"``); when it

@@ -8,8 +8,10 @@
 - ``reason`` runs SPRING's question DAG (:func:`~langgraph_games.graphs.spring.
   create_spring_agent`, any variant of the paper's Table 3) as a subgraph on the
   observation, the earlier observations given in ``history`` (oldest first), the legal
-  actions and the step number. Truths from memory are appended to the context; a rejected
-  earlier answer's feedback is appended to the observation.
+  actions and the step number. For a game whose manual depends on the episode (the
+  SmartPlay games) the default context is the manual of the input's state, so every
+  episode is played with its own manual. Truths from memory are appended to the context;
+  a rejected earlier answer's feedback is appended to the observation.
 - ``decide`` turns the DAG's output into a :class:`~langgraph_games.players.base.Decision`:
   the action; status ``ok``, or ``fallback`` when the final answer named no action and
   SPRING's default action ("Do") was taken (``info["defaulted"]``), or ``unparsable`` when
@@ -41,11 +43,15 @@ from langgraph_games.graphs.decision import (
     DecisionInput,
     GraphPlayer,
     decision_from_dict,
+    engine_of,
     request_to_input,
+    state_of,
 )
 from langgraph_games.graphs.question_dag import Execution
 from langgraph_games.graphs.spring import (
     SpringVariant,
+    context_per_episode,
+    context_source,
     create_spring_agent,
     spring_context,
     spring_questions,
@@ -67,7 +73,13 @@ class SpringDecisionState(DecisionInput, total=False):
 
     dag: dict[str, Any]
     latency_s: float
+    context_sha256: str
     decision: dict[str, Any]
+
+
+def _digest(text: str) -> str:
+    """A short fingerprint of a context (recorded with each decision)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _game_default(engine: Game[Any], key: str, fallback: Any) -> Any:
@@ -96,7 +108,8 @@ def create_spring_decision_graph(
         model: Any LangChain chat model.
         game: The game (engine or id).
         context: The game knowledge C (e.g. a studied document); default: the game's
-            manual. Ignored by the ``actions`` and ``no_context`` variants.
+            manual (per episode for the SmartPlay games). The ``actions`` variant keeps
+            only its studied actions answer; ``no_context`` ignores it.
         variant: One of :class:`~langgraph_games.graphs.spring.SpringVariant`.
         history_window: Observations shown, the current one included (SPRING: 2).
         default_action: The action when the final answer names none; default: the game's
@@ -152,6 +165,13 @@ def create_spring_decision_graph(
         retry_delay_s=retry_delay_s,
     )
     window = history_window
+    per_episode = context_per_episode(engine, context, variant)
+
+    def knowledge_for(state: SpringDecisionState) -> str:
+        """C for this decision: the manual of the input's episode where it varies."""
+        if per_episode and state.get("state") and state.get("game"):
+            return spring_context(engine_of(state), context, variant, state=state_of(state))
+        return knowledge
 
     async def reason(state: SpringDecisionState, config: RunnableConfig) -> dict[str, Any]:
         observation = state["observation"]
@@ -164,12 +184,19 @@ def create_spring_decision_graph(
             "legal_actions": list(state.get("legal_actions") or []),
             "step": int((state.get("state") or {}).get("turn", 0)),
         }
+        used = knowledge_for(state)
         truths = list(state.get("truths") or [])
         if truths:
-            dag_input["context"] = f"{knowledge}\n\n{format_truths(truths)}".strip()
+            used = f"{used}\n\n{format_truths(truths)}".strip()
+        if per_episode or truths:
+            dag_input["context"] = used
         started = time.perf_counter()
         out = await dag.ainvoke(dag_input, config)
-        return {"dag": dict(out), "latency_s": time.perf_counter() - started}
+        return {
+            "dag": dict(out),
+            "latency_s": time.perf_counter() - started,
+            "context_sha256": _digest(used),
+        }
 
     def decide(state: SpringDecisionState) -> dict[str, Any]:
         out = state.get("dag") or {}
@@ -180,6 +207,7 @@ def create_spring_decision_graph(
         info: dict[str, Any] = {
             "strategy": "spring",
             "variant": variant.value,
+            "context_sha256": state.get("context_sha256"),
             "defaulted": defaulted,
             "trace": [
                 {
@@ -300,14 +328,18 @@ def spring_player(
     knowledge = spring_context(engine, context, variant)
     label = "spring" if variant is SpringVariant.FULL else f"spring_{variant.value}"
     questions, _ = spring_questions(variant)
+    per_episode = context_per_episode(engine, context, variant)
     description = {
         "kind": "spring",
         "variant": variant.value,
         "questions": len(questions),
         "model": describe_model(model),
         "context": "default" if context is None else "given",
-        "context_chars": len(knowledge),
-        "context_sha256": hashlib.sha256(knowledge.encode("utf-8")).hexdigest()[:16],
+        "context_source": context_source(engine, context, variant),
+        # A manual that changes per episode has no single size or hash (each decision
+        # records the hash of the context it used).
+        "context_chars": None if per_episode else len(knowledge),
+        "context_sha256": None if per_episode else _digest(knowledge),
         "history_window": history_window,
     }
     return SpringPlayer(graph, name or label, description, history_window=history_window)

@@ -5,12 +5,17 @@ SPRING (Wu et al., 2023, Section 2.1) reads the LaTeX source of the Crafter pape
 1. **Relevance.** The document is split into paragraphs; a paragraph is kept if the model
    answers "Yes" to either relevance question.
 2. **Per-paragraph answers.** Each game question is asked about each kept paragraph
-   (a fan-out with ``Send``: every paragraph x question pair is one concurrent call).
+   (a fan-out with ``Send``: every paragraph x question pair is one call).
 3. **Merge.** The answers to each question are merged into one list without duplicates.
    By default this is done without the model: answers are split into items (numbered or
    bulleted lines) and an item is dropped when its normalised text was already seen.
    ``merge="model"`` asks the model to "Remove duplicate items." as the paper did.
 4. **Assemble.** C joins one ``Question: q`` / ``Answer:`` block per game question.
+
+The fan-outs are bounded: at most ``concurrency`` model calls of the graph run at once
+(default :data:`DEFAULT_STUDY_CONCURRENCY`), through a child of the endpoint's
+:class:`~langgraph_games.models.limiter.CallLimiter`, so a bound set on the endpoint for
+the whole process applies too, and a retried attempt waits for a slot like a first one.
 
 The result is cached in the LangGraph store the graph runs with (``compile(store=...)``,
 or the parent graph's), keyed by the document's SHA-256, the model's identity and the
@@ -57,9 +62,12 @@ from langgraph_games.graphs.documents import (  # re-exported: the study graph's
     read_document,
     split_paragraphs,
 )
+from langgraph_games.models.limiter import limiter_for
 from langgraph_games.models.usage import ainvoke_measured, invoke_measured
 
 __all__ = [
+    "ACTIONS_QUESTION",
+    "DEFAULT_STUDY_CONCURRENCY",
     "GAME_QUESTIONS",
     "LATEX_SUFFIX",
     "RELEVANCE_QUESTIONS",
@@ -89,8 +97,17 @@ GAME_QUESTIONS: tuple[str, ...] = (
 )
 """SPRING's four game questions (Q_game)."""
 
+ACTIONS_QUESTION = GAME_QUESTIONS[3]
+"""The game question about actions: its answer alone is the context of SPRING's "action
+descriptions" ablation."""
+
 LATEX_SUFFIX = "DO NOT answer in LaTeX."
 """Appended to the game questions when the document is LaTeX, as in the paper."""
+
+DEFAULT_STUDY_CONCURRENCY = 8
+"""Model calls a study makes at once by default: enough to keep an endpoint busy, few
+enough that a rate-limited one is not flooded (a 30-paragraph document would otherwise
+send 60 relevance calls at once)."""
 
 STORE_NAMESPACE = ("langgraph_games", "study")
 """Where results are cached in the store."""
@@ -149,6 +166,7 @@ def create_study_graph(
     merge: Merge = "items",
     model_id: str | None = None,
     store: BaseStore | None = None,
+    concurrency: int | None = DEFAULT_STUDY_CONCURRENCY,
     call_attempts: int = 3,
     retry_delay_s: float = 0.5,
     name: str = "study",
@@ -166,6 +184,8 @@ def create_study_graph(
         model_id: The model's label in the cache key (default: provider and model name).
         store: A store to cache results in; without one the graph uses the store it runs
             with, if any.
+        concurrency: At most this many model calls of the graph at once (all its runs
+            together); ``None`` for no bound of its own (the endpoint's still applies).
         call_attempts: Attempts per model call on transient failures, with backoff
             (:func:`~langgraph_games.models.retry.ainvoke_with_retry`).
         retry_delay_s: First backoff delay; it doubles after each failed attempt.
@@ -175,8 +195,8 @@ def create_study_graph(
         A compiled graph taking :class:`StudyInput` and returning :class:`StudyOutput`.
 
     Raises:
-        StudyError: No questions were given. At run time: the document is not text, is
-            empty or has no paragraph with words.
+        StudyError: No questions were given, or ``concurrency`` is not >= 1. At run
+            time: the document is not text, is empty or has no paragraph with words.
     """
     relevance_qs = tuple(relevance_questions)
     game_qs = tuple(game_questions)
@@ -184,17 +204,32 @@ def create_study_graph(
         raise StudyError("the study graph needs at least one relevance and one game question")
     if merge not in ("items", "model"):
         raise StudyError(f"merge must be 'items' or 'model', got {merge!r}")
+    if concurrency is not None and (
+        isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1
+    ):
+        raise StudyError(f"concurrency must be a whole number >= 1 or None, got {concurrency!r}")
     identity = model_id or model_identity(model)
     role = f"You are reading a document about {game_name} to learn how to play it well."
+    gate = limiter_for(model).child(concurrency, name=f"study:{identity}")
 
     async def ask(messages: list[BaseMessage], config: RunnableConfig) -> tuple[Any, Any]:
         return await ainvoke_measured(
-            model, messages, config, attempts=call_attempts, base_delay_s=retry_delay_s
+            model,
+            messages,
+            config,
+            attempts=call_attempts,
+            base_delay_s=retry_delay_s,
+            limiter=gate,
         )
 
     def ask_sync(messages: list[BaseMessage], config: RunnableConfig) -> tuple[Any, Any]:
         return invoke_measured(
-            model, messages, config, attempts=call_attempts, base_delay_s=retry_delay_s
+            model,
+            messages,
+            config,
+            attempts=call_attempts,
+            base_delay_s=retry_delay_s,
+            limiter=gate,
         )
 
     def totals(counted: Sequence[Any]) -> dict[str, Any]:

@@ -15,13 +15,16 @@ from langgraph_games.models.factory import (
     load_chat_model,
 )
 from langgraph_games.models.fake import ScriptedChatModel
+from langgraph_games.models.limiter import CallLimiter, LimiterStats, limiter_for
 from langgraph_games.models.local import LocalChatModel, bundled_model_path
 from langgraph_games.models.retry import ainvoke_with_retry, is_transient
 from langgraph_games.models.usage import CallRecord, UsageRecorder, ainvoke_measured
 
 __all__ = [
     "ACCEPTED_FORMS",
+    "CallLimiter",
     "CallRecord",
+    "LimiterStats",
     "LocalChatModel",
     "ModelCallError",
     "ModelError",
@@ -35,5 +38,6 @@ __all__ = [
     "check_model",
     "describe_model",
     "is_transient",
+    "limiter_for",
     "load_chat_model",
 ]

@@ -1,4 +1,9 @@
-"""Calling a chat model with retries and exponential backoff on transient failures."""
+"""Calling a chat model with retries and exponential backoff on transient failures.
+
+Each attempt holds a slot of a :class:`~langgraph_games.models.limiter.CallLimiter` (the
+caller's, else the endpoint's from :func:`~langgraph_games.models.limiter.limiter_for`);
+the backoff sleep between attempts holds none, so a failing call does not keep others out.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.models.errors import ModelCallError, ModelError
+from langgraph_games.models.limiter import CallLimiter, limiter_for
 
 __all__ = ["ainvoke_with_retry", "invoke_with_retry", "is_transient"]
 
@@ -54,18 +60,22 @@ async def ainvoke_with_retry(
     attempts: int = 3,
     base_delay_s: float = 0.5,
     name: str | None = None,
+    limiter: CallLimiter | None = None,
 ) -> AIMessage:
     """``model.ainvoke(messages)``, retried with jittered exponential backoff.
 
     Transient failures (connection errors, timeouts, rate limits, server errors) are
-    retried up to ``attempts`` times in all; anything else fails at once.
+    retried up to ``attempts`` times in all; anything else fails at once. Each attempt
+    holds a slot of ``limiter`` (default: the endpoint's, :func:`limiter_for`).
 
     Raises:
         ModelCallError: The call failed (after retries if the error was transient).
     """
+    gate = limiter if limiter is not None else limiter_for(model)
     for attempt in range(attempts):
         try:
-            reply: AIMessage = await model.ainvoke(list(messages), config=config)
+            async with gate.slot():
+                reply: AIMessage = await model.ainvoke(list(messages), config=config)
         except ModelError:
             raise
         except Exception as exc:
@@ -85,15 +95,18 @@ def invoke_with_retry(
     attempts: int = 3,
     base_delay_s: float = 0.5,
     name: str | None = None,
+    limiter: CallLimiter | None = None,
 ) -> AIMessage:
-    """The synchronous twin of :func:`ainvoke_with_retry` (same retries and errors).
+    """The synchronous twin of :func:`ainvoke_with_retry` (same retries, errors and slots).
 
     Raises:
         ModelCallError: The call failed (after retries if the error was transient).
     """
+    gate = limiter if limiter is not None else limiter_for(model)
     for attempt in range(attempts):
         try:
-            reply: AIMessage = model.invoke(list(messages), config=config)
+            with gate.slot_sync():
+                reply: AIMessage = model.invoke(list(messages), config=config)
         except ModelError:
             raise
         except Exception as exc:

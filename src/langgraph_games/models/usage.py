@@ -15,6 +15,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import LLMResult
 from langchain_core.runnables import RunnableConfig
 
+from langgraph_games.models.limiter import CallLimiter
 from langgraph_games.models.retry import ainvoke_with_retry, invoke_with_retry
 
 __all__ = [
@@ -192,10 +193,12 @@ async def ainvoke_measured(
     *,
     attempts: int = 3,
     base_delay_s: float = 0.5,
+    limiter: CallLimiter | None = None,
 ) -> tuple[AIMessage, dict[str, Any]]:
     """Call a chat model with retries and report its usage.
 
-    The caller's callbacks in ``config`` (tracing, streaming) still see the call.
+    The caller's callbacks in ``config`` (tracing, streaming) still see the call. Each
+    attempt holds a slot of ``limiter`` (default: the endpoint's limiter).
 
     Returns:
         The reply and ``{"calls", "input_tokens", "output_tokens", "total_tokens",
@@ -212,6 +215,7 @@ async def ainvoke_measured(
         config=with_handler(config, recorder),
         attempts=attempts,
         base_delay_s=base_delay_s,
+        limiter=limiter,
     )
     return reply, _measured(recorder, reply, started)
 
@@ -223,6 +227,7 @@ def invoke_measured(
     *,
     attempts: int = 3,
     base_delay_s: float = 0.5,
+    limiter: CallLimiter | None = None,
 ) -> tuple[AIMessage, dict[str, Any]]:
     """The synchronous twin of :func:`ainvoke_measured`.
 
@@ -237,5 +242,6 @@ def invoke_measured(
         config=with_handler(config, recorder),
         attempts=attempts,
         base_delay_s=base_delay_s,
+        limiter=limiter,
     )
     return reply, _measured(recorder, reply, started)
