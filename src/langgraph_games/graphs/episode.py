@@ -419,13 +419,16 @@ def summarize_players(
 
     ``fallbacks`` counts the loop's fallbacks (after the retries); ``defaulted`` counts
     decisions where the player itself took its paper's default action because the answer
-    named none (status ``fallback`` without a loop fallback, e.g. SPRING's "Do").
+    named none (status ``fallback`` without a loop fallback, e.g. SPRING's "Do");
+    ``ambiguous_answers`` counts the answers (first or re-asked) that named two different
+    actions, which are also among ``invalid_answers``.
     """
     summary = [
         {
             "decisions": 0,
             "first_try_valid": 0,
             "invalid_answers": 0,
+            "ambiguous_answers": 0,
             "retries": 0,
             "fallbacks": 0,
             "defaulted": 0,
@@ -443,6 +446,9 @@ def summarize_players(
             entry["decisions"] += 1
             invalid = sum(1 for a in attempts if a.get("status") != ParseStatus.OK.value)
             entry["invalid_answers"] += invalid
+            entry["ambiguous_answers"] += sum(
+                1 for a in attempts if a.get("status") == ParseStatus.AMBIGUOUS.value
+            )
             entry["retries"] += max(0, len(attempts) - 1)
             entry["first_try_valid"] += int(bool(attempts) and attempts[0].get("status") == "ok")
             entry["fallbacks"] += int(decision.get("fallback") is not None)

@@ -15,7 +15,7 @@ from typing import cast
 
 from pydantic import Field
 
-from langgraph_games.games._text import label_pattern, pick_phrase
+from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.registry import register
@@ -35,16 +35,17 @@ from langgraph_games.games.texas_holdem.truth import texas_truth
 
 __all__ = ["TexasHoldem", "TexasHoldemOptions", "TexasState"]
 
-_LABEL = label_pattern("Chosen Action")
-_PHRASES = (
-    (re.compile(r"raise\s*half(?:\s*pot)?", re.I), "Raise Half Pot"),
-    (re.compile(r"raise\s*(?:full\s*)?pot", re.I), "Raise Full Pot"),
-    (re.compile(r"check\s*(?:and|&|/)?\s*call", re.I), "Check and Call"),
-    (re.compile(r"half\s*pot", re.I), "Raise Half Pot"),
-    (re.compile(r"full\s*pot", re.I), "Raise Full Pot"),
-    (re.compile(r"all[\s-]*in", re.I), "All in"),
-    (re.compile(r"\bcheck\b|\bcall\b", re.I), "Check and Call"),
-    (re.compile(r"\bfold\b", re.I), "Fold"),
+_PHRASES = regex_mentions(
+    [
+        (re.compile(r"\braise\s*half(?:\s*pot)?\b", re.I), "Raise Half Pot"),
+        (re.compile(r"\braise\s*(?:full\s*)?pot\b", re.I), "Raise Full Pot"),
+        (re.compile(r"\bcheck\s*(?:and|&|/)?\s*call\b", re.I), "Check and Call"),
+        (re.compile(r"\bhalf\s*pot\b", re.I), "Raise Half Pot"),
+        (re.compile(r"\bfull\s*pot\b", re.I), "Raise Full Pot"),
+        (re.compile(r"\ball[\s-]*in\b", re.I), "All in"),
+        (re.compile(r"\bcheck\b|\bcall\b", re.I), "Check and Call"),
+        (re.compile(r"\bfold\b", re.I), "Fold"),
+    ]
 )
 
 
@@ -70,6 +71,7 @@ class TexasHoldem(Game[TexasState]):
     player_names = ("Player 1", "Player 2")
     Options = TexasHoldemOptions
     State = TexasState
+    answer_labels = ("Chosen Action",)
     return_scale = float(STARTING_CHIPS)
     subproblems = (
         Subproblem(
@@ -180,14 +182,17 @@ class TexasHoldem(Game[TexasState]):
         """
         return tuple(float(state.stacks[p] + state.committed[p] - STARTING_CHIPS) for p in (0, 1))
 
-    def parse_action(self, state: TexasState, player: int, text: str) -> str | None:
-        """GAMEBoT's rule: the first action phrase after ``Chosen Action`` (else the last).
+    def action_mentions(self, state: TexasState, player: int, text: str) -> list[Mention]:
+        """The five action names and short forms.
 
-        Accepts the five names and short forms (``check``, ``call``, ``half pot``,
-        ``pot``, ``all-in``); returns ``None`` when the action named is not allowed.
+        Short forms: ``check``, ``call``, ``half pot``, ``full pot``, ``raise pot``,
+        ``all-in``.
         """
-        action = pick_phrase(text, _LABEL, _PHRASES)
-        return action if action is not None and self.is_legal(state, player, action) else None
+        return _PHRASES(text)
+
+    def rejection_reason(self, state: TexasState, player: int, action: str) -> str | None:
+        """Why the action read is not allowed now (see :meth:`illegal_reason`)."""
+        return self.illegal_reason(state, player, action)
 
     def fallback_action(self, state: TexasState, player: int, rng: random.Random) -> str | None:
         """``Fold``: GAMEBoT's runner folded when it could not read an action."""
