@@ -22,7 +22,9 @@ nodes rather than one per piece: each LangGraph node costs a fixed overhead per 
 Variants: ``"gamebot"`` (the paper's prompts), ``"action_only"`` and ``"cot"`` (the two
 baselines of the paper's Table 3: move only, and a generic "think step by step"), and
 ``"reasoning"``, the looser prompt the paper describes for reasoning models (section
-2.4): it states the subproblems and answer formats but not the step-by-step procedure.
+2.4): it states the subproblems, the definition each ground truth uses (a prompt module's
+``DEFINITIONS``, the same text the ``gamebot`` prompt embeds: the Texas pre-flop table,
+Othello's wedge gaps, ...) and the answer formats, but not the step-by-step procedure.
 """
 
 from __future__ import annotations
@@ -110,6 +112,21 @@ def _label(prompt: ModuleType) -> str:
     return str(getattr(prompt, "FINAL_LABEL", "Chosen Move"))
 
 
+def _definitions(game: Game[Any], prompt: ModuleType) -> dict[int, str]:
+    """The prompt's definition of every subproblem of ``game`` (what its truth computes).
+
+    Raises:
+        ValueError: The prompt module leaves a subproblem undefined.
+    """
+    definitions = dict(getattr(prompt, "DEFINITIONS", {}))
+    missing = [sub.index for sub in game.subproblems if sub.index not in definitions]
+    if missing:
+        raise ValueError(
+            f"the GAMEBoT prompt of {game.id} has no DEFINITIONS for subproblems {missing}"
+        )
+    return definitions
+
+
 def _output_section(game: Game[Any], prompt: ModuleType, variant: str) -> str:
     answer = _answer_format(prompt)
     if variant == "gamebot":
@@ -125,10 +142,11 @@ def _output_section(game: Game[Any], prompt: ModuleType, variant: str) -> str:
         "Analyse the position in whatever way you find best. Your answers to the questions "
         "below are checked, so include each one in your reply in the format given.",
     ]
+    definitions = _definitions(game, prompt)
     for sub in game.subproblems:
         lines.append(
-            f'- {sub.question} Answer as "[Intermediate Thinking Results {sub.index}: '
-            f'{sub.answer_format}]".'
+            f"- {sub.question} {definitions[sub.index]} Answer as "
+            f'"[Intermediate Thinking Results {sub.index}: {sub.answer_format}]".'
         )
     lines.append(f'Finish with your move, written as "{answer}".')
     return "\n".join(lines)
