@@ -62,7 +62,8 @@ side; pieces on the side have one. When you can move or jump towards the centre 
 the side, prefer the centre.
 
 (b) Kings: a king is strong because it also moves backwards. White aims for row 7, Black for \
-row 0. {DEFINITIONS[1]} List every legal move that makes a new king, as "[Intermediate Thinking Results 1: \
+row 0. {DEFINITIONS[1]} List every legal move that makes a new king, as \
+"[Intermediate Thinking Results 1: \
 (X,X)->(X,X), ...]", or "[Intermediate Thinking Results 1: None]".
 
 (c) No pointless losses: {DEFINITIONS[2]} Example: with (1,4):w, (2,3):_, \
@@ -83,7 +84,8 @@ Black should move it or fill (5,6).
 (f) Two-for-one shots: sometimes giving up one piece forces a capture that opens a double \
 jump for you. Example: with (3,4):w, (3,6):w, (5,4):b, (5,6):b, (6,7):b and (2,7), (4,5) \
 empty, Black plays (5,6)->(4,5); White must capture with (3,4) jumping to (5,6); then (6,7):b \
-jumps over (5,6) to (4,5) and on over (3,6) to (2,7), winning two pieces for one. {DEFINITIONS[3]} List every \
+jumps over (5,6) to (4,5) and on over (3,6) to (2,7), winning two pieces for one. \
+{DEFINITIONS[3]} List every \
 legal move that sets up such a shot, as "[Intermediate Thinking Results 3: (X,X)->(X,X), ...]", or \
 "[Intermediate Thinking Results 3: None]".
 

@@ -53,7 +53,8 @@ Consider each legal move in the light of the points below.
 
 (a) Corners: a disc on a corner ((A,1), (H,1), (A,8) or (H,8)) can never be turned over. Say \
 whether one of your legal moves takes a corner right now, as "[Intermediate Thinking Results \
-1: True]" or "[Intermediate Thinking Results 1: False]": {DEFINITIONS[1]} Be careful with the squares right \
+1: True]" or "[Intermediate Thinking Results 1: False]": {DEFINITIONS[1]} Be careful with \
+the squares right \
 next to an empty corner: they often hand that corner to your opponent.
 
 (b) Edges: discs on the outer rows and columns are harder to attack than discs in the middle.
@@ -64,7 +65,8 @@ are a base to grow from.
 (d) Frontier: keep few of your discs next to empty squares; this leaves your opponent fewer \
 moves.
 
-(e) Wedges: {DEFINITIONS[2]} A wedge splits the opponent's edge and often wins a corner later, so it is \
+(e) Wedges: {DEFINITIONS[2]} A wedge splits the opponent's edge and often wins a corner \
+later, so it is \
 nearly always worth taking. Example: if row 1 reads (A,1):O (B,1):O (C,1):W (D,1):O (E,1):W \
 (F,1):O (G,1):O (H,1):O and you play Black, (D,1) is a one-square gap between two white \
 discs, so if (D,1) is one of your legal moves it makes a wedge. List every legal move that \

@@ -51,7 +51,8 @@ Choose your action, but first write down your thinking. Both your intermediate r
 your final action are checked, so follow these steps in order.
 
 **[Observation]**
-Compare the ball's positions across the frames. {DEFINITIONS[1]} Give the direction as "[Intermediate Thinking \
+Compare the ball's positions across the frames. {DEFINITIONS[1]} Give the direction as \
+"[Intermediate Thinking \
 Results 1: Left Down/ Right Up/ Left Up/ Right Down]", keeping only the one that applies.
 
 **[Thought]**

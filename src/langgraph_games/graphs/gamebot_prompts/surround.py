@@ -66,7 +66,8 @@ X, Move X, ...]"; if there is none, write "[Intermediate Thinking Results 2: Non
 
 3. **Strategic Analysis**
 Explain how you choose, weighing:
-- Room to survive: never trap yourself. {DEFINITIONS[3]} For each valid move, count them: start a list with the cell \
+- Room to survive: never trap yourself. {DEFINITIONS[3]} For each valid move, count them: \
+start a list with the cell \
 you would move to; for each cell in the list, look at its four neighbours and add every \
 empty one that is not yet listed; stop when nothing new turns up or the list reaches {SAFE_CELLS}.
   Example, a corner of the grid, with you (code 5) at (6,11):
@@ -80,7 +81,8 @@ empty one that is not yet listed; stop when nothing new turns up or the list rea
   - (7,11): up (6,11) is you, left (7,10) is 1, down (8,11) is 1, right (7,12) is listed.
   Nothing new: the list [(6,12), (7,12), (7,11)] holds 3 cells, fewer than {SAFE_CELLS}, so moving \
 right is unsafe. Moving down starts in the same pocket and is unsafe as well.
-  Do this for every valid move, then label each one Safe (at least {SAFE_CELLS} cells) or Unsafe, as \
+  Do this for every valid move, then label each one Safe (at least {SAFE_CELLS} cells) or \
+Unsafe, as \
 "[Intermediate Thinking Results 3: Move X Safe, Move X Unsafe, ...]", for example \
 [Intermediate Thinking Results 3: Move Right Unsafe, Move Down Unsafe, Move Left Safe].
 - Cutting off the opponent: steer so that their open area shrinks.
