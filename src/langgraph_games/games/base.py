@@ -92,6 +92,9 @@ class Game(ABC, Generic[S]):
         subproblems: GAMEBoT-style subproblems with rule-based ground truth, if any.
         return_scale: The largest return a player can get in one episode (GAMEBoT's
             ``T_j``), so that ``return / return_scale`` is the outcome score in [-1, 1].
+        constant_sum: Whether the returns of every finished episode add up to the same
+            total (zero for win/draw/loss games and chips); GAMEBoT's O scores games
+            where they do not (Negotiation) by the difference to the opponent's return.
         answer_labels: The final labels that introduce the move in a model's answer
             (``"Chosen Move"``); used by :meth:`read_action` for games that implement
             :meth:`action_mentions`.
@@ -108,6 +111,7 @@ class Game(ABC, Generic[S]):
     State: ClassVar[type[GameState]]
     subproblems: ClassVar[tuple[Subproblem, ...]] = ()
     return_scale: ClassVar[float] = 1.0
+    constant_sum: ClassVar[bool] = True
     answer_labels: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **options: Any) -> None:

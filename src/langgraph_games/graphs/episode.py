@@ -13,7 +13,9 @@ is fed back to the player with the reason and the legal moves, and asked again u
 ``max_retries`` times; then the fallback applies (``"game"``: the source paper's rule for
 that game, ``"random"``: a random legal move, ``"forfeit"``: the player loses) and is
 counted. The trajectory keeps, per step, the observations, every attempt's raw outputs and
-parse status, the intermediate answers and their scores, usage and latency.
+parse status, the intermediate answers and their scores, usage and latency; a decision's
+own ``intermediate`` and ``scores`` are those of its first attempt (what the model
+answered before any feedback), and ``retry_scores`` those of the re-asked attempts.
 """
 
 from __future__ import annotations
@@ -200,9 +202,16 @@ async def _decide_seat(
         outcome["status"] = ParseStatus.FALLBACK.value
         outcome["fallback"] = options.fallback
         outcome["forfeit"] = action is None
-    final = attempts[-1]
-    outcome["intermediate"] = final["intermediate"]
-    outcome["scores"] = final["scores"]
+    # GAMEBoT's I scores what the model answered unprompted: the first attempt. Answers
+    # given after feedback are kept apart (each attempt also keeps its own scores).
+    first = attempts[0]
+    outcome["intermediate"] = first["intermediate"]
+    outcome["scores"] = first["scores"]
+    outcome["retry_scores"] = [
+        {**score, "attempt": number}
+        for number, attempt in enumerate(attempts[1:], start=1)
+        for score in attempt["scores"]
+    ]
     outcome["latency_s"] = time.perf_counter() - started
     outcome["usage"] = _sum_usage(a["usage"] for a in attempts)
     return outcome

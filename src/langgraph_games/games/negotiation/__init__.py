@@ -3,8 +3,9 @@
 Rules are in :mod:`.rules`. Actions are ``Agree`` and proposals written
 ``P1: (a,b,c), P2: (x,y,z)``. A proposal that does not divide the pool is refused with an
 error that says so (GAMEBoT's engine ended the game and fined the proposer 10 instead).
-The outcome score is the value obtained divided by ``return_scale`` = 30, the value of the
-whole pool (reference note G12).
+Returns are the values obtained; ``return_scale`` = 30 is the value of the whole pool
+(reference note G12). The game is not constant-sum, so GAMEBoT's outcome score O takes the
+difference to the opponent's value over 30 (see ``eval/metrics.py``).
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ class Negotiation(Game[NegotiationState]):
     State = NegotiationState
     answer_labels = ("Proposal:",)
     return_scale = 30.0
+    constant_sum = False  # both can gain (a deal) or get nothing (no deal)
     subproblems = (
         Subproblem(
             1,
