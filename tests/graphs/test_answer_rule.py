@@ -13,7 +13,7 @@ import pytest
 
 from langgraph_games.games import Game, GameSession, GameState, make
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
-from langgraph_games.graphs.gamebot import load_prompt, parse_gamebot_reply
+from langgraph_games.graphs.gamebot import load_prompt, parse_gamebot_reply, score_intermediate
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import RandomPlayer
 
@@ -181,3 +181,4 @@ def test_readers_take_any_text_without_raising(game_id: str) -> None:
         game.parse_action(state, player, text)
         decision = parse_gamebot_reply(game, state, player, text, label=label)
         assert decision["status"] in {"ok", "illegal", "unparsable", "ambiguous"}
+        score_intermediate(game, state, player, decision["intermediate"], decision["action"])
