@@ -4,7 +4,8 @@ What it shows:
 
 - An :class:`~langgraph_games.eval.ArenaSpec` is plain data: the game, the players (specs
   such as ``minimax``, ``minimax:depth=1``, ``gamebot:local``), matches per pair (seats
-  alternate) and the random baseline added automatically.
+  alternate, each seed played from both seats) and the random baseline added
+  automatically.
 - ``run_arena`` plays the matches concurrently and appends one JSON line per match to a
   results file named by the spec's hash; running it again skips what is done.
 - The report: per player the outcome score O, the intermediate score I (for LLM players),

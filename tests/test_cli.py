@@ -76,10 +76,11 @@ def test_arena_and_report_commands(tmp_path, capsys: pytest.CaptureFixture[str])
     ]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "| minimax | 2       | 2-0-0 | 1.00" in out
+    # Both matches play seed 0, minimax first then second (a mirrored pair).
+    assert "| minimax | 2       | 1-1-0 | 0.50" in out
     results = next(tmp_path.glob("*.jsonl"))
     assert main(["report", str(results)]) == 0
-    assert "| minimax | 2       | 2-0-0 | 1.00" in capsys.readouterr().out
+    assert "| minimax | 2       | 1-1-0 | 0.50" in capsys.readouterr().out
     assert main(["report", str(tmp_path / "missing.jsonl")]) == 2
     assert "does not exist" in capsys.readouterr().err
 

@@ -90,7 +90,10 @@ async def test_a_failing_model_is_recorded_on_its_match_only(
     assert report.errors == 4
     _, rows, _, notes = summarize(report.results_path)
     assert {r["player"] for r in rows} == {"minimax", "random"}
-    assert notes == ["tictactoe-v1: 4 match(es) ended with an error and are left out"]
+    assert notes == [
+        "tictactoe-v1: 4 match(es) ended with an error and are left out "
+        "(rerun the same command to play them again)"
+    ]
 
 
 async def test_oracle_gamebot_gets_i_equal_one(

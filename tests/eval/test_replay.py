@@ -75,7 +75,8 @@ def test_frames_follow_the_states_and_decisions_sit_beside_them(
     assert [a["status"] for a in o_first["attempts"]] == ["illegal", "ok"]
     assert "(7,7)" in o_first["attempts"][0]["raw"][0]
     assert o_first["attempts"][0]["feedback"].startswith("Your answer was rejected")
-    assert [a["correct"] for a in o_first["answers"]] == [False, False]
+    # The decision's answers are its first attempt's (what it said before any feedback).
+    assert [a["correct"] for a in o_first["answers"]] == [False, True]
     assert o_first["usage"]["calls"] == 2 and o_first["usage"]["input_tokens"] > 0
     x_last = replay["steps"][4]["decisions"][0]
     assert [(a["name"], a["truth"], a["correct"]) for a in x_last["answers"]] == [
@@ -232,7 +233,8 @@ def test_the_page_in_a_real_browser(
     assert "'(7,7)') is not one of the legal moves" in feedback
     assert _text(browser, ".attempt.rejected .feedback") == f"Feedback: {feedback}"
     assert "I will take the far corner." in _text(browser, ".attempt.rejected pre.reasoning")
-    assert _marks(browser) == ["✗ wrong (f1 0.00)", "✗ wrong (f1 0.00)"]
+    assert _marks(browser) == ["✗ wrong (f1 0.00)", "✓ right (f1 1.00)"]
+    assert _text(browser, "table.answers caption").startswith("Intermediate answers of attempt 1")
     assert "tokens in " in _text(browser, ".decision .meta")
     browser.screenshot(shot := tmp_path / "replay-step-1.png")
     print(f"\nscreenshot of the replay page at step 1: {shot}")

@@ -70,7 +70,8 @@ def test_run_arena_prints_the_tables(
     assert out.startswith("roster: minimax, minimax:depth=1, random (12 matches)")
     assert "## tictactoe-v1: outcome (O) and intermediate (I) scores" in out
     assert "### Head to head (W-D-L of the row player)" in out
-    assert re.search(r"\| random +\| 8 +\| 0-0-8 +\| -1\.00", out)
+    # Mirrored seeds: each of the pair's two seeds is played from both seats.
+    assert re.search(r"\| random +\| 8 +\| 0-1-7 +\| -0\.88", out)
     assert len(list(tmp_path.glob("arena-tictactoe-*.jsonl"))) == 1
     again = run_example("run_arena.py", ["--out", str(tmp_path)], monkeypatch, capsys)
     assert "(0 played, 12 already there)" in again

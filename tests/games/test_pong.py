@@ -188,9 +188,11 @@ def test_intermediate_scoring_of_pong_answers() -> None:
         ("[Action] 2 - Move Down", "Move Down"),
         ("[Action]\n0 - Stay Still", "Stay Still"),
         ("[Action] 2", "Move Down"),
-        (" 2", "Move Down"),  # what follows the label, as the GAMEBoT graph passes it
+        (" 2", "Move Down"),  # a reply that is the number alone
         ("I might move up ... **[Action]** stay still", "Stay Still"),
-        ("no label, so the last phrase counts: move up, no, move down", "Move Down"),
+        ("[Action] 1 - Move Up, since going down would miss", "Move Up"),  # commentary
+        ("[Action] 1 - Move Up or 2 - Move Down", None),  # two different actions: ambiguous
+        ("no label and two different actions: move up, no, move down", None),
         ("Move Up", "Move Up"),
         ("I have no idea", None),
     ],

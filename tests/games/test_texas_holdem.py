@@ -16,7 +16,7 @@ from langgraph_games.games.texas_holdem.cards import (
     hand_rank,
     parse_card,
 )
-from langgraph_games.games.texas_holdem.rules import _new_hand
+from langgraph_games.games.texas_holdem.rules import MatchRules, _new_hand
 from langgraph_games.games.texas_holdem.truth import PREFLOP_WIN_PERCENT, hand_class
 
 
@@ -271,7 +271,7 @@ def test_call_for_less_returns_the_unmatched_chips() -> None:
 
 
 def test_short_stack_posts_what_it_has() -> None:
-    state, events = _new_hand(0, 10, 3, 0, (199, 1), hand_limit=10)
+    state, events = _new_hand(0, 10, 3, 0, (199, 1), MatchRules(hand_limit=10))
     # Seat 1 is all in with its big blind of 1; nothing to bet, so the hand runs out at once.
     assert events[0]["blinds"] == [1, 1]
     assert any(e["type"] == "showdown" for e in events)
@@ -318,3 +318,40 @@ def test_parse_action(text: str, expected: str | None) -> None:
 def test_fallback_folds() -> None:
     game = TexasHoldem()
     assert game.fallback_action(game.initial_state(0), 0, random.Random(0)) == "Fold"
+
+
+def _deals(game: TexasHoldem, seed: int, policy: list[str]) -> dict[int, tuple[object, object]]:
+    """Each hand's cards in a match where the player to act picks by ``policy``'s order."""
+    state = game.initial_state(seed)
+    deals = {state.hand: (state.holes, state.board)}
+    while not game.is_terminal(state):
+        player = game.current_players(state)[0]
+        legal = game.legal_actions(state, player)
+        action = next(a for a in policy if a in legal)
+        state = game.apply(state, {player: action})[0]
+        deals.setdefault(state.hand, (state.holes, state.board))
+    return deals
+
+
+def test_v2_deals_each_hand_from_the_seed_and_hand_alone() -> None:
+    # Folding at once and calling down play hands on different turns; version 2 deals the
+    # same cards to the same seats whatever was played, so mirrored matches are fair.
+    game = TexasHoldem(hand_limit=6)
+    folds = _deals(game, 3, ["Fold"])
+    calls = _deals(game, 3, ["Check and Call", "Fold"])
+    common = sorted(set(folds) & set(calls))
+    assert len(common) >= 3
+    assert all(folds[h] == calls[h] for h in common)
+    old = make("texas_holdem-v1", hand_limit=6)
+    old_folds, old_calls = _deals(old, 3, ["Fold"]), _deals(old, 3, ["Check and Call", "Fold"])
+    assert old_folds[1] == old_calls[1] == folds[1]  # hand 1 is dealt alike by both versions
+    assert any(old_folds[h] != old_calls[h] for h in common if h > 1)
+
+
+def test_version_1_still_replays_its_golden_playthrough() -> None:
+    from pathlib import Path
+
+    from langgraph_games.testing import playthrough
+
+    golden = Path(__file__).parent / "golden" / "texas_holdem-v1-seed0.txt"
+    assert playthrough("texas_holdem-v1", seed=0) == golden.read_text(encoding="utf-8")

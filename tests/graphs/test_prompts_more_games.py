@@ -8,6 +8,7 @@ import re
 import pytest
 
 from langgraph_games.games import make
+from langgraph_games.games._answer import AnswerStatus
 
 GAMES = ["pong", "surround", "texas_holdem", "negotiation"]
 
@@ -23,14 +24,18 @@ def test_prompt_has_three_parts_and_every_answer_tag(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_prompt_answer_format_parses_to_a_move(game_id: str) -> None:
+def test_prompt_answer_format_is_read_by_the_games_rule(game_id: str) -> None:
     prompt = importlib.import_module(f"langgraph_games.graphs.gamebot_prompts.{game_id}")
     game = make(game_id)
     state = game.initial_state(0)
     if game_id == "negotiation":  # the first round has nothing to agree to
         state = game.apply(state, {0: game.legal_actions(state, 0)[0]})[0]
     player = game.current_players(state)[0]
-    assert game.parse_action(state, player, prompt.ANSWER_FORMAT) is not None
+    reading = game.read_action(state, player, prompt.ANSWER_FORMAT)
+    if "<" in prompt.ANSWER_FORMAT:  # it lists the choices: echoing it chooses none of them
+        assert reading.status is AnswerStatus.AMBIGUOUS and len(reading.named) >= 2
+    else:  # "Proposal: [P1: ...] or Proposal: [Agree]": the last label's action
+        assert reading.legal and reading.action == "Agree"
 
 
 def test_texas_prompt_lists_the_scored_table() -> None:

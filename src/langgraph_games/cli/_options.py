@@ -6,7 +6,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["parse_options"]
+from langgraph_games.eval.metrics import Scoring
+
+__all__ = ["add_scoring_flags", "parse_options", "scoring_of"]
 
 
 def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
@@ -33,7 +35,13 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
 def add_model_flags(parser: Any) -> None:
     """Flags shared by commands that run LLM players."""
     group = parser.add_argument_group("model settings (LLM players)")
-    group.add_argument("--temperature", type=float, default=None, help="sampling temperature")
+    group.add_argument(
+        "--temperature",
+        type=float,
+        default=None,
+        help="sampling temperature (default: an endpoint's provider default, as in the "
+        "GAMEBoT paper; greedy for the local model); the manifest records which was used",
+    )
     group.add_argument("--max-tokens", type=int, default=None, help="completion length limit")
     group.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint URL")
     group.add_argument("--api-key", default=None, help="API key (default: OPENAI_API_KEY)")
@@ -74,3 +82,28 @@ def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:
         "random legal move, or forfeit",
     )
     group.add_argument("--max-steps", type=int, default=None, help="stop after N moves")
+
+
+def add_scoring_flags(parser: Any) -> None:
+    """Flags choosing how arena matches are scored (O's scale, which answers I counts)."""
+    group = parser.add_argument_group("scoring (arena tables)")
+    group.add_argument(
+        "--outcome-scale",
+        choices=["paper", "share"],
+        default="paper",
+        help="O of games that are not constant-sum (Negotiation): the paper's [-1, 1] "
+        "scale, own minus opponent's return over the maximum (default), or the share "
+        "scale, own return over the maximum in [0, 1]",
+    )
+    group.add_argument(
+        "--intermediate",
+        choices=["first", "last", "all"],
+        default="first",
+        help="which answer of a decision I scores: the first, unprompted one (default), "
+        "the one whose move was played, or all; re-asked answers are also shown apart",
+    )
+
+
+def scoring_of(args: Any) -> Scoring:
+    """The :class:`~langgraph_games.eval.metrics.Scoring` the flags ask for."""
+    return Scoring(outcome=args.outcome_scale, intermediate=args.intermediate)

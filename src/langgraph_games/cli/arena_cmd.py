@@ -9,8 +9,10 @@ from typing import Any
 from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
+    add_scoring_flags,
     model_settings,
     parse_options,
+    scoring_of,
 )
 from langgraph_games.eval.arena import ArenaSpec, run_arena
 from langgraph_games.graphs.episode import EpisodeOptions
@@ -36,6 +38,13 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--concurrency", type=int, default=4, help="matches at once (default 4)")
     parser.add_argument("--no-swap", action="store_true", help="keep the same first player")
     parser.add_argument(
+        "--seeding",
+        choices=["mirrored", "per_match"],
+        default="mirrored",
+        help="mirrored (default): a pair's two seatings play the same seed, so both players "
+        "get the same deals from both seats; per_match: every match its own seed",
+    )
+    parser.add_argument(
         "--no-baseline",
         action="store_true",
         help="do not add the random player as the baseline row",
@@ -47,6 +56,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_episode_flags(parser)
     add_model_flags(parser)
+    add_scoring_flags(parser)
     parser.set_defaults(run=run)
 
 
@@ -59,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         matches=args.matches,
         seed=args.seed,
         swap_seats=not args.no_swap,
+        seeding=args.seeding,
         baseline=not args.no_baseline,
         concurrency=args.concurrency,
         episode=EpisodeOptions(
@@ -67,7 +78,9 @@ def run(args: argparse.Namespace) -> int:
         model=model_settings(args),
     )
     try:
-        report = asyncio.run(run_arena(spec, args.out, progress=not args.quiet))
+        report = asyncio.run(
+            run_arena(spec, args.out, progress=not args.quiet, scoring=scoring_of(args))
+        )
     except KeyboardInterrupt:
         print("\ninterrupted: finished matches are saved; rerun the same command to resume")
         return 130

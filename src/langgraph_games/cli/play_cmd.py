@@ -199,11 +199,12 @@ def _print_step(
             print(textwrap.indent(text, "    | "))
             if attempt.get("feedback"):
                 print(f"    -> {attempt['feedback']}")
+        which = " in answer 1" if len(attempts) > 1 else ""  # I scores the first answer
         for score in decision.get("scores") or []:
             mark = "right" if score["correct"] else "wrong"
             said = "no answer" if not score["answered"] else score["parsed"]
             print(
-                f"    subproblem {score['index']}: said {said}, truth {score['truth']} "
+                f"    subproblem {score['index']}: said {said}{which}, truth {score['truth']} "
                 f"-> {mark} ({score['metric']} {score['value']:.2f})"
             )
         if decision.get("fallback"):

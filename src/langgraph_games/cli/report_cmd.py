@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from langgraph_games.cli._options import add_scoring_flags, scoring_of
 from langgraph_games.eval.report import build_report, write_report
 
 __all__ = ["add_parser", "run"]
@@ -27,13 +28,14 @@ def add_parser(sub: Any) -> None:
         "first results file)",
     )
     parser.add_argument("--no-plots", action="store_true", help="tables only")
+    add_scoring_flags(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the tables and what was skipped; write them with the plots."""
     paths = [Path(p) for p in args.results]
-    report = build_report(paths)
+    report = build_report(paths, scoring_of(args))
     if report.empty:
         why = "; ".join(report.notes) or "no match, episode or round records"
         raise ValueError(f"nothing to report in {', '.join(map(str, paths))}: {why}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from langgraph_games.eval.arena import ArenaReport, ArenaSpec, MatchSpec, run_arena, summarize
-from langgraph_games.eval.metrics import pairwise_wdl, player_rows
+from langgraph_games.eval.metrics import Scoring, outcome_score, pairwise_wdl, player_rows
 from langgraph_games.eval.players import STRATEGIES, ModelPool, build_player, is_llm_spec
 from langgraph_games.eval.protocols import (
     PROTOCOLS,
@@ -29,10 +29,12 @@ __all__ = [
     "ModelPool",
     "ReadReport",
     "ResultsFile",
+    "Scoring",
     "SmartPlayReport",
     "SmartPlaySummary",
     "build_player",
     "is_llm_spec",
+    "outcome_score",
     "pairwise_wdl",
     "plan_ablation",
     "plan_eval",

@@ -1,12 +1,20 @@
 """Head-to-head arenas: a run spec, round-robin scheduling and a concurrent executor.
 
 An :class:`ArenaSpec` is pure data (game and options, player specs, matches per pair,
-seed, seat swapping, episode options, model settings). Its hash names the results file,
-and every match has an id derived from the pair, the round and the seating, so a rerun of
-the same spec skips the matches already on disk: an interrupted arena resumes, and each
-match appears exactly once. Matches run concurrently under a bound; a match whose model
-calls keep failing is recorded with ``status: "error"`` without stopping the others (and
-is retried by the next rerun).
+seed, seat swapping and seeding, episode options, model settings). Its hash names the
+results file, and every match has an id derived from the pair, the round and the seating,
+so a rerun of the same spec skips the matches already on disk: an interrupted arena
+resumes, and each match appears exactly once.
+
+Seeding: with seats swapped, matches ``2k`` and ``2k + 1`` of a pair play the same seed
+(``seed + k``) with the seats exchanged, so both players get the same deals (Texas
+Hold'em's cards, Negotiation's pool and values) from both seats (``seeding="mirrored"``,
+the default); ``"per_match"`` gives match ``m`` the seed ``seed + m`` (the former rule).
+The field is part of the spec hash, so results files written before it existed (every
+match its own seed) are not resumed by a new run: it starts a new file.
+
+Matches run concurrently under a bound; a match whose model calls keep failing is recorded
+with ``status: "error"`` without stopping the others (and is retried by the next rerun).
 """
 
 from __future__ import annotations
@@ -14,15 +22,15 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.executor import Job, preflight, run_jobs, write_manifest
-from langgraph_games.eval.metrics import pairwise_wdl, player_rows
+from langgraph_games.eval.metrics import Scoring, pairwise_wdl, player_rows
 from langgraph_games.eval.players import ModelPool
 from langgraph_games.eval.records import load_results
 from langgraph_games.eval.results import ResultsFile
@@ -30,7 +38,7 @@ from langgraph_games.eval.tables import arena_csv, arena_markdown
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode import EpisodeOptions
 
-__all__ = ["ArenaReport", "ArenaSpec", "MatchSpec", "run_arena", "summarize"]
+__all__ = ["ArenaReport", "ArenaSpec", "MatchSpec", "run_arena", "settled_matches", "summarize"]
 
 
 class ArenaSpec(BaseModel):
@@ -41,8 +49,11 @@ class ArenaSpec(BaseModel):
         options: Game options.
         players: Player specs, e.g. ``["gamebot:local", "minimax"]``.
         matches: Matches per pair of players.
-        seed: Base seed; match ``m`` of a pair uses ``seed + m``.
+        seed: Base seed (see ``seeding``).
         swap_seats: Alternate who moves first within each pair (half and half).
+        seeding: ``"mirrored"``: the two seatings of a pair's round play the same seed,
+            match ``m`` using ``seed + m // 2`` (``seed + m`` without seat swapping);
+            ``"per_match"``: match ``m`` uses ``seed + m``.
         baseline: Add the ``random`` player if it is not among ``players``.
         concurrency: Matches run at once (does not change results, so not hashed).
         episode: Retries, fallback and step limit.
@@ -57,6 +68,7 @@ class ArenaSpec(BaseModel):
     matches: int = Field(10, ge=1)
     seed: int = 0
     swap_seats: bool = True
+    seeding: Literal["mirrored", "per_match"] = "mirrored"
     baseline: bool = True
     concurrency: int = Field(4, ge=1)
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
@@ -99,9 +111,9 @@ class ArenaSpec(BaseModel):
                 seats = [b, a] if self.swap_seats and m % 2 == 1 else [a, b]
                 key = json.dumps([a, b, m, seats])
                 match_id = hashlib.sha256(key.encode()).hexdigest()[:16]
-                matches.append(
-                    MatchSpec(match_id=match_id, seats=seats, seed=self.seed + m, round=m)
-                )
+                mirrored = self.seeding == "mirrored" and self.swap_seats
+                seed = self.seed + (m // 2 if mirrored else m)
+                matches.append(MatchSpec(match_id=match_id, seats=seats, seed=seed, round=m))
         return matches
 
 
@@ -135,12 +147,46 @@ def results_path_for(spec: ArenaSpec, out_dir: str | Path) -> Path:
     return Path(out_dir) / f"arena-{game_id}-{spec.spec_hash()}.jsonl"
 
 
-def summarize(results: str | Path) -> tuple[str, list[dict[str, Any]], str, list[str]]:
+def settled_matches(
+    records: Sequence[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(finished, failed)``: each match once, a rerun's result over an earlier error.
+
+    A match whose first run ended in an error is played again by the next run and
+    appended; its error record stays in the file. A match counts as failed only when no
+    record of it finished; the first finished record of a match is the one used.
+    Records without a ``match_id`` (written by hand) are taken as they are.
+    """
+    finished: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    errors: dict[str, dict[str, Any]] = {}
+    anonymous_errors: list[dict[str, Any]] = []
+    for record in records:
+        match_id = record.get("match_id")
+        if record.get("status") == "error":
+            if match_id is None:
+                anonymous_errors.append(record)
+            else:
+                errors.setdefault(str(match_id), record)
+            continue
+        if match_id is not None:
+            if str(match_id) in seen:
+                continue
+            seen.add(str(match_id))
+        finished.append(record)
+    failed = [r for key, r in errors.items() if key not in seen] + anonymous_errors
+    return finished, failed
+
+
+def summarize(
+    results: str | Path, scoring: Scoring | None = None
+) -> tuple[str, list[dict[str, Any]], str, list[str]]:
     """Tables of a results file: ``(markdown, rows, csv, notes about what was skipped)``.
 
     Lines a crashed run truncated, records of unregistered games or of another spec than
-    the file's, and matches that ended in an error are left out, each with a note (see
-    :func:`~langgraph_games.eval.records.load_results`). Each row carries its ``game``.
+    the file's, and matches whose every run ended in an error are left out, each with a
+    note (see :func:`~langgraph_games.eval.records.load_results`); a match that a rerun
+    finished counts once, with its finished record. Each row carries its ``game``.
 
     Raises:
         ValueError: The file holds no finished match of a known game.
@@ -155,13 +201,15 @@ def summarize(results: str | Path) -> tuple[str, list[dict[str, Any]], str, list
     csv_parts: list[str] = []
     all_rows: list[dict[str, Any]] = []
     for game_id in games:
-        records = [r for r in matches if r["game"] == game_id]
-        errors = sum(1 for r in records if r.get("status") == "error")
-        if errors:
-            notes.append(f"{game_id}: {errors} match(es) ended with an error and are left out")
-        rows = player_rows(records)
+        records, failed = settled_matches([r for r in matches if r["game"] == game_id])
+        if failed:
+            notes.append(
+                f"{game_id}: {len(failed)} match(es) ended with an error and are left out "
+                "(rerun the same command to play them again)"
+            )
+        rows = player_rows(records, scoring)
         all_rows.extend({**row, "game": game_id} for row in rows)
-        markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records)))
+        markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records), scoring))
         csv_parts.append(arena_csv(game_id, rows))
     return "\n".join(markdown_parts), all_rows, "\n".join(csv_parts), notes
 
@@ -172,6 +220,7 @@ async def run_arena(
     *,
     progress: bool = True,
     on_match: Callable[[dict[str, Any]], None] | None = None,
+    scoring: Scoring | None = None,
 ) -> ArenaReport:
     """Run (or resume) an arena and write its results, summary and CSV.
 
@@ -180,6 +229,8 @@ async def run_arena(
         out_dir: Folder of the results file and summaries.
         progress: Show a progress bar on stderr.
         on_match: Called with each match record as it is written.
+        scoring: How the summary scores the matches (O's scale for games that are not
+            constant-sum, which answers I counts); default the paper's.
 
     Returns:
         Paths and counts, and the summary tables.
@@ -233,7 +284,7 @@ async def run_arena(
         on_record=on_match,
     )
     if report.played + report.skipped > 0:  # some match record is on disk
-        markdown, rows, csv_text, _ = summarize(path)
+        markdown, rows, csv_text, _ = summarize(path, scoring)
         report.markdown, report.rows = markdown, rows
         report.summary_path.write_text(markdown, encoding="utf-8")
         report.csv_path.write_text(csv_text, encoding="utf-8")

@@ -1,9 +1,19 @@
 """GAMEBoT metrics over match records: O, I, W-D-L, invalid answers and usage.
 
-- ``O = sum(R_j) / sum(T_j)`` per player over its matches, with ``R_j`` the player's return
-  and ``T_j`` the game's ``return_scale`` (1 for win/draw/loss games), paper section 2.5.
+- ``O = sum(R_j) / sum(T_j)`` per player over its matches (paper section 2.5), with
+  ``T_j`` the game's ``return_scale`` (1 for win/draw/loss games, 100 chips for Texas
+  Hold'em, 30 for Negotiation). ``R_j`` is the player's return, except in games whose
+  returns are not constant-sum (Negotiation: both players gain from a deal, both get 0
+  without one), where it is the player's return minus its opponent's: the paper's O runs
+  from -1 to 1 and its Negotiation column sums to about zero over its players, like the
+  zero-sum games' columns, which a share of the pool (always >= 0) cannot do. A forfeit
+  scores -1 for the forfeiting player and +1 for the other. :class:`Scoring` keeps the
+  former scale, ``return / return_scale`` for every game (``outcome="share"``).
 - ``I`` = the mean, over the game's scored subproblems, of each subproblem's micro-F1 or
-  accuracy over all the player's decisions (see ``games/subproblems.py``).
+  accuracy (see ``games/subproblems.py``) over the player's decisions, scoring each
+  decision's *first* answer: what the model answered unprompted. Answers given after
+  feedback (re-asked attempts) are scored apart as ``I_retry``; ``intermediate="last"``
+  (the answer whose move was played, the former rule) or ``"all"`` choose otherwise.
 - W-D-L per player and per pair of players, as in the paper's Table 3.
 """
 
@@ -11,12 +21,68 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
+from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.subproblems import aggregate_scores
 
-__all__ = ["pairwise_wdl", "player_rows"]
+__all__ = ["Scoring", "outcome_score", "pairwise_wdl", "player_rows"]
+
+OutcomeScale = Literal["paper", "share"]
+AttemptChoice = Literal["first", "last", "all"]
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How match records are scored; a reading choice, results files are not changed.
+
+    Attributes:
+        outcome: ``"paper"``: O on GAMEBoT's [-1, 1] scale (a game that is not
+            constant-sum scores the difference to the opponent's return); ``"share"``:
+            ``return / return_scale`` for every game (Negotiation's share of the pool's
+            value, in [0, 1]).
+        intermediate: Which answer of a decision I scores: ``"first"`` (the unprompted
+            answer), ``"last"`` (the one whose move was played), ``"all"`` (every answer).
+    """
+
+    outcome: OutcomeScale = "paper"
+    intermediate: AttemptChoice = "first"
+
+    def __post_init__(self) -> None:
+        if self.outcome not in ("paper", "share"):
+            raise ValueError(f"outcome scale {self.outcome!r}: accepted 'paper', 'share'")
+        if self.intermediate not in ("first", "last", "all"):
+            raise ValueError(
+                f"intermediate attempts {self.intermediate!r}: accepted 'first', 'last', 'all'"
+            )
+
+
+def outcome_score(
+    game: Game[Any],
+    returns: Sequence[float],
+    seat: int,
+    *,
+    forfeit: int | None = None,
+    scale: OutcomeScale = "paper",
+) -> float:
+    """``R_j / T_j`` of one seat in one match (see the module docstring).
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> negotiation = make("negotiation")
+        >>> outcome_score(negotiation, [21.0, 12.0], 1), outcome_score(
+        ...     negotiation, [21.0, 12.0], 1, scale="share")
+        (-0.3, 0.4)
+    """
+    mine = float(returns[seat])
+    if scale == "share" or game.constant_sum or len(returns) < 2:
+        return mine / game.return_scale
+    if forfeit is not None:
+        return -1.0 if forfeit == seat else 1.0
+    best_other = max(float(r) for i, r in enumerate(returns) if i != seat)
+    return (mine - best_other) / game.return_scale
 
 
 def _decisions_of(record: Mapping[str, Any], seat: int) -> Iterable[Mapping[str, Any]]:
@@ -26,48 +92,67 @@ def _decisions_of(record: Mapping[str, Any], seat: int) -> Iterable[Mapping[str,
             yield decision
 
 
-def player_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _answer_scores(
+    decision: Mapping[str, Any], choice: AttemptChoice
+) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """``(scores I counts, scores of the re-asked answers)`` of one decision."""
+    attempts = [a for a in decision.get("attempts") or [] if isinstance(a, Mapping)]
+    if not attempts:  # a hand-written record: the decision's own scores
+        return list(decision.get("scores") or []), []
+    per_attempt = [list(a.get("scores") or []) for a in attempts]
+    retried = [s for scores in per_attempt[1:] for s in scores]
+    if choice == "first":
+        return per_attempt[0], retried
+    if choice == "last":
+        return per_attempt[-1], retried
+    return [s for scores in per_attempt for s in scores], retried
+
+
+def _mean_scored(game: Game[Any], per_sub: Mapping[int, float]) -> float | None:
+    counted = [per_sub[s.index] for s in game.subproblems if s.scored and s.index in per_sub]
+    return sum(counted) / len(counted) if counted else None
+
+
+def _per_sub(game: Game[Any], scores: Mapping[int, list[Mapping[str, Any]]]) -> dict[int, float]:
+    per_sub: dict[int, float] = {}
+    for sub in game.subproblems:
+        value = aggregate_scores(sub, scores.get(sub.index, []))
+        if value is not None:
+            per_sub[sub.index] = value
+    return per_sub
+
+
+def player_rows(
+    records: Sequence[Mapping[str, Any]], scoring: Scoring | None = None
+) -> list[dict[str, Any]]:
     """One row per player over finished match records of one game.
 
     Each row has: ``player``, ``matches``, ``wins``, ``draws``, ``losses``, ``O``, ``I``
     (``None`` when the player answered no subproblems), ``I_sub`` (per subproblem index),
-    ``decisions``, ``invalid_rate`` (share of decisions whose first answer had no legal
-    move), ``fallbacks``, ``input_tokens``, ``output_tokens``, ``model_calls`` and
-    ``seconds_per_decision``.
+    ``I_retry`` (I of the re-asked answers, ``None`` without any), ``decisions``,
+    ``invalid_rate`` (share of decisions whose first answer had no legal move),
+    ``ambiguous`` (answers naming two different actions), ``fallbacks``,
+    ``input_tokens``, ``output_tokens``, ``model_calls`` and ``seconds_per_decision``.
     """
+    scoring = scoring or Scoring()
     finished = [r for r in records if r.get("status") != "error"]
     if not finished:
         return []
     game = make(str(finished[0]["game"]))
-    scale = game.return_scale
     acc: dict[str, dict[str, Any]] = {}
     scores: dict[str, dict[int, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    retry: dict[str, dict[int, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for record in finished:
         result = record["result"]
         returns = result["returns"]
         for seat, name in enumerate(record["seats"]):
-            row = acc.setdefault(
-                name,
-                {
-                    "player": name,
-                    "matches": 0,
-                    "wins": 0,
-                    "draws": 0,
-                    "losses": 0,
-                    "return_sum": 0.0,
-                    "decisions": 0,
-                    "first_invalid": 0,
-                    "fallbacks": 0,
-                    "input_tokens": 0,
-                    "output_tokens": 0,
-                    "model_calls": 0,
-                    "latency_s": 0.0,
-                },
-            )
+            row = acc.setdefault(name, _empty_row(name))
             mine = float(returns[seat])
             others = [float(r) for i, r in enumerate(returns) if i != seat]
             row["matches"] += 1
-            row["return_sum"] += mine
+            row["outcome_sum"] += outcome_score(
+                game, returns, seat, forfeit=result.get("forfeit"), scale=scoring.outcome
+            )
             if others and mine > max(others):
                 row["wins"] += 1
             elif others and mine < max(others):
@@ -77,22 +162,19 @@ def player_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             counters = result["players"][seat]
             row["decisions"] += counters["decisions"]
             row["first_invalid"] += counters["decisions"] - counters["first_try_valid"]
-            row["fallbacks"] += counters["fallbacks"]
-            row["input_tokens"] += counters["input_tokens"]
-            row["output_tokens"] += counters["output_tokens"]
-            row["model_calls"] += counters["model_calls"]
+            row["ambiguous"] += int(counters.get("ambiguous_answers", 0))
+            for key in ("fallbacks", "input_tokens", "output_tokens", "model_calls"):
+                row[key] += counters[key]
             row["latency_s"] += counters["latency_s"]
             for decision in _decisions_of(record, seat):
-                for score in decision.get("scores") or []:
+                counted, retried = _answer_scores(decision, scoring.intermediate)
+                for score in counted:
                     scores[name][int(score["index"])].append(score)
+                for score in retried:
+                    retry[name][int(score["index"])].append(score)
     rows = []
     for name, row in acc.items():
-        per_sub: dict[int, float] = {}
-        for sub in game.subproblems:
-            value = aggregate_scores(sub, scores[name].get(sub.index, []))
-            if value is not None:
-                per_sub[sub.index] = value
-        counted = [per_sub[s.index] for s in game.subproblems if s.scored and s.index in per_sub]
+        per_sub = _per_sub(game, scores[name])
         decisions = max(1, row["decisions"])
         rows.append(
             {
@@ -101,11 +183,13 @@ def player_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "wins": row["wins"],
                 "draws": row["draws"],
                 "losses": row["losses"],
-                "O": row["return_sum"] / (row["matches"] * scale),
-                "I": sum(counted) / len(counted) if counted else None,
+                "O": row["outcome_sum"] / row["matches"],
+                "I": _mean_scored(game, per_sub),
                 "I_sub": per_sub,
+                "I_retry": _mean_scored(game, _per_sub(game, retry[name])),
                 "decisions": row["decisions"],
                 "invalid_rate": row["first_invalid"] / decisions,
+                "ambiguous": row["ambiguous"],
                 "fallbacks": row["fallbacks"],
                 "input_tokens": row["input_tokens"],
                 "output_tokens": row["output_tokens"],
@@ -116,6 +200,25 @@ def player_rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     # Baseline (random) last, others by O.
     rows.sort(key=lambda r: (r["player"].startswith("random"), -r["O"], r["player"]))
     return rows
+
+
+def _empty_row(name: str) -> dict[str, Any]:
+    return {
+        "player": name,
+        "matches": 0,
+        "wins": 0,
+        "draws": 0,
+        "losses": 0,
+        "outcome_sum": 0.0,
+        "decisions": 0,
+        "first_invalid": 0,
+        "ambiguous": 0,
+        "fallbacks": 0,
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "model_calls": 0,
+        "latency_s": 0.0,
+    }
 
 
 def pairwise_wdl(records: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], list[int]]:

@@ -30,6 +30,7 @@ from typing import Any
 
 from langgraph_games.eval.arena import summarize
 from langgraph_games.eval.families import family_of
+from langgraph_games.eval.metrics import Scoring
 from langgraph_games.eval.records import load_results
 from langgraph_games.eval.runner import format_groups, group_episodes
 from langgraph_games.eval.tables import markdown_table
@@ -162,8 +163,13 @@ def rounds_table(records: Sequence[Mapping[str, Any]]) -> str:
     return markdown_table(headers, body)
 
 
-def build_report(paths: Sequence[str | Path]) -> Report:
+def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) -> Report:
     """Read results files and gather every table they hold.
+
+    Args:
+        paths: Results files.
+        scoring: How arena matches are scored (default: the paper's O scale, I on each
+            decision's first answer).
 
     Raises:
         ValueError: A path does not exist.
@@ -173,7 +179,7 @@ def build_report(paths: Sequence[str | Path]) -> Report:
     report.notes += loaded.notes
     for path in loaded.paths("match"):
         try:
-            markdown, rows, csv_text, notes = summarize(path)
+            markdown, rows, csv_text, notes = summarize(path, scoring)
         except ValueError as exc:  # e.g. every match of the file failed
             report.notes.append(f"{path.name}: {exc}")
             continue

@@ -7,6 +7,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from langgraph_games.eval.metrics import Scoring
 from langgraph_games.games.registry import make
 
 __all__ = ["arena_csv", "arena_markdown", "markdown_table"]
@@ -53,7 +54,9 @@ def _player_table(
         "O",
         "I",
         *[h for _, h in subs],
+        "I re-asked",
         "invalid %",
+        "ambiguous",
         "fallbacks",
         "tokens in",
         "tokens out",
@@ -69,7 +72,9 @@ def _player_table(
                 row["O"],
                 row["I"],
                 *[row["I_sub"].get(index) for index, _ in subs],
+                row.get("I_retry"),
                 f"{100 * row['invalid_rate']:.1f}",
+                row.get("ambiguous", 0),
                 row["fallbacks"],
                 row["input_tokens"],
                 row["output_tokens"],
@@ -79,20 +84,44 @@ def _player_table(
     return headers, body
 
 
+def _notes(game_id: str, rows: Sequence[Mapping[str, Any]], scoring: Scoring) -> list[str]:
+    game = make(game_id)
+    notes = []
+    if any(not s.scored for s in game.subproblems):
+        notes.append("`*` reported but not part of I (as in the paper).")
+    if not game.constant_sum:
+        scale = game.return_scale
+        notes.append(
+            f"O: (own return - opponent's return) / {scale:g}, the paper's [-1, 1] scale."
+            if scoring.outcome == "paper"
+            else f"O: own return / {scale:g} (share scale, in [0, 1]; not the paper's)."
+        )
+    if any(row.get("I") is not None or row.get("I_retry") is not None for row in rows):
+        basis = {
+            "first": "each decision's first answer (before any feedback)",
+            "last": "the answer whose move was played",
+            "all": "every answer, re-asked ones included",
+        }[scoring.intermediate]
+        notes.append(f"I scores {basis}; 'I re-asked' scores the answers given after feedback.")
+    return notes
+
+
 def arena_markdown(
     game_id: str,
     rows: Sequence[Mapping[str, Any]],
     pairs: Mapping[tuple[str, str], Sequence[int]],
+    scoring: Scoring | None = None,
 ) -> str:
-    """The arena summary: per-player O/I table and the pairwise W-D-L table."""
+    """The arena summary: per-player O/I table, notes on the scales, pairwise W-D-L."""
     headers, body = _player_table(game_id, rows)
     parts = [
         f"## {game_id}: outcome (O) and intermediate (I) scores",
         "",
         markdown_table(headers, body),
     ]
-    if any(not s.scored for s in make(game_id).subproblems):
-        parts.append("\n`*` reported but not part of I (as in the paper).")
+    notes = _notes(game_id, rows, scoring or Scoring())
+    if notes:
+        parts.append("\n" + "\n\n".join(notes))
     names = [r["player"] for r in rows]
     if len(names) > 1 and pairs:
         grid = []

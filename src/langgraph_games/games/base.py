@@ -11,12 +11,15 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from langgraph_games.games._answer import AnswerStatus, Mention, Reading, read_answer
+from langgraph_games.games._text import label_pattern
 from langgraph_games.games.errors import GameOverError, IllegalActionError, OptionError
 from langgraph_games.games.state import GameState
 from langgraph_games.games.subproblems import Answer, Subproblem
@@ -89,6 +92,12 @@ class Game(ABC, Generic[S]):
         subproblems: GAMEBoT-style subproblems with rule-based ground truth, if any.
         return_scale: The largest return a player can get in one episode (GAMEBoT's
             ``T_j``), so that ``return / return_scale`` is the outcome score in [-1, 1].
+        constant_sum: Whether the returns of every finished episode add up to the same
+            total (zero for win/draw/loss games and chips); GAMEBoT's O scores games
+            where they do not (Negotiation) by the difference to the opponent's return.
+        answer_labels: The final labels that introduce the move in a model's answer
+            (``"Chosen Move"``); used by :meth:`read_action` for games that implement
+            :meth:`action_mentions`.
     """
 
     id: ClassVar[str]
@@ -102,6 +111,8 @@ class Game(ABC, Generic[S]):
     State: ClassVar[type[GameState]]
     subproblems: ClassVar[tuple[Subproblem, ...]] = ()
     return_scale: ClassVar[float] = 1.0
+    constant_sum: ClassVar[bool] = True
+    answer_labels: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **options: Any) -> None:
         self.options = self.validate_options(options)
@@ -269,16 +280,63 @@ class Game(ABC, Generic[S]):
     def parse_action(self, state: S, player: int, text: str) -> str | None:
         """Map free-form action text to a legal canonical action, or ``None``.
 
-        The default ignores whitespace and case; engines add their own notations.
+        Games that implement :meth:`action_mentions` read text with :meth:`read_action`'s
+        rule and return its action when it is legal. The default otherwise ignores
+        whitespace and case; engines add their own notations.
         """
+        if self._reads_mentions():
+            reading = self.read_action(state, player, text)
+            return reading.action if reading.legal else None
         key = _SPACES.sub("", text).lower()
         for action in self.legal_actions(state, player):
             if _SPACES.sub("", action).lower() == key:
                 return action
         return None
 
-    def rejection_reason(self, state: S, player: int, text: str) -> str | None:
-        """Why answer text that :meth:`parse_action` could not use gives no legal move.
+    def action_mentions(self, state: S, player: int, text: str) -> list[Mention]:
+        """Where ``text`` names actions of this game, left to right and not overlapping.
+
+        Each mention gives the canonical action named, legal or not (or a normalised
+        spelling when it names no action of the game). Games that implement it get
+        :meth:`read_action`'s one rule for every answer; the default finds none and
+        leaves reading to :meth:`parse_action`.
+        """
+        return []
+
+    def _reads_mentions(self) -> bool:
+        return type(self).action_mentions is not Game.action_mentions
+
+    def read_action(
+        self, state: S, player: int, text: str, labels: Sequence[str] | None = None
+    ) -> Reading:
+        """Read the one action an answer names, by the rule of :mod:`._answer`.
+
+        With a final label (``labels``, by default :attr:`answer_labels`) the answer is
+        the first action named after the last label; actions listed right after it as
+        alternatives make it ambiguous, commentary after it is ignored. Without one, the
+        answer must name a single action. ``legal`` says whether the action read is
+        legal for ``player`` now.
+
+        Games without :meth:`action_mentions` read with :meth:`parse_action` alone: an
+        action is found (and legal) or none is.
+        """
+        if not self._reads_mentions():
+            action = self.parse_action(state, player, text)
+            if action is None:
+                return Reading(AnswerStatus.NONE, None, (), False)
+            return Reading(AnswerStatus.FOUND, action, (action,), False, True)
+        names = tuple(self.answer_labels if labels is None else labels)
+        reading = read_answer(
+            text,
+            _label_regex(names) if names else None,
+            lambda region: self.action_mentions(state, player, region),
+        )
+        if reading.action is not None:
+            reading = reading._replace(legal=self.is_legal(state, player, reading.action))
+        return reading
+
+    def rejection_reason(self, state: S, player: int, action: str) -> str | None:
+        """Why ``action``, read from an answer, is not a legal move now.
 
         Engines override this where they can say more than "not a legal move" (e.g. a
         proposal whose shares do not add up to the pool). ``None``: nothing specific.
@@ -352,6 +410,11 @@ class Game(ABC, Generic[S]):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options_dict().items())
         return f"{type(self).__name__}({opts})"
+
+
+@lru_cache(maxsize=64)
+def _label_regex(labels: tuple[str, ...]) -> re.Pattern[str]:
+    return label_pattern(*labels)
 
 
 def _seats(game: Game[Any], players: tuple[int, ...]) -> str:

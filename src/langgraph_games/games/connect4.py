@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
+from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games._grid import cell_name, completes_line, has_line, lines_through
 from langgraph_games.games.base import Event, Game
 from langgraph_games.games.registry import register
@@ -42,6 +43,7 @@ CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
 COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
 _COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
 _LONE_COLUMN = re.compile(r"(?<![\d.])([0-6])(?![\d.])")
+_COLUMNS = regex_mentions([(_COORD, lambda m: m[2]), (_LONE_COLUMN, lambda m: m[1])])
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,7 @@ class Connect4(Game[Connect4State]):
     source = "GAMEBoT"
     player_names = MARKS
     State = Connect4State
+    answer_labels = ("Chosen Move",)
     subproblems = (
         Subproblem(
             1,
@@ -183,18 +186,17 @@ class Connect4(Game[Connect4State]):
         index = _landing(state.board, column)
         return None if index is None else CELLS[index]
 
-    def parse_action(self, state: Connect4State, player: int, text: str) -> str | None:
-        """Read ``(row,col)`` (the column decides, as in GAMEBoT) or a lone column digit."""
-        found = _COORD.findall(text)
-        if found:
-            column = int(found[-1][1])
-        else:
-            lone = _LONE_COLUMN.findall(text)
-            if not lone:
-                return None
-            column = int(lone[-1])
-        cell = self.drop_cell(state, column)
-        return cell if cell is not None and self.is_legal(state, player, cell) else None
+    def action_mentions(self, state: Connect4State, player: int, text: str) -> list[Mention]:
+        """Columns named by ``(row,col)`` (the column decides, as in GAMEBoT) or a lone digit.
+
+        Each names the landing cell of its column, or ``column N`` when the column is full.
+        """
+        found = []
+        for mention in _COLUMNS(text):
+            column = int(mention.action)  # one digit
+            cell = self.drop_cell(state, column)
+            found.append(mention._replace(action=cell or f"column {column}"))
+        return found
 
     def _rows_text(self, state: Connect4State) -> list[str]:
         return [

@@ -126,11 +126,12 @@ class SubproblemScore:
         }
 
 
-_TAG = re.compile(r"\[?\s*\**\s*Intermediate\s+Thinking\s+Results?\s*(\d+)\s*\**\s*[:：]", re.I)
+# Indices and mapping values are bounded digit runs, so int() never sees a huge one.
+_TAG = re.compile(r"\[?\s*\**\s*Intermediate\s+Thinking\s+Results?\s*(\d{1,4})\s*\**\s*[:：]", re.I)
 _NONE_WORDS = {"none", "no", "n/a", "na", "nothing", "empty", "[]", "{}", "null", "-"}
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _ARROW = re.compile(r"\s*-+\s*>?\s*")
-_PAIR = re.compile(r"([A-Za-z]+)\s*[:=]?\s*(-?\d+)")
+_PAIR = re.compile(r"([A-Za-z]+)\s*[:=]?\s*(-?\d{1,9})(?!\d)")
 
 
 def extract_intermediate(text: str) -> dict[int, str]:

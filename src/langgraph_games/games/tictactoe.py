@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
+from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games._grid import cell_name, completes_line, has_line, lines_through
 from langgraph_games.games.base import Event, Game
 from langgraph_games.games.registry import register
@@ -38,6 +39,7 @@ CELLS = tuple(cell_name(r, c) for r in range(SIZE) for c in range(SIZE))
 CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
 COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
 _COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
+_MENTIONS = regex_mentions([(_COORD, lambda m: cell_name(int(m[1]), int(m[2])))])
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +90,7 @@ class TicTacToe(Game[TicTacToeState]):
     source = "GAMEBoT"
     player_names = MARKS
     State = TicTacToeState
+    answer_labels = ("Chosen Move",)
     subproblems = (
         Subproblem(
             1,
@@ -165,13 +168,9 @@ class TicTacToe(Game[TicTacToeState]):
             return (0.0, 0.0)
         return (1.0, -1.0) if state.winner == 0 else (-1.0, 1.0)
 
-    def parse_action(self, state: TicTacToeState, player: int, text: str) -> str | None:
-        """Accept ``(r,c)`` with any spacing; the last coordinate in the text wins."""
-        found = _COORD.findall(text)
-        if not found:
-            return super().parse_action(state, player, text)
-        action = cell_name(int(found[-1][0]), int(found[-1][1]))
-        return action if self.is_legal(state, player, action) else None
+    def action_mentions(self, state: TicTacToeState, player: int, text: str) -> list[Mention]:
+        """Cells written ``(r,c)`` with any spacing (legal or not)."""
+        return _MENTIONS(text)
 
     def observation(self, state: TicTacToeState, player: int) -> str:
         """GAMEBoT's state text for ``player``."""

@@ -13,7 +13,9 @@ is fed back to the player with the reason and the legal moves, and asked again u
 ``max_retries`` times; then the fallback applies (``"game"``: the source paper's rule for
 that game, ``"random"``: a random legal move, ``"forfeit"``: the player loses) and is
 counted. The trajectory keeps, per step, the observations, every attempt's raw outputs and
-parse status, the intermediate answers and their scores, usage and latency.
+parse status, the intermediate answers and their scores, usage and latency; a decision's
+own ``intermediate`` and ``scores`` are those of its first attempt (what the model
+answered before any feedback), and ``retry_scores`` those of the re-asked attempts.
 """
 
 from __future__ import annotations
@@ -200,9 +202,16 @@ async def _decide_seat(
         outcome["status"] = ParseStatus.FALLBACK.value
         outcome["fallback"] = options.fallback
         outcome["forfeit"] = action is None
-    final = attempts[-1]
-    outcome["intermediate"] = final["intermediate"]
-    outcome["scores"] = final["scores"]
+    # GAMEBoT's I scores what the model answered unprompted: the first attempt. Answers
+    # given after feedback are kept apart (each attempt also keeps its own scores).
+    first = attempts[0]
+    outcome["intermediate"] = first["intermediate"]
+    outcome["scores"] = first["scores"]
+    outcome["retry_scores"] = [
+        {**score, "attempt": number}
+        for number, attempt in enumerate(attempts[1:], start=1)
+        for score in attempt["scores"]
+    ]
     outcome["latency_s"] = time.perf_counter() - started
     outcome["usage"] = _sum_usage(a["usage"] for a in attempts)
     return outcome
@@ -419,13 +428,16 @@ def summarize_players(
 
     ``fallbacks`` counts the loop's fallbacks (after the retries); ``defaulted`` counts
     decisions where the player itself took its paper's default action because the answer
-    named none (status ``fallback`` without a loop fallback, e.g. SPRING's "Do").
+    named none (status ``fallback`` without a loop fallback, e.g. SPRING's "Do");
+    ``ambiguous_answers`` counts the answers (first or re-asked) that named two different
+    actions, which are also among ``invalid_answers``.
     """
     summary = [
         {
             "decisions": 0,
             "first_try_valid": 0,
             "invalid_answers": 0,
+            "ambiguous_answers": 0,
             "retries": 0,
             "fallbacks": 0,
             "defaulted": 0,
@@ -443,6 +455,9 @@ def summarize_players(
             entry["decisions"] += 1
             invalid = sum(1 for a in attempts if a.get("status") != ParseStatus.OK.value)
             entry["invalid_answers"] += invalid
+            entry["ambiguous_answers"] += sum(
+                1 for a in attempts if a.get("status") == ParseStatus.AMBIGUOUS.value
+            )
             entry["retries"] += max(0, len(attempts) - 1)
             entry["first_try_valid"] += int(bool(attempts) and attempts[0].get("status") == "ok")
             entry["fallbacks"] += int(decision.get("fallback") is not None)

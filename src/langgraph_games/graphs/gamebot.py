@@ -9,9 +9,10 @@
   :mod:`langgraph_games.graphs.gamebot_prompts`) as the system message, plus truths from
   memory, and the observation (plus feedback on a rejected answer) as the user message,
   then calls the chat model with retries, recording tokens and latency.
-- ``check`` reads the ``[Intermediate Thinking Results k: ...]`` answers and the move
-  after the last ``Chosen Move`` (or the game's final label) with the game's own parser,
-  and scores each intermediate answer against the rule-based ground truth.
+- ``check`` reads the ``[Intermediate Thinking Results k: ...]`` answers and the move:
+  the first action named after the last ``Chosen Move`` (or the game's final label),
+  by the game's reader (an answer whose final section lists two different actions is
+  ambiguous), and scores each intermediate answer against the rule-based ground truth.
 
 The pieces are plain functions too (:func:`build_gamebot_messages`,
 :func:`parse_gamebot_reply`, :func:`score_intermediate`), for graphs of your own. Two
@@ -21,7 +22,9 @@ nodes rather than one per piece: each LangGraph node costs a fixed overhead per 
 Variants: ``"gamebot"`` (the paper's prompts), ``"action_only"`` and ``"cot"`` (the two
 baselines of the paper's Table 3: move only, and a generic "think step by step"), and
 ``"reasoning"``, the looser prompt the paper describes for reasoning models (section
-2.4): it states the subproblems and answer formats but not the step-by-step procedure.
+2.4): it states the subproblems, the definition each ground truth uses (a prompt module's
+``DEFINITIONS``, the same text the ``gamebot`` prompt embeds: the Texas pre-flop table,
+Othello's wedge gaps, ...) and the answer formats, but not the step-by-step procedure.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.graph.state import CompiledStateGraph
 
-from langgraph_games.games._text import after_last_label, label_pattern
+from langgraph_games.games._answer import AnswerStatus
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.state import GameState
@@ -109,6 +112,21 @@ def _label(prompt: ModuleType) -> str:
     return str(getattr(prompt, "FINAL_LABEL", "Chosen Move"))
 
 
+def _definitions(game: Game[Any], prompt: ModuleType) -> dict[int, str]:
+    """The prompt's definition of every subproblem of ``game`` (what its truth computes).
+
+    Raises:
+        ValueError: The prompt module leaves a subproblem undefined.
+    """
+    definitions = dict(getattr(prompt, "DEFINITIONS", {}))
+    missing = [sub.index for sub in game.subproblems if sub.index not in definitions]
+    if missing:
+        raise ValueError(
+            f"the GAMEBoT prompt of {game.id} has no DEFINITIONS for subproblems {missing}"
+        )
+    return definitions
+
+
 def _output_section(game: Game[Any], prompt: ModuleType, variant: str) -> str:
     answer = _answer_format(prompt)
     if variant == "gamebot":
@@ -124,10 +142,11 @@ def _output_section(game: Game[Any], prompt: ModuleType, variant: str) -> str:
         "Analyse the position in whatever way you find best. Your answers to the questions "
         "below are checked, so include each one in your reply in the format given.",
     ]
+    definitions = _definitions(game, prompt)
     for sub in game.subproblems:
         lines.append(
-            f'- {sub.question} Answer as "[Intermediate Thinking Results {sub.index}: '
-            f'{sub.answer_format}]".'
+            f"- {sub.question} {definitions[sub.index]} Answer as "
+            f'"[Intermediate Thinking Results {sub.index}: {sub.answer_format}]".'
         )
     lines.append(f'Finish with your move, written as "{answer}".')
     return "\n".join(lines)
@@ -249,36 +268,50 @@ def parse_gamebot_reply(
     label: str = "Chosen Move",
     scored: bool = True,
 ) -> dict[str, Any]:
-    """Read a GAMEBoT answer: the move after the last ``label`` and the tagged answers.
+    """Read a GAMEBoT answer: the move of its final section and the tagged answers.
 
-    The move is read by the game's own parser from the text after the last ``label``
-    (the whole text when the label is missing, as GAMEBoT's Othello parser did).
+    The move is read by :meth:`~langgraph_games.games.base.Game.read_action`: the first
+    action named after the last final label (the game's ``answer_labels``, else
+    ``label``); commentary after it is ignored, and a final section that lists two
+    different actions, or an answer without the label that names two, is ambiguous.
 
     Returns:
         A decision dict (see :class:`~langgraph_games.players.base.Decision`), with
-        ``info["problem"]`` explaining an unusable answer.
+        ``info["problem"]`` explaining an unusable answer and ``info["named"]`` the
+        actions an ambiguous one names.
     """
-    segment = after_last_label(text, label_pattern(label))
-    if segment is not None:
-        segment = segment.lstrip(" \t*_#:：")
-    action = game.parse_action(state, player, segment if segment else text)
+    labels = None if game.answer_labels else (label,)
+    reading = game.read_action(state, player, text, labels=labels)
     info: dict[str, Any] = {}
-    if action is not None:
+    action: str | None = None
+    if reading.status is AnswerStatus.FOUND and reading.legal:
         status = ParseStatus.OK
-    elif segment is not None and segment.strip():
+        action = reading.action
+    elif reading.status is AnswerStatus.FOUND:
         status = ParseStatus.ILLEGAL
-        chosen = segment.strip().splitlines()[0][:80]
-        info["problem"] = game.rejection_reason(state, player, text) or (
+        chosen = str(reading.action)
+        info["problem"] = game.rejection_reason(state, player, chosen) or (
             f"the move after '{label}:' ({chosen!r}) is not one of the legal moves"
+            if reading.labelled
+            else f"{chosen!r} is not one of the legal moves"
         )
-    elif segment is not None:
-        status = ParseStatus.UNPARSABLE
-        info["problem"] = f"nothing follows your '{label}:' line"
+    elif reading.status is AnswerStatus.AMBIGUOUS:
+        status = ParseStatus.AMBIGUOUS
+        info["named"] = list(reading.named)
+        listed = ", ".join(repr(a) for a in reading.named)
+        info["problem"] = (
+            f"your '{label}:' section names more than one move ({listed}); give exactly one"
+            if reading.labelled
+            else f"your answer has no '{label}:' line and names more than one move ({listed})"
+        )
     else:
         status = ParseStatus.UNPARSABLE
-        info["problem"] = (
-            f"your answer has no '{label}:' line" if text.strip() else "your answer was empty"
-        )
+        if reading.labelled:
+            info["problem"] = f"nothing follows your last '{label}:' that names a move"
+        else:
+            info["problem"] = (
+                f"your answer has no '{label}:' line" if text.strip() else "your answer was empty"
+            )
     intermediate = extract_intermediate(text) if scored else {}
     return {
         "action": action,

@@ -22,7 +22,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph_games.models.errors import ModelSpecError, ModelUnavailableError
 from langgraph_games.models.local import LocalChatModel, bundled_model_path
 
-__all__ = ["ACCEPTED_FORMS", "check_model", "describe_model", "load_chat_model"]
+__all__ = ["ACCEPTED_FORMS", "check_model", "describe_model", "load_chat_model", "sampling_of"]
 
 ACCEPTED_FORMS = (
     "'local' (the embedded SmolLM2-135M), 'local:<path.gguf>', 'openai:<model>', "
@@ -36,7 +36,9 @@ def load_chat_model(spec: str | BaseChatModel, **settings: Any) -> BaseChatModel
     Args:
         spec: One of the accepted forms (see the module docstring).
         **settings: ``temperature``, ``max_tokens``, ``seed``, and for endpoints
-            ``base_url``, ``api_key``, ``timeout``, ``max_retries``.
+            ``base_url``, ``api_key``, ``timeout``, ``max_retries``. Without a
+            ``temperature`` an endpoint samples as its provider does by default (the GAMEBoT
+            paper's protocol) and the local model decodes greedily.
 
     Returns:
         The chat model.
@@ -80,11 +82,14 @@ def _openai(rest: str, settings: dict[str, Any]) -> BaseChatModel:
         "model": model,
         "api_key": api_key,
         "base_url": base_url,
-        "temperature": settings.get("temperature", 0.0),
         "timeout": settings.get("timeout", 120.0),
         # Our strategy graphs retry with backoff themselves and record every attempt.
         "max_retries": settings.get("max_retries", 0),
     }
+    # No temperature unless asked for: the endpoint samples as its provider does by
+    # default, as the GAMEBoT paper ran its models (its released code used 0).
+    if settings.get("temperature") is not None:
+        kwargs["temperature"] = settings["temperature"]
     if settings.get("max_tokens") is not None:
         kwargs["max_tokens"] = settings["max_tokens"]
     if settings.get("seed") is not None:
@@ -92,9 +97,30 @@ def _openai(rest: str, settings: dict[str, Any]) -> BaseChatModel:
     return ChatOpenAI(**kwargs)
 
 
+def sampling_of(model: BaseChatModel) -> str:
+    """How ``model`` samples, in words, for manifests and player descriptions.
+
+    Example:
+        >>> sampling_of(load_chat_model("openai:m@http://127.0.0.1:9/v1"))
+        "the provider's default (no temperature sent)"
+        >>> sampling_of(load_chat_model("local"))
+        "greedy (temperature 0, the local model's default)"
+    """
+    if isinstance(model, LocalChatModel):
+        if model.temperature == 0:
+            return "greedy (temperature 0, the local model's default)"
+        return f"temperature {model.temperature} (seed {model.seed})"
+    if "temperature" not in type(model).model_fields:
+        return f"set by {type(model).__name__}"
+    temperature = getattr(model, "temperature", None)
+    if temperature is None:
+        return "the provider's default (no temperature sent)"
+    return f"temperature {temperature}"
+
+
 def describe_model(model: BaseChatModel) -> dict[str, Any]:
-    """A JSON-friendly description of a model (kind, name, decoding settings)."""
-    description: dict[str, Any] = {"kind": type(model).__name__}
+    """A JSON-friendly description of a model (kind, name, decoding settings, sampling)."""
+    description: dict[str, Any] = {"kind": type(model).__name__, "sampling": sampling_of(model)}
     for field in ("model_name", "model_path", "temperature", "max_tokens", "seed"):
         value = getattr(model, field, None)
         if value is not None:

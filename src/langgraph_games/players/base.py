@@ -27,6 +27,7 @@ class ParseStatus(str, Enum):
     OK = "ok"  # a legal action was read from the answer
     UNPARSABLE = "unparsable"  # no action could be read
     ILLEGAL = "illegal"  # an action was read but it is not legal
+    AMBIGUOUS = "ambiguous"  # the answer names two or more different actions
     FALLBACK = "fallback"  # the game's fallback chose the action
     ERROR = "error"  # the model call failed
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games.base import Event, Game
 from langgraph_games.games.checkers.render import observation_text, render_text
 from langgraph_games.games.checkers.rules import (
@@ -30,6 +31,7 @@ __all__ = ["Checkers", "CheckersState"]
 
 MOVE_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)\s*-+\s*>?\s*\(\s*\d\s*,\s*\d\s*\)"
 _MOVE = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)\s*-+\s*>?\s*\(\s*(\d)\s*,\s*(\d)\s*\)")
+_MOVES = regex_mentions([(_MOVE, lambda m: f"({m[1]},{m[2]})->({m[3]},{m[4]})")])
 
 
 @register
@@ -45,6 +47,7 @@ class Checkers(Game[CheckersState]):
     source = "GAMEBoT"
     player_names = ("White", "Black")
     State = CheckersState
+    answer_labels = ("Chosen Move",)
     subproblems = (
         Subproblem(
             1,
@@ -159,14 +162,9 @@ class Checkers(Game[CheckersState]):
             return (0.0, 0.0)
         return (-1.0, 1.0) if state.to_move == 0 else (1.0, -1.0)
 
-    def parse_action(self, state: CheckersState, player: int, text: str) -> str | None:
-        """Read the last ``(r,c)->(r,c)`` (or ``(r,c)-(r,c)``) in the text."""
-        found = _MOVE.findall(text)
-        if not found:
-            return None
-        a, b, c, d = found[-1]
-        action = f"({a},{b})->({c},{d})"
-        return action if self.is_legal(state, player, action) else None
+    def action_mentions(self, state: CheckersState, player: int, text: str) -> list[Mention]:
+        """Moves written ``(r,c)->(r,c)`` (or ``(r,c)-(r,c)``), any spacing."""
+        return _MOVES(text)
 
     def observation(self, state: CheckersState, player: int) -> str:
         """GAMEBoT's state text for ``player``."""

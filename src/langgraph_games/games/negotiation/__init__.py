@@ -3,8 +3,9 @@
 Rules are in :mod:`.rules`. Actions are ``Agree`` and proposals written
 ``P1: (a,b,c), P2: (x,y,z)``. A proposal that does not divide the pool is refused with an
 error that says so (GAMEBoT's engine ended the game and fined the proposer 10 instead).
-The outcome score is the value obtained divided by ``return_scale`` = 30, the value of the
-whole pool (reference note G12).
+Returns are the values obtained; ``return_scale`` = 30 is the value of the whole pool
+(reference note G12). The game is not constant-sum, so GAMEBoT's outcome score O takes the
+difference to the opponent's value over 30 (see ``eval/metrics.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Literal, cast
 
 from pydantic import Field
 
-from langgraph_games.games._text import after_last_label, label_pattern
+from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.negotiation.render import observation_text, render_text
@@ -44,7 +45,12 @@ from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subpro
 
 __all__ = ["Negotiation", "NegotiationOptions", "NegotiationState"]
 
-_LABEL = label_pattern("Proposal:")
+_MENTIONS = regex_mentions(
+    [
+        (PROPOSAL_RE, lambda m: proposal_name(cast(Proposal, tuple(int(g) for g in m.groups())))),
+        (AGREE_RE, AGREE),
+    ]
+)
 OPENING_AGREE_PAYOFF = (0.0, 15.0)
 """What GAMEBoT's engine paid for ``Agree`` before any proposal (reference note G10)."""
 
@@ -93,7 +99,9 @@ class Negotiation(Game[NegotiationState]):
     player_names = SEAT_NAMES
     Options = NegotiationOptions
     State = NegotiationState
+    answer_labels = ("Proposal:",)
     return_scale = 30.0
+    constant_sum = False  # both can gain (a deal) or get nothing (no deal)
     subproblems = (
         Subproblem(
             1,
@@ -241,35 +249,19 @@ class Negotiation(Game[NegotiationState]):
             float(share_value(state.values[1], last[ITEM_TYPES:])),
         )
 
-    def parse_action(self, state: NegotiationState, player: int, text: str) -> str | None:
-        """GAMEBoT's format: ``Proposal: [Agree]`` or ``Proposal: [P1: (x,y,z), P2: (x,y,z)]``.
+    def action_mentions(self, state: NegotiationState, player: int, text: str) -> list[Mention]:
+        """Proposals ``P1: (x,y,z), P2: (x,y,z)`` and ``Agree``.
 
-        The first proposal or ``Agree`` after the last ``Proposal:`` label, else the last
-        one in the text; ``None`` when it is not legal (e.g. it does not divide the pool).
+        Proposals may say ``Player1:`` and use brackets or parentheses; they are named
+        whether or not they divide the pool.
         """
-        tail = after_last_label(text, _LABEL)
-        region = text if tail is None else tail
-        found: list[tuple[int, str]] = []
-        for match in PROPOSAL_RE.finditer(region):
-            proposal = tuple(int(g) for g in match.groups())
-            found.append((match.start(), proposal_name(cast(Proposal, proposal))))
-        found.extend((m.start(), AGREE) for m in AGREE_RE.finditer(region))
-        if not found:
-            return None
-        action = min(found)[1] if tail is not None else max(found)[1]
-        return action if self.is_legal(state, player, action) else None
+        return _MENTIONS(text)
 
-    def rejection_reason(self, state: NegotiationState, player: int, text: str) -> str | None:
-        """The specific reason the proposal (or ``Agree``) in ``text`` was refused."""
+    def rejection_reason(self, state: NegotiationState, player: int, action: str) -> str | None:
+        """The specific reason the proposal (or ``Agree``) read was refused."""
         if state.outcome != OPEN or player != state.to_move:
             return None
-        tail = after_last_label(text, _LABEL)
-        region = text if tail is None else tail
-        match = PROPOSAL_RE.search(region)
-        if match is not None:
-            return self.illegal_reason(state, match.group(0))
-        agree = AGREE_RE.search(region)
-        return self.illegal_reason(state, agree.group(0)) if agree is not None else None
+        return self.illegal_reason(state, action)
 
     def fallback_action(
         self, state: NegotiationState, player: int, rng: random.Random

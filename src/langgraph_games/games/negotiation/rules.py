@@ -48,7 +48,8 @@ Proposal = tuple[int, int, int, int, int, int]
 
 Triple = tuple[int, int, int]
 
-_TRIPLE = r"[\(\[]\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*[\)\]]"
+_COUNT = r"(\d{1,6})"  # bounded: a longer digit run is no count (and never reaches int())
+_TRIPLE = rf"[\(\[]\s*{_COUNT}\s*,\s*{_COUNT}\s*,\s*{_COUNT}\s*[\)\]]"
 PROPOSAL_RE = re.compile(
     rf"P(?:layer)?\s*1\s*[:=]?\s*{_TRIPLE}\s*[,;]?\s*(?:and\s*)?P(?:layer)?\s*2\s*[:=]?\s*{_TRIPLE}",
     re.I,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games.base import Event, Game
 from langgraph_games.games.othello.render import observation_text, render_text
 from langgraph_games.games.othello.rules import (
@@ -23,7 +24,12 @@ from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subpro
 __all__ = ["Othello", "OthelloState"]
 
 SQUARE_PATTERN = r"\(\s*[A-Ha-h]\s*,\s*[1-8]\s*\)"
-_MOVE = re.compile(r"\(\s*([A-Ha-h])\s*,?\s*([1-8])\s*\)|\b([A-Ha-h])\s*([1-8])\b")
+_MOVES = regex_mentions(
+    [
+        (re.compile(r"\(\s*([A-Ha-h])\s*,?\s*([1-8])\s*\)"), lambda m: f"({m[1].upper()},{m[2]})"),
+        (re.compile(r"\b([A-Ha-h])([1-8])\b"), lambda m: f"({m[1].upper()},{m[2]})"),
+    ]
+)
 
 
 @register
@@ -36,6 +42,7 @@ class Othello(Game[OthelloState]):
     source = "GAMEBoT"
     player_names = ("Black", "White")
     State = OthelloState
+    answer_labels = ("Chosen Move",)
     subproblems = (
         Subproblem(
             1,
@@ -114,14 +121,9 @@ class Othello(Game[OthelloState]):
             return (0.0, 0.0)
         return (1.0, -1.0) if black > white else (-1.0, 1.0)
 
-    def parse_action(self, state: OthelloState, player: int, text: str) -> str | None:
-        """Read the last ``(C,4)``, ``(C4)`` or ``C4`` in the text (GAMEBoT's parser)."""
-        found = _MOVE.findall(text)
-        if not found:
-            return None
-        col_a, row_a, col_b, row_b = found[-1]
-        action = f"({(col_a or col_b).upper()},{row_a or row_b})"
-        return action if self.is_legal(state, player, action) else None
+    def action_mentions(self, state: OthelloState, player: int, text: str) -> list[Mention]:
+        """Squares written ``(C,4)``, ``(C4)`` or ``C4``, any case (GAMEBoT's notations)."""
+        return _MOVES(text)
 
     def observation(self, state: OthelloState, player: int) -> str:
         """GAMEBoT's state text for ``player``."""

@@ -15,7 +15,7 @@ from typing import cast
 
 from pydantic import Field
 
-from langgraph_games.games._text import after_last_label, label_pattern, pick_phrase
+from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.pong.render import observation_text, render_text
 from langgraph_games.games.pong.rules import (
@@ -38,14 +38,16 @@ __all__ = ["Pong", "PongOptions", "PongState"]
 
 ACTIONS = ("Move Down", "Move Up", "Stay Still")
 PAPER_ORDER = ("Stay Still", "Move Up", "Move Down")  # the prompt's 0, 1, 2
-_LABEL = label_pattern("[Action]", "Chosen Action", "Action:")
-_PHRASES = (
-    (re.compile(r"move\s*up", re.I), "Move Up"),
-    (re.compile(r"move\s*down", re.I), "Move Down"),
-    (re.compile(r"stay(?:\s*still)?", re.I), "Stay Still"),
-    (re.compile(r"\bup\b", re.I), "Move Up"),
-    (re.compile(r"\bdown\b", re.I), "Move Down"),
+_PHRASES = regex_mentions(
+    [
+        (re.compile(r"move\s*up", re.I), "Move Up"),
+        (re.compile(r"move\s*down", re.I), "Move Down"),
+        (re.compile(r"stay(?:\s*still)?", re.I), "Stay Still"),
+        (re.compile(r"\bup\b", re.I), "Move Up"),
+        (re.compile(r"\bdown\b", re.I), "Move Down"),
+    ]
 )
+_LEADING_NUMBER = re.compile(r"[\W_]*([012])\b")
 _NUMBERED = {"0": "Stay Still", "1": "Move Up", "2": "Move Down"}
 
 
@@ -78,6 +80,7 @@ class Pong(Game[PongState]):
     player_names = ("Right", "Left")
     simultaneous = True
     Options = PongOptions
+    answer_labels = ("[Action]", "Chosen Action", "Action:")
     State = PongState
     subproblems = (
         Subproblem(
@@ -189,21 +192,17 @@ class Pong(Game[PongState]):
             return (0.0, 0.0)
         return (1.0, -1.0) if state.score[0] > state.score[1] else (-1.0, 1.0)
 
-    def parse_action(self, state: PongState, player: int, text: str) -> str | None:
-        """GAMEBoT's rule: the first action phrase after ``[Action]`` (else the last one).
+    def action_mentions(self, state: PongState, player: int, text: str) -> list[Mention]:
+        """``move up`` / ``move down`` / ``stay still``, or a bare ``up``, ``down``, ``stay``.
 
-        ``move up`` / ``move down`` / ``stay still`` (or a bare ``up``/``down``/``stay``),
-        or the prompt's numbers ``0``/``1``/``2`` right after the label (or opening a
-        reply that names no action otherwise, such as the text after the label alone).
+        The prompt's numbers ``0``/``1``/``2`` count where they open the text, as in
+        ``[Action] 1 - Move Up``.
         """
-        if not self.legal_actions(state, player):
-            return None
-        action = pick_phrase(text, _LABEL, _PHRASES)
-        if action is None:
-            tail = after_last_label(text, _LABEL)
-            number = re.match(r"[\W_]*([012])\b", text if tail is None else tail)
-            action = _NUMBERED[number.group(1)] if number else None
-        return action
+        found = _PHRASES(text)
+        number = _LEADING_NUMBER.match(text)
+        if number is not None and not (found and found[0].start < number.end()):
+            found.insert(0, Mention(number.start(1), number.end(1), _NUMBERED[number.group(1)]))
+        return found
 
     def fallback_action(self, state: PongState, player: int, rng: random.Random) -> str | None:
         """``Stay Still``: GAMEBoT's runner sent Atari's no-op for any unreadable answer."""

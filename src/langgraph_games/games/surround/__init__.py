@@ -11,7 +11,7 @@ import random
 import re
 from collections.abc import Mapping
 
-from langgraph_games.games._text import label_pattern, pick_phrase
+from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games.base import Event, Game
 from langgraph_games.games.registry import register
 from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subproblem
@@ -29,8 +29,7 @@ from langgraph_games.games.surround.truth import surround_truth
 __all__ = ["Surround", "SurroundState"]
 
 ACTIONS = tuple(sorted(DIRECTIONS))
-_LABEL = label_pattern("Chosen Action")
-_PHRASES = tuple(
+_PHRASES = regex_mentions(
     (re.compile(rf"move\s*{action.split()[1]}", re.I), action) for action in DIRECTIONS
 )
 
@@ -49,6 +48,7 @@ class Surround(Game[SurroundState]):
     player_names = SEAT_NAMES
     simultaneous = True
     State = SurroundState
+    answer_labels = ("Chosen Action",)
     subproblems = (
         Subproblem(
             1,
@@ -126,14 +126,9 @@ class Surround(Game[SurroundState]):
             return (1.0, -1.0)
         return (0.0, 0.0)
 
-    def parse_action(self, state: SurroundState, player: int, text: str) -> str | None:
-        """GAMEBoT's rule: the first ``Move Up/Down/Left/Right`` after ``Chosen Action``.
-
-        Without that label, the last such phrase in the text.
-        """
-        if not self.legal_actions(state, player):
-            return None
-        return pick_phrase(text, _LABEL, _PHRASES)
+    def action_mentions(self, state: SurroundState, player: int, text: str) -> list[Mention]:
+        """``Move Up``, ``Move Down``, ``Move Left``, ``Move Right``, any case and spacing."""
+        return _PHRASES(text)
 
     def fallback_action(self, state: SurroundState, player: int, rng: random.Random) -> str | None:
         """Keep going the same way: GAMEBoT sent Atari's no-op, which keeps the heading."""

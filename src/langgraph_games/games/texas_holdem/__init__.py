@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping
-from typing import cast
+from typing import ClassVar, cast
 
 from pydantic import Field
 
-from langgraph_games.games._text import label_pattern, pick_phrase
+from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.registry import register
@@ -24,6 +24,7 @@ from langgraph_games.games.texas_holdem.render import observation_text, render_t
 from langgraph_games.games.texas_holdem.rules import (
     ACTIONS,
     STARTING_CHIPS,
+    MatchRules,
     TexasState,
     act,
     action_amount,
@@ -33,18 +34,19 @@ from langgraph_games.games.texas_holdem.rules import (
 )
 from langgraph_games.games.texas_holdem.truth import texas_truth
 
-__all__ = ["TexasHoldem", "TexasHoldemOptions", "TexasState"]
+__all__ = ["TexasHoldem", "TexasHoldemOptions", "TexasHoldemV1", "TexasState"]
 
-_LABEL = label_pattern("Chosen Action")
-_PHRASES = (
-    (re.compile(r"raise\s*half(?:\s*pot)?", re.I), "Raise Half Pot"),
-    (re.compile(r"raise\s*(?:full\s*)?pot", re.I), "Raise Full Pot"),
-    (re.compile(r"check\s*(?:and|&|/)?\s*call", re.I), "Check and Call"),
-    (re.compile(r"half\s*pot", re.I), "Raise Half Pot"),
-    (re.compile(r"full\s*pot", re.I), "Raise Full Pot"),
-    (re.compile(r"all[\s-]*in", re.I), "All in"),
-    (re.compile(r"\bcheck\b|\bcall\b", re.I), "Check and Call"),
-    (re.compile(r"\bfold\b", re.I), "Fold"),
+_PHRASES = regex_mentions(
+    [
+        (re.compile(r"\braise\s*half(?:\s*pot)?\b", re.I), "Raise Half Pot"),
+        (re.compile(r"\braise\s*(?:full\s*)?pot\b", re.I), "Raise Full Pot"),
+        (re.compile(r"\bcheck\s*(?:and|&|/)?\s*call\b", re.I), "Check and Call"),
+        (re.compile(r"\bhalf\s*pot\b", re.I), "Raise Half Pot"),
+        (re.compile(r"\bfull\s*pot\b", re.I), "Raise Full Pot"),
+        (re.compile(r"\ball[\s-]*in\b", re.I), "All in"),
+        (re.compile(r"\bcheck\b|\bcall\b", re.I), "Check and Call"),
+        (re.compile(r"\bfold\b", re.I), "Fold"),
+    ]
 )
 
 
@@ -58,9 +60,16 @@ class TexasHoldemOptions(GameOptions):
 
 @register
 class TexasHoldem(Game[TexasState]):
-    """Heads-up no-limit hold'em with GAMEBoT's five actions; a match of several hands."""
+    """Heads-up no-limit hold'em with GAMEBoT's five actions; a match of several hands.
+
+    Version 2 deals every hand from the seed and the hand number alone, so a match and its
+    mirror with the seats swapped play the same cards (version 1, kept for its results
+    files, also used the turn each hand started on; see
+    :class:`~.rules.MatchRules`).
+    """
 
     id = "texas_holdem"
+    version = 2
     name = "Texas Hold'em"
     description = (
         "Heads-up no-limit Texas Hold'em, 100 chips each, blinds 1/2, five actions; "
@@ -70,6 +79,7 @@ class TexasHoldem(Game[TexasState]):
     player_names = ("Player 1", "Player 2")
     Options = TexasHoldemOptions
     State = TexasState
+    answer_labels = ("Chosen Action",)
     return_scale = float(STARTING_CHIPS)
     subproblems = (
         Subproblem(
@@ -91,14 +101,21 @@ class TexasHoldem(Game[TexasState]):
         ),
     )
 
+    _deal_by_turn: ClassVar[bool] = False
+
     @property
     def settings(self) -> TexasHoldemOptions:
         """The validated options."""
         return cast(TexasHoldemOptions, self.options)
 
+    @property
+    def rules(self) -> MatchRules:
+        """The match settings the pure rules are played under."""
+        return MatchRules(self.settings.hand_limit, self._deal_by_turn)
+
     def initial_state(self, seed: int = 0) -> TexasState:
         """The first hand dealt from the seed, seat 0 on the button, blinds posted."""
-        return start_match(seed, self.settings.hand_limit)[0]
+        return start_match(seed, self.rules)[0]
 
     def is_terminal(self, state: TexasState) -> bool:
         """A player has no chips left, or the hand limit was played."""
@@ -171,7 +188,7 @@ class TexasHoldem(Game[TexasState]):
         self, state: TexasState, actions: Mapping[int, str]
     ) -> tuple[TexasState, list[Event]]:
         player, action = next(iter(actions.items()))
-        return act(state, player, action, self.settings.hand_limit)
+        return act(state, player, action, self.rules)
 
     def returns(self, state: TexasState) -> tuple[float, ...]:
         """Chips won or lost so far, counted at the start of the current hand (or the end).
@@ -180,14 +197,17 @@ class TexasHoldem(Game[TexasState]):
         """
         return tuple(float(state.stacks[p] + state.committed[p] - STARTING_CHIPS) for p in (0, 1))
 
-    def parse_action(self, state: TexasState, player: int, text: str) -> str | None:
-        """GAMEBoT's rule: the first action phrase after ``Chosen Action`` (else the last).
+    def action_mentions(self, state: TexasState, player: int, text: str) -> list[Mention]:
+        """The five action names and short forms.
 
-        Accepts the five names and short forms (``check``, ``call``, ``half pot``,
-        ``pot``, ``all-in``); returns ``None`` when the action named is not allowed.
+        Short forms: ``check``, ``call``, ``half pot``, ``full pot``, ``raise pot``,
+        ``all-in``.
         """
-        action = pick_phrase(text, _LABEL, _PHRASES)
-        return action if action is not None and self.is_legal(state, player, action) else None
+        return _PHRASES(text)
+
+    def rejection_reason(self, state: TexasState, player: int, action: str) -> str | None:
+        """Why the action read is not allowed now (see :meth:`illegal_reason`)."""
+        return self.illegal_reason(state, player, action)
 
     def fallback_action(self, state: TexasState, player: int, rng: random.Random) -> str | None:
         """``Fold``: GAMEBoT's runner folded when it could not read an action."""
@@ -206,3 +226,15 @@ class TexasHoldem(Game[TexasState]):
     def ground_truth(self, state: TexasState, player: int) -> dict[int, Answer]:
         """Pre-flop odds from the prompt's table (1), or the made hand's rank 1-10 (2)."""
         return texas_truth(state, player)
+
+
+@register
+class TexasHoldemV1(TexasHoldem):
+    """Version 1: hands after the first were dealt from the seed and the turn they began on.
+
+    Kept so that results files and replays of ``texas_holdem-v1`` read back exactly; new
+    runs use version 2, whose deals do not depend on how the earlier hands were played.
+    """
+
+    version = 1
+    _deal_by_turn = True

@@ -27,7 +27,7 @@ best five-card hand wins the pot and equal hands split it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from langgraph_games.games.state import GameState, derive_rng
 from langgraph_games.games.texas_holdem.cards import card_code, evaluate, hand_rank
@@ -38,6 +38,7 @@ __all__ = [
     "SMALL_BLIND",
     "STARTING_CHIPS",
     "STREETS",
+    "MatchRules",
     "TexasState",
     "act",
     "action_amount",
@@ -55,6 +56,22 @@ ACTIONS = ("Fold", "Check and Call", "Raise Half Pot", "Raise Full Pot", "All in
 """The five actions in the prompt's order."""
 
 Event = dict[str, Any]
+
+
+class MatchRules(NamedTuple):
+    """The settings a match is played under.
+
+    Attributes:
+        hand_limit: Hands after which the match ends if nobody busted.
+        deal_by_turn: Version 1 shuffled each hand's deck from the seed *and* the turn the
+            hand started on, so the same seed dealt different cards from hand 2 on once the
+            players acted differently. Version 2 shuffles from the seed and the hand number
+            only: the same seed deals the same hands whatever is played, so a match and its
+            mirror (seats swapped) play the same cards.
+    """
+
+    hand_limit: int
+    deal_by_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,13 +168,13 @@ def legal_actions(state: TexasState, player: int) -> tuple[str, ...]:
     return tuple(actions)
 
 
-def start_match(seed: int, hand_limit: int) -> tuple[TexasState, list[Event]]:
+def start_match(seed: int, rules: MatchRules) -> tuple[TexasState, list[Event]]:
     """The first hand of a match (seat 0 on the button), dealt and with blinds posted."""
-    return _new_hand(seed, 0, 1, 0, (STARTING_CHIPS, STARTING_CHIPS), hand_limit)
+    return _new_hand(seed, 0, 1, 0, (STARTING_CHIPS, STARTING_CHIPS), rules)
 
 
 def act(
-    state: TexasState, player: int, action: str, hand_limit: int
+    state: TexasState, player: int, action: str, rules: MatchRules
 ) -> tuple[TexasState, list[Event]]:
     """Apply a legal ``action`` of the player to act; play on to the next decision."""
     amount = 0 if action == "Fold" else action_amount(state, player, action)
@@ -178,12 +195,12 @@ def act(
         acted=(acted[0], acted[1]),
     )
     if action == "Fold":
-        return _finish_hand(moved, winner=1 - player, events=events, hand_limit=hand_limit)
-    return _advance(moved, events, hand_limit, last=player)
+        return _finish_hand(moved, winner=1 - player, events=events, rules=rules)
+    return _advance(moved, events, rules, last=player)
 
 
 def _advance(
-    state: TexasState, events: list[Event], hand_limit: int, last: int | None
+    state: TexasState, events: list[Event], rules: MatchRules, last: int | None
 ) -> tuple[TexasState, list[Event]]:
     """Move on to the next decision: the other player, the next street or a showdown.
 
@@ -196,13 +213,13 @@ def _advance(
             waiting = [p for p in with_chips if to_call(state, p) > 0]
             if waiting:
                 return replace(state, to_act=waiting[0]), events
-            return _showdown(replace(state, street=3), events, hand_limit)
+            return _showdown(replace(state, street=3), events, rules)
         if last is None:
             return state, events
         if not (all(state.acted) and state.committed[0] == state.committed[1]):
             return replace(state, to_act=1 - last), events
         if state.street == 3:
-            return _showdown(state, events, hand_limit)
+            return _showdown(state, events, rules)
         state = replace(
             state, street=state.street + 1, acted=(False, False), to_act=1 - state.button
         )
@@ -218,7 +235,7 @@ def _advance(
 
 
 def _showdown(
-    state: TexasState, events: list[Event], hand_limit: int
+    state: TexasState, events: list[Event], rules: MatchRules
 ) -> tuple[TexasState, list[Event]]:
     strengths = [evaluate((*state.holes[p], *state.board)) for p in (0, 1)]
     events.append(
@@ -230,11 +247,11 @@ def _showdown(
         }
     )
     winner = None if strengths[0] == strengths[1] else int(strengths[1] > strengths[0])
-    return _finish_hand(replace(state, street=3), winner, events, hand_limit)
+    return _finish_hand(replace(state, street=3), winner, events, rules)
 
 
 def _finish_hand(
-    state: TexasState, winner: int | None, events: list[Event], hand_limit: int
+    state: TexasState, winner: int | None, events: list[Event], rules: MatchRules
 ) -> tuple[TexasState, list[Event]]:
     """Return unmatched chips, pay the pot, then deal the next hand or end the match."""
     matched = min(state.committed)
@@ -246,14 +263,14 @@ def _finish_hand(
     else:
         chips[winner] += pot
         events.append({"type": "win", "player": winner, "pot": pot})
-    if min(chips) == 0 or state.hand >= hand_limit:
+    if min(chips) == 0 or state.hand >= rules.hand_limit:
         events.append({"type": "match_over", "chips": chips, "hands": state.hand})
         final = replace(
             state, stacks=(chips[0], chips[1]), committed=(0, 0), to_act=-1, acted=(False, False)
         )
         return final, events
     new, more = _new_hand(
-        state.seed, state.turn, state.hand + 1, 1 - state.button, (chips[0], chips[1]), hand_limit
+        state.seed, state.turn, state.hand + 1, 1 - state.button, (chips[0], chips[1]), rules
     )
     return new, events + more
 
@@ -264,11 +281,15 @@ def _new_hand(
     hand: int,
     button: int,
     chips: tuple[int, int],
-    hand_limit: int,
+    rules: MatchRules,
 ) -> tuple[TexasState, list[Event]]:
-    """Shuffle from the seed, deal, post the blinds and play on to the first decision."""
+    """Shuffle from the seed, deal, post the blinds and play on to the first decision.
+
+    The deck depends on the seed and the hand number (version 1: also the turn, see
+    :class:`MatchRules`); hand 1 starts on turn 0, so both versions deal it alike.
+    """
     deck = list(range(52))
-    derive_rng(seed, turn, "deal", hand).shuffle(deck)
+    derive_rng(seed, turn if rules.deal_by_turn else 0, "deal", hand).shuffle(deck)
     blinds = [0, 0]
     blinds[button] = min(SMALL_BLIND, chips[button])
     blinds[1 - button] = min(BIG_BLIND, chips[1 - button])
@@ -288,4 +309,4 @@ def _new_hand(
     events: list[Event] = [
         {"type": "hand", "hand": hand, "button": button, "blinds": blinds, "chips": list(chips)}
     ]
-    return _advance(state, events, hand_limit, last=None)
+    return _advance(state, events, rules, last=None)

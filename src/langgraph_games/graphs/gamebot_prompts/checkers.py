@@ -34,7 +34,23 @@ to row 7, where `_` is empty, `b` a black man, `B` a black king, `w` a white man
 white king; (a,b) is row a and column b, counted from 0. You also receive every legal move \
 you have now, written (row,col)->(row,col). Choose the best of them after your analysis."""
 
-OUTPUT = """\
+DEFINITIONS = {
+    1: (
+        "A king move is a legal move of one of your men that ends on its king row (row 7 for "
+        "White, row 0 for Black)."
+    ),
+    2: (
+        "A worthless die is a legal move that ends your turn and lets your opponent capture "
+        "the piece you moved by some sequence of jumps after which you have no capture at all."
+    ),
+    3: (
+        "A two-for-one shot is a legal move that ends your turn and leaves your opponent a "
+        "capture, such that whichever capture sequence they choose you can then capture more "
+        "pieces than you lost."
+    ),
+}
+
+OUTPUT = f"""\
 Choose your move, but first write down your thinking. Both your intermediate results and \
 your final move are checked, so follow these steps in order.
 
@@ -46,11 +62,11 @@ side; pieces on the side have one. When you can move or jump towards the centre 
 the side, prefer the centre.
 
 (b) Kings: a king is strong because it also moves backwards. White aims for row 7, Black for \
-row 0. List every legal move that makes a new king, as "[Intermediate Thinking Results 1: \
+row 0. {DEFINITIONS[1]} List every legal move that makes a new king, as \
+"[Intermediate Thinking Results 1: \
 (X,X)->(X,X), ...]", or "[Intermediate Thinking Results 1: None]".
 
-(c) No pointless losses: a move is a "worthless die" when the opponent can capture the piece \
-you just moved and you have no capture in return afterwards. Example: with (1,4):w, (2,3):_, \
+(c) No pointless losses: {DEFINITIONS[2]} Example: with (1,4):w, (2,3):_, \
 (3,2):b, and (0,3) and (0,5) empty, White's move (1,4)->(2,3) lets (3,2):b jump to (1,4), and \
 White cannot capture back because no white piece stands on (0,3) or (0,5). List every legal \
 move that is a worthless die, as "[Intermediate Thinking Results 2: (X,X)->(X,X), ...]", or \
@@ -68,9 +84,9 @@ Black should move it or fill (5,6).
 (f) Two-for-one shots: sometimes giving up one piece forces a capture that opens a double \
 jump for you. Example: with (3,4):w, (3,6):w, (5,4):b, (5,6):b, (6,7):b and (2,7), (4,5) \
 empty, Black plays (5,6)->(4,5); White must capture with (3,4) jumping to (5,6); then (6,7):b \
-jumps over (5,6) to (4,5) and on over (3,6) to (2,7), winning two pieces for one. List every \
-legal move that sets up such a shot (you win more pieces than you give, whatever capture \
-the opponent picks), as "[Intermediate Thinking Results 3: (X,X)->(X,X), ...]", or \
+jumps over (5,6) to (4,5) and on over (3,6) to (2,7), winning two pieces for one. \
+{DEFINITIONS[3]} List every \
+legal move that sets up such a shot, as "[Intermediate Thinking Results 3: (X,X)->(X,X), ...]", or \
 "[Intermediate Thinking Results 3: None]".
 
 (g) Triangles and diagonals of three: if the middle piece of such a group can be forced \

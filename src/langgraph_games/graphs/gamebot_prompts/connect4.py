@@ -20,12 +20,21 @@ and row 5 the top row; column 0 is on the left. For example "(0,4):X" means play
 disc in the bottom row, column 4. The grid is listed from the top row down. You also receive \
 the valid moves: the lowest empty cell of every column that is not full."""
 
-OUTPUT = """\
+_WINNING = (
+    "A winning move for a player is a valid move (the lowest empty cell of a column that is "
+    "not full) where a disc of that player would complete four of that player's discs in a "
+    "line: along the row, down the column or along either diagonal."
+)
+
+DEFINITIONS = {1: _WINNING, 2: _WINNING}
+
+OUTPUT = f"""\
 Choose where to drop your disc, but first write down your thinking. Both your intermediate \
 results and your final move are checked, so follow these steps in order.
 
 1. **Observations**
 - List where your discs are and where your opponent's discs are.
+- {_WINNING}
 - For every valid move, count the discs of one colour that would line up with it: go left \
 and right along the row, down the column, and both ways along each of the two diagonals, \
 stopping at the first cell that is not that colour. Three such discs plus the new one make \

@@ -26,14 +26,23 @@ Player 1;
 - every proposal made so far, round by round, written as the counts each player gets, \
 e.g. "Round 2 Player2 proposes: P1 [1, 1, 2], P2 [1, 2, 3]"."""
 
-OUTPUT = """\
+_VALUE = (
+    "multiply the number of items of each type it gives you by your value for one item of "
+    "that type, and add up the three products"
+)
+
+DEFINITIONS = {
+    1: f"The value to you of your opponent's latest proposal: {_VALUE}.",
+    2: f"The value to you of your own new proposal: {_VALUE}.",
+}
+
+OUTPUT = f"""\
 Decide whether to accept your opponent's latest proposal, and if not, make your own. Both \
 your intermediate results and your final proposal are checked, so follow these steps in \
 order.
 
 1. **Evaluation of the proposal**
-- Work out what your opponent's latest proposal is worth to you: multiply the number of \
-items of each type you would get by your value for that type, and add up. Give the total as \
+- {DEFINITIONS[1]} Give the total as \
 "[Intermediate Thinking Results 1: XXX]". For example, if you are Player 1 with values \
 [3, 2, 4] and the latest proposal is [P1: (1,2,3), P2: (3,1,0)], you would get \
 1*3 + 2*2 + 3*4 = 19, so the answer is [Intermediate Thinking Results 1: 19].
@@ -59,7 +68,7 @@ it is a gamble.
 If you make a new proposal, check that it gives out exactly the pool: with pool [X,Y,Z] and \
 proposal [P1: (X1,Y1,Z1), P2: (X2,Y2,Z2)], X1 + X2 must equal X, Y1 + Y2 must equal Y and \
 Z1 + Z2 must equal Z. If it does not, fix it.
-Give what your valid proposal is worth to you as "[Intermediate Thinking Results 2: XXX]".
+{DEFINITIONS[2]} Give it as "[Intermediate Thinking Results 2: XXX]".
 
 4. **Conclusion**
 State your decision and why, based on the analysis above.

@@ -34,17 +34,29 @@ Each frame is a dictionary:
 - 'upper_bound', 'lower_bound': the y of the upper wall (176) and of the lower wall (16).
 You also receive the score."""
 
-OUTPUT = """\
+DEFINITIONS = {
+    1: (
+        "The direction comes from the ball's two most recent positions: Right if its x grew, "
+        "otherwise Left; Up if its y grew, otherwise Down."
+    ),
+    2: (
+        "The landing point is the ball's y when its x reaches your paddle's x (140), following "
+        "the straight line through its two most recent positions and bouncing off the walls "
+        "at y = 16 and y = 176 like a mirror; it is asked while the ball moves towards you."
+    ),
+}
+
+OUTPUT = f"""\
 Choose your action, but first write down your thinking. Both your intermediate results and \
 your final action are checked, so follow these steps in order.
 
 **[Observation]**
-Compare the ball's positions across the frames. If x grows the ball moves Right, otherwise \
-Left; if y grows it moves Up, otherwise Down. Give the direction as "[Intermediate Thinking \
+Compare the ball's positions across the frames. {DEFINITIONS[1]} Give the direction as \
+"[Intermediate Thinking \
 Results 1: Left Down/ Right Up/ Left Up/ Right Down]", keeping only the one that applies.
 
 **[Thought]**
-Predict the ball's y at the moment its x equals your paddle's x (140).
+Predict the ball's y at the moment its x equals your paddle's x (140). {DEFINITIONS[2]}
 - Take the line through the ball's two latest positions, y = m * x + b, and put x = 140 in it.
 - The prediction holds only if it lies between 16 and 176. If it does not, the ball meets a \
 wall first: find the x where the line reaches that wall's y, flip the sign of the slope, \

@@ -59,6 +59,20 @@ You receive:
 opponent;
 - the actions you may choose now."""
 
+DEFINITIONS = {
+    1: (
+        "Pre-flop, the winning probability of your two cards is read from this table. A key "
+        'names the two ranks, higher first, with T for 10; "s" means both cards share a '
+        'suit and "o" that they do not; a key without a letter covers both cases.\n'
+        f"[{_TABLE}]"
+    ),
+    2: (
+        "From the flop on, the answer is the rank number (Rank 1, Royal Flush, to Rank 10, "
+        "High Card, as listed in the rules) of the best five-card hand you can make from your "
+        "two cards and the community cards dealt so far."
+    ),
+}
+
 OUTPUT = f"""\
 Choose your action, but first write down your thinking. Both your intermediate results and \
 your final action are checked, so follow these steps in order.
@@ -66,10 +80,7 @@ your final action are checked, so follow these steps in order.
 1. **Strategic Analysis**
 Judge how likely you are to win with your cards and the community cards.
 
-- Pre-flop: the chance that each starting hand wins is listed below. A key names the two \
-ranks, higher first, with T for 10; "s" means both cards share a suit and "o" that they do \
-not; a key without a letter covers both cases.
-[{_TABLE}]
+- {DEFINITIONS[1]}
 Find the key of your two cards and give its winning probability as "[Intermediate Thinking \
 Results 1: XX.X%]". For example, with "Hearts 9, Hearts 8" the key is 98s, so the answer is \
 [Intermediate Thinking Results 1: 48.9%].
@@ -77,8 +88,7 @@ Above 57%, raising or going all in is reasonable; below 43%, folding is reasonab
 that when both players have put the same amount in the pot you should check rather than \
 fold; between 43% and 57%, checking or calling is reasonable.
 
-- Flop, turn and river: find the best five-card hand you can make from your cards and the \
-community cards, and give its rank number as "[Intermediate Thinking Results 2: X]"; for \
+- {DEFINITIONS[2]} Give it as "[Intermediate Thinking Results 2: X]"; for \
 example, three cards of one rank is Rank 7, so the answer is [Intermediate Thinking \
 Results 2: 7].
 With Two Pair (Rank 8) or better, raising or going all in is reasonable. With only a High \

@@ -23,15 +23,21 @@ Cell names used below:
 - Edges (next to the centre): (0,1), (1,0), (1,2), (2,1).
 - Corners (between two edges): (0,0), (0,2), (2,0), (2,2)."""
 
-OUTPUT = """\
+_WINNING = (
+    "A winning move for a player is an empty cell whose row, column or diagonal has its two "
+    "other cells both holding that player's mark."
+)
+
+DEFINITIONS = {1: _WINNING, 2: _WINNING}
+
+OUTPUT = f"""\
 Choose your move, but first write down your thinking. Both your intermediate results and \
 your final move are checked, so follow these steps in order.
 
 1. **Observations**
 - List the cells that hold your marks and the cells that hold your opponent's marks.
 - For every legal move, look at each line through that cell (its row, its column, and a \
-diagonal if the cell is on one). A move is a winning move for a player when the two other \
-cells of one of those lines both hold that player's mark.
+diagonal if the cell is on one). {_WINNING}
 - Give every winning move for you as "[Intermediate Thinking Results 1: (X,X), (X,X), ...]", \
 or "[Intermediate Thinking Results 1: None]" if there is none.
 - Give every winning move for your opponent as "[Intermediate Thinking Results 2: (X,X), \

@@ -129,7 +129,7 @@
     return String(value);
   }
 
-  function answersTable(answers) {
+  function answersTable(answers, attempts) {
     if (!answers.length) { return null; }
     var head = el("tr", {}, ["#", "subproblem", "answer", "ground truth", "score"].map(function (h) { return el("th", { text: h }); }));
     var rows = answers.map(function (a) {
@@ -145,7 +145,11 @@
         el("td", { "class": "mark", text: mark })
       ]);
     });
-    return el("table", { "class": "answers" }, [el("thead", {}, [head]), el("tbody", {}, rows)]);
+    var parts = [el("thead", {}, [head]), el("tbody", {}, rows)];
+    if (attempts > 1) {
+      parts.unshift(el("caption", { text: "Intermediate answers of attempt 1 (the answers I scores)" }));
+    }
+    return el("table", { "class": "answers" }, parts);
   }
 
   function infoText(info) {
@@ -184,7 +188,7 @@
         el("span", { "class": "badge " + d.status, text: d.status })
       ]),
       el("div", { "class": "meta", text: meta.join(" \u00b7 ") }),
-      answersTable(d.answers),
+      answersTable(d.answers, d.attempts.length),
       el("div", { "class": "attempts" }, attempts),
       d.observation ? el("details", {}, [el("summary", { text: "what the player saw" }), el("pre", { text: d.observation })]) : null
     ]);
