@@ -115,7 +115,11 @@ def add_parser(sub: Any) -> None:
         help="play with the truths learned by 'langgraph-games train' (its store directory)",
     )
     parser.add_argument(
-        "--truth-limit", type=int, default=None, metavar="N", help="at most N truths (oldest)"
+        "--truth-limit",
+        type=int,
+        default=None,
+        metavar="N",
+        help="at most N truths: the best supported, then the newest",
     )
     spring = parser.add_argument_group("SPRING (--agent spring, spring_no_dag, ...)")
     spring.add_argument(
