@@ -30,6 +30,7 @@ from expver_support import (
 from langgraph_games.graphs.episode import EpisodeOptions
 from langgraph_games.graphs.expver import create_expver_graph
 from langgraph_games.graphs.expver_parts import ExpVerError, ExpVerOptions, Level, MemoryLedger
+from langgraph_games.graphs.prompts_expver import parse_reflection
 from langgraph_games.memory import (
     Candidate,
     ExperienceStatus,
@@ -427,3 +428,24 @@ async def test_insightforce_and_truthweaver_calls_get_the_callers_config() -> No
     ] * 2
     assert len(merges.calls) >= 1  # round 2's strength resembles round 1's: merge asked
     assert sum("(called truths)" in s for s in calls.starts) == len(merges.calls)
+
+
+async def test_a_round_that_only_reinforces_a_lesson_is_evaluated_when_the_prompt_changes() -> None:
+    summary = parse_reflection(reflection(GOOD)).summary
+    store = InMemoryStore()
+    TruthWeaver(store, "maze", mode="append").insert_many(
+        [
+            Candidate(id="x", text=summary, round=0),
+            Candidate(id="y", text="Coins are worth 500 points.", round=0),
+        ]
+    )
+    run = Run(reflection(GOOD), store=store, promote="summary", truth_limit=1)
+    final = await run()
+    assert run.record("r1/train/L1-train1")["truths"] == ["Coins are worth 500 points."]
+    train = run.record("round/1/train")
+    assert (train["truths_added"], train["truths_merged"], train["duplicates"]) == (0, 0, 1)
+    # The duplicate raised the lesson's support, so the limit now puts it in the prompt:
+    # a new policy, tested (it was "unchanged" and never played).
+    test = final["rounds"][-1]
+    assert test["evaluated"] is True and test["decision"] == "kept" and test["delta"] > 0
+    assert run.record("r1/test/L1-eval2")["truths"] == [summary]
