@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from maze_maps import build
 
 from langgraph_games.games import GameSession, make
 from langgraph_games.games.match2 import metrics as match2_metrics
 from langgraph_games.games.maze import metrics as maze_metrics
 from langgraph_games.games.minesweeper import metrics as minesweeper_metrics
 from langgraph_games.players import Match2Greedy, MazeExplorer, request_for
+from maze_maps import build
 
 
 def finished(game_id: str, player: object, **options: object) -> GameSession:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from maze_maps import build
 
 from langgraph_games.games import GameSession, IllegalActionError, OptionError, make
 from langgraph_games.games.maze import Maze
 from langgraph_games.games.maze.parsing import parse_maze_answer
 from langgraph_games.games.maze.render import LEGEND, legend, map_text
 from langgraph_games.games.maze.rules import MazeState
+from maze_maps import build
 
 OPEN7 = [
     ". . . . . . .",

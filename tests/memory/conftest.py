@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memory_fakes import fake_index
 
 from langgraph_games.memory import ChromaStore
+from memory_fakes import fake_index
 
 
 @pytest.fixture

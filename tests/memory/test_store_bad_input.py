@@ -13,7 +13,6 @@ import chromadb
 import pytest
 from chromadb.config import Settings
 from langgraph.store.base import InvalidNamespaceError, PutOp
-from memory_fakes import fake_index
 
 from langgraph_games.memory import (
     ChromaStore,
@@ -22,6 +21,7 @@ from langgraph_games.memory import (
     StoreLockedError,
     StoreOpenError,
 )
+from memory_fakes import fake_index
 
 
 def test_a_file_where_the_directory_should_be(tmp_path: Path) -> None:

@@ -27,10 +27,10 @@ from langgraph.store.base import (
     SearchOp,
 )
 from langgraph.store.memory import InMemoryStore
-from memory_fakes import fake_index
 
 from langgraph_games.memory import ChromaStore
 from langgraph_games.memory import _chroma_read as read
+from memory_fakes import fake_index
 
 NAMESPACES = [("a",), ("a", "b"), ("a", "b", "c"), ("a", "c"), ("x", "b"), ("x",)]
 KEYS = [f"k{i}" for i in range(6)]

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from langgraph.config import get_store
 from langgraph.graph import END, START, StateGraph
-from memory_fakes import fake_index
 from typing_extensions import TypedDict
 
 from langgraph_games.memory import ChromaStore
+from memory_fakes import fake_index
 
 
 def test_data_survives_reopening(store_dir: Path) -> None:

@@ -9,12 +9,12 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableLambda
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
-from scripted_model import call, scripted
 
 from langgraph_games.games import GameSession
 from langgraph_games.games.smartplay.metrics import episode_metrics
 from langgraph_games.players import MinimaxPlayer, request_for
 from langgraph_games.tools import GameToolkit
+from scripted_model import call, scripted
 
 
 def tool_messages(messages: list[Any]) -> list[ToolMessage]:
