@@ -112,9 +112,14 @@ class ChromaStore(BaseStore):
         lock_timeout: Seconds to wait for another process to release ``path``.
         reindex: Rebuild every vector if the store was indexed with another embedding.
 
+    Opening checks that the vector index answers for its records; a lost or unreadable
+    one is rebuilt from the records (with a logged warning) when an index config is given.
+
     Raises:
         StoreOpenError: The location is corrupt, not a Chroma store, written by an
-            incompatible format, or (``StoreLockedError``) held by another process.
+            incompatible format, (``StoreLockedError``) held by another process, or
+            (``StoreDamagedError``) holds index files Chroma cannot read that cannot be
+            rebuilt; ``StoreDamagedError`` also when Chroma fails on a later read or write.
         EmbeddingDimensionError: ``index["dims"]`` differs from the store's vectors.
 
     Example:
