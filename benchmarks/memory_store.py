@@ -10,6 +10,10 @@ a semantic search (top 10 in one namespace prefix), the same search with a filte
 plain search (no query: newest 10 of one namespace). ChromaStore is a persistent
 directory (default: a temporary one; a write waits for the disk, which --dir can move,
 e.g. to /dev/shm, to see the cost without fsync). Ratios are Chroma / InMemory latency.
+
+A second table times opening the persistent store again: the whole open, and within it
+the check that the vector index answers for its records (``_chroma_check.check_store``),
+run once more on the open store; the ratio is check / open.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from langgraph.store.memory import InMemoryStore
 
 from _common import machine, median, percentile, table
 from langgraph_games.memory import ChromaStore
+from langgraph_games.memory._chroma_check import check_store
 
 WORDS = [
     "avoid", "walls", "monsters", "coins", "key", "goal", "shovel", "sword", "magnet", "night",
@@ -83,6 +88,19 @@ def measure(store: BaseStore, n: int, ops: int) -> dict[str, list[float]]:
     }
 
 
+def reopen(path: Path, index: object, times: int = 5) -> tuple[list[float], list[float]]:
+    """Open times of a persistent store, and the index check's times on the open store."""
+    opens, checks = [], []
+    for _ in range(times):
+        start = time.perf_counter()
+        with ChromaStore(path, index=index) as store:  # type: ignore[arg-type]
+            opens.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            check_store(store, path)
+            checks.append(time.perf_counter() - start)
+    return opens, checks
+
+
 def ratio(value: float) -> str:
     return f"{value:.0f}x" if value >= 10 else f"{value:.2g}x"
 
@@ -96,6 +114,7 @@ def main() -> None:
     index = {"dims": 384, "embed": DeterministicFakeEmbedding(size=384), "fields": ["text"]}
     print(f"Store latency, ms ({machine()}); Chroma = persistent directory\n")
     rows = []
+    opening = []
     for n in (int(s) for s in args.sizes.split(",")):
         memory = InMemoryStore(index=index)  # type: ignore[arg-type]
         fill_memory = populate(memory, n, seed=n)
@@ -103,7 +122,16 @@ def main() -> None:
             with ChromaStore(Path(tmp) / "store", index=index) as chroma:  # type: ignore[arg-type]
                 fill_chroma = populate(chroma, n, seed=n)
                 ours = measure(chroma, n, args.ops)
+            opens, checks = reopen(Path(tmp) / "store", index)
             theirs = measure(memory, n, args.ops)
+        opening.append(
+            [
+                n,
+                f"{median(opens) * 1e3:.1f}",
+                f"{median(checks) * 1e3:.2f}",
+                ratio(median(checks) / median(opens)),
+            ]
+        )
         for kind in ours:
             a, b = ours[kind], theirs[kind]
             rows.append([
@@ -117,6 +145,8 @@ def main() -> None:
         )
     print(table(["items", "operation", "Chroma p50", "Chroma p99", "InMemory p50", "InMemory p99",
                  "p50 ratio"], rows))  # fmt: skip
+    print("\nOpening the persistent store again, ms (median of 5)\n")
+    print(table(["items", "open", "index check", "check / open"], opening))
 
 
 if __name__ == "__main__":

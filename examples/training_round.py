@@ -71,8 +71,8 @@ def scripted(messages: Sequence[BaseMessage]) -> str:
         return (
             "Experience Summary: Due to stepping off the grid again and again, the goal was "
             f"never reached. Next time, I should {LESSON}.\n"
-            "Strengths:\n- No life was lost\n"
-            "Weaknesses:\n- Every step was spent without moving"
+            "Strengths:\n- Keep staying off the walls: no life was lost\n"
+            "Weaknesses:\n- Move toward the goal instead of stepping off the grid"
         )
     if LESSON in system:  # GeoLink with the lesson in its prompt
         return f"The lesson says to follow the open path. Action: {shortest_path_move(user)}"

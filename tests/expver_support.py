@@ -31,7 +31,11 @@ _ROW = re.compile(r"^\s*(\d+) \| (.*)$")
 _MOVES = {(-1, 0): "0", (1, 0): "3", (0, -1): "6", (0, 1): "9"}
 
 
-def reflection(lesson: str, strength: str = "Kept moving", weakness: str = "Wasted steps") -> str:
+KEEP = "Keep moving along open cells"
+AVOID = "Avoid wasting steps at the edge"
+
+
+def reflection(lesson: str, strength: str = KEEP, weakness: str = AVOID) -> str:
     return (
         f"Experience Summary: Due to aimless moves, the goal was missed. Next time, I should "
         f"{lesson.lower()}.\nStrengths:\n- {strength}\nWeaknesses:\n- {weakness}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -312,3 +313,25 @@ def test_cli_bad_input_is_a_clear_error(
 ) -> None:
     code, _, err = cli(capsys, *argv, "--out", str(tmp_path))
     assert code == 2 and message in err
+
+
+def test_cli_eval_maze_can_print_the_released_a_score(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["maze", "--level", "1", "--player", "maze_explorer", "--sweep", "map_index=1..3"]
+    code, out, _ = cli(capsys, *argv, "--out", str(tmp_path), "--released-score")
+    assert code == 0
+    header = [
+        c.strip() for c in next(x for x in out.splitlines() if x.startswith("Model")).split("|")
+    ]
+    assert header[3:5] == ["A.Score", "A.Score(rel.)"]
+    [path] = tmp_path.glob("*.jsonl")
+    episodes = [json.loads(line) for line in path.read_text().splitlines()]
+    metrics = [e["metrics"] for e in episodes if e.get("kind", "episode") == "episode"]
+    assert len(metrics) == 3
+    cells = rows(out)["maze_explorer"]
+    paper = sum(m["score"] for m in metrics) / 3  # the paper: mean cumulative reward
+    released = sum(m["custom_score"] for m in metrics) / 3  # the released script
+    assert (float(cells[2]), float(cells[3])) == (round(paper, 2), round(released, 2))
+    code, _, err = cli(capsys, "match2", "--player", "match2_greedy", "--released-score")
+    assert code == 2 and "--released-score adds a column to the maze table" in err

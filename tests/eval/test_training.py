@@ -219,3 +219,18 @@ def test_spec_hash_ignores_rounds_and_paths() -> None:
 def test_train_refuses_a_search_player(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = cli(capsys, "train", "maze", "--player", "maze_explorer", "--out", str(tmp_path))
     assert code == 2 and "train needs an LLM strategy" in err
+
+
+def test_the_revert_bound_and_verbatim_flags_are_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_coach(monkeypatch)
+    argv = ["train", "maze", "--rounds", "1", "--model", "coach", "-q", "--out", str(tmp_path)]
+    code, _, _ = cli(capsys, *argv, "--revert-retries", "1", "--verbatim")
+    assert code == 0
+    path, records = results_of(tmp_path)
+    manifest = json.loads(path.with_suffix(".manifest.json").read_text())
+    expver = manifest["spec"]["expver"]
+    assert (expver["revert_retries"], expver["require_advice"]) == (1, False)
+    [judged] = [r for r in records if r.get("id") == "round/1/test"]
+    assert (judged["revert_retries"], judged["retry"], judged["next_retry"]) == (1, 0, 0)

@@ -6,10 +6,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.messages import BaseMessage
 from langgraph.store.memory import InMemoryStore
 
 from expver_support import (
+    AVOID,
     GOOD,
+    KEEP,
     OVERFIT,
     STEPS,
     USELESS,
@@ -26,6 +30,7 @@ from expver_support import (
 from langgraph_games.graphs.episode import EpisodeOptions
 from langgraph_games.graphs.expver import create_expver_graph
 from langgraph_games.graphs.expver_parts import ExpVerError, ExpVerOptions, Level, MemoryLedger
+from langgraph_games.graphs.prompts_expver import parse_reflection
 from langgraph_games.memory import (
     Candidate,
     ExperienceStatus,
@@ -101,7 +106,7 @@ async def test_promotes_when_the_replay_succeeds_and_scores_higher() -> None:
     assert exp.provenance["verdict"].startswith("promoted: the replay succeeded and scored +")
     truths = load_truths(run.store, "maze")
     assert truths[0].startswith("Due to aimless moves") and has(GOOD, truths[0])
-    assert truths[1:] == ["Kept moving", "Wasted steps"]
+    assert truths[1:] == [KEEP, AVOID]
     weaver = TruthWeaver(run.store, "maze", embeddings=BagOfWords())
     sources = [s for t in weaver.truths() for s in t.provenance]
     assert {s.experience for s in sources} == {exp.id} and {s.level for s in sources} == {
@@ -316,3 +321,131 @@ async def test_a_ledger_and_a_store_that_do_not_belong_together_are_refused() ->
     new_ledger = Run(reflection(GOOD), store=first.store)
     with pytest.raises(ExpVerError, match="the ledger has none of its records"):
         await new_ledger()
+
+
+async def test_only_advice_becomes_a_truth() -> None:
+    observations = reflection(GOOD, strength="Kept moving", weakness="Never headed for the goal.")
+    run = Run(observations)
+    await run()
+    [exp] = load_experiences(run.store, "maze")
+    assert exp.status == ExperienceStatus.PROMOTED
+    assert (exp.strengths, exp.weaknesses) == (["Kept moving"], ["Never headed for the goal."])
+    assert exp.provenance["not_promoted"] == "not advice: strength/0, weakness/0"
+    [truth] = load_truths(run.store, "maze")  # was stored with both items, verbatim
+    assert truth.startswith("Due to aimless moves") and has(GOOD, truth)
+    released = Run(observations, require_advice=False)  # the released code: every item
+    await released()
+    assert load_truths(released.store, "maze")[1:] == ["Kept moving", "Never headed for the goal."]
+
+
+def reflect_prompts(run: Run) -> list[str]:
+    return [str(call[-1].content) for call in run.coach.calls]
+
+
+NOT_AGAIN = "(do not propose these again):"
+
+
+@pytest.mark.parametrize(("retries", "levels"), [(2, [1, 1, 1, 2]), (0, [1, 2, 1, 2])])
+async def test_retries_after_a_revert_are_bounded(retries: int, levels: list[int]) -> None:
+    # A deterministic InsightForce proposes OVERFIT every time; every round is reverted.
+    run = Run(
+        reflection(OVERFIT),
+        train=replay_only,
+        test=overfit_test_policy,
+        train_levels=[level("train", 1), level("train", 2)],
+        rounds=4,
+        revert_retries=retries,
+    )
+    final = await run()
+    assert [r["decision"] for r in final["rounds"][1:]] == ["reverted"] * 4
+    played = [run.record(f"round/{r}/train")["levels"] for r in (1, 2, 3, 4)]
+    assert played == [[f"L1-train{k}"] for k in levels]  # was L1-train1 every round
+    tests = [run.record(f"round/{r}/test") for r in (1, 2, 3, 4)]
+    assert all(t["revert_retries"] == retries for t in tests)
+    if retries == 2:
+        assert [(t["retry"], t["next_retry"]) for t in tests] == [(0, 1), (1, 2), (2, 0), (0, 1)]
+
+
+async def test_insightforce_is_told_which_lessons_were_reverted() -> None:
+    run = Run(
+        reflection(OVERFIT),
+        train=replay_only,
+        test=overfit_test_policy,
+        train_levels=[level("train", 1)],
+        rounds=2,
+    )
+    await run()
+    first, second = reflect_prompts(run)
+    assert NOT_AGAIN not in first
+    listed = second.split(NOT_AGAIN)[1].split("\nSome of its")[0].strip().splitlines()
+    reverted = TruthWeaver(run.store, "maze", embeddings=BagOfWords()).truths(
+        status=TruthStatus.REVERTED
+    )
+    round_one = sorted(f"- {t.text}" for t in reverted if t.round == 1)
+    assert len(round_one) == 3 and sorted(listed) == round_one
+
+
+class Calls(BaseCallbackHandler):
+    """Records the first message of every chat-model call made with the caller's config."""
+
+    def __init__(self) -> None:
+        self.starts: list[str] = []
+
+    def on_chat_model_start(
+        self, serialized: dict[str, Any], messages: list[list[BaseMessage]], **kw: Any
+    ) -> None:
+        self.starts.append(str(messages[0][0].content))
+
+
+async def test_insightforce_and_truthweaver_calls_get_the_callers_config() -> None:
+    merges = ScriptedChatModel(responses=["SEPARATE"])
+    run = Run(reflection(GOOD), train=replay_only, rounds=2, retry_reverted=False)
+    run.graph = create_expver_graph(
+        ScriptedChatModel(responses=["SEPARATE"]),
+        "maze",
+        train_levels=[level("train", 1), level("train", 2)],
+        test_levels=[level("eval", 2)],
+        store=run.store,
+        options=options(rounds=2),
+        player_factory=run.players,
+        reflect_model=ScriptedChatModel(
+            script=reflect_script(
+                {
+                    "train-L1-01": reflection(GOOD),
+                    "train-L1-02": reflection(GOOD, strength=f"{KEEP} quickly"),
+                }
+            )
+        ),
+        merge_model=merges,
+        embeddings=BagOfWords(),
+        ledger=run.ledger,
+    )
+    calls = Calls()
+    await run.graph.ainvoke({}, config={"callbacks": [calls]})
+    assert sum("You are a coach" in s for s in calls.starts) == 2
+    assert [e.status for e in load_experiences(run.store, "maze")] == [
+        ExperienceStatus.PROMOTED
+    ] * 2
+    assert len(merges.calls) >= 1  # round 2's strength resembles round 1's: merge asked
+    assert sum("(called truths)" in s for s in calls.starts) == len(merges.calls)
+
+
+async def test_a_round_that_only_reinforces_a_lesson_is_evaluated_when_the_prompt_changes() -> None:
+    summary = parse_reflection(reflection(GOOD)).summary
+    store = InMemoryStore()
+    TruthWeaver(store, "maze", mode="append").insert_many(
+        [
+            Candidate(id="x", text=summary, round=0),
+            Candidate(id="y", text="Coins are worth 500 points.", round=0),
+        ]
+    )
+    run = Run(reflection(GOOD), store=store, promote="summary", truth_limit=1)
+    final = await run()
+    assert run.record("r1/train/L1-train1")["truths"] == ["Coins are worth 500 points."]
+    train = run.record("round/1/train")
+    assert (train["truths_added"], train["truths_merged"], train["duplicates"]) == (0, 0, 1)
+    # The duplicate raised the lesson's support, so the limit now puts it in the prompt:
+    # a new policy, tested (it was "unchanged" and never played).
+    test = final["rounds"][-1]
+    assert test["evaluated"] is True and test["decision"] == "kept" and test["delta"] > 0
+    assert run.record("r1/test/L1-eval2")["truths"] == [summary]

@@ -82,19 +82,27 @@ TRAIN = [level("train", 1, STEPS), level("train", 3, STEPS)]
 TEST = [level("eval", 2, STEPS)]
 
 
+def options(rounds: int = 4) -> ExpVerOptions:
+    return ExpVerOptions(
+        rounds=rounds,
+        levels_per_round=1,
+        revert_retries=1,
+        episode=EpisodeOptions(max_retries=0, max_steps=STEPS),
+    )
+
+
 def graph(store: BaseStore, ledger: MemoryLedger) -> Any:
-    """Round 1 learns GOOD (kept), round 2 OVERFIT (reverted), round 3 retries it."""
+    """Round 1 learns GOOD (kept), round 2 OVERFIT (reverted), round 3 retries it (reverted
+    again: the one retry allowed), round 4 moves on to the next level (GOOD again: only
+    duplicates, unchanged). InsightForce's prompt lists the reverted lessons from round 3 on.
+    """
     return create_expver_graph(
         ScriptedChatModel(responses=["SEPARATE"]),
         "maze",
         train_levels=TRAIN,
         test_levels=TEST,
         store=store,
-        options=ExpVerOptions(
-            rounds=3,
-            levels_per_round=1,
-            episode=EpisodeOptions(max_retries=0, max_steps=STEPS),
-        ),
+        options=options(),
         player_factory=lesson_players(replay_lesson, on_test_maps),
         reflect_model=ScriptedChatModel(script=reflect_script(REFLECTIONS)),
         embeddings=BagOfWords(),
@@ -130,16 +138,26 @@ async def reference() -> tuple[dict[str, Any], int]:
     writes = Writes()
     inner, ledger = InMemoryStore(), CrashingLedger(writes)
     final = await graph(CrashingStore(inner, writes), ledger).ainvoke({})
-    assert [r["decision"] for r in final["rounds"]] == ["baseline", "kept", "reverted", "reverted"]
+    decisions = [r["decision"] for r in final["rounds"]]
+    assert decisions == ["baseline", "kept", "reverted", "reverted", "unchanged"]
     return snapshot(inner, ledger), writes.count
 
 
-async def test_the_scenario_covers_keep_revert_and_retry() -> None:
+async def test_the_scenario_covers_keep_revert_retry_and_the_retry_bound() -> None:
     expected, count = await reference()
     active = [t for t in expected["truths"] if t["status"] == "active"]
     reverted = [t for t in expected["truths"] if t["status"] == "reverted"]
     assert len(active) == 3 and {t["round"] for t in reverted} == {2, 3}
-    assert count > 30
+    records = expected["records"]
+    levels = [records[f"round/{r}/train"]["levels"] for r in (1, 2, 3, 4)]
+    assert levels == [["L1-train1"], ["L1-train3"], ["L1-train3"], ["L1-train1"]]
+    assert [records[f"round/{r}/test"]["next_retry"] for r in (1, 2, 3, 4)] == [0, 1, 0, 0]
+    assert records["round/4/test"]["revert_retries"] == 1
+    # The reflections of rounds 3 and 4 were asked with the reverted lessons in the prompt
+    # (their prompt hashes are part of the snapshot every resumed run must reproduce).
+    hashes = {e["round"]: e["provenance"]["prompt_sha256"] for e in expected["experiences"]}
+    assert len(set(hashes.values())) == 4
+    assert count > 40
 
 
 async def test_killed_at_every_write_and_resumed_nothing_lost_or_duplicated() -> None:
@@ -151,7 +169,7 @@ async def test_killed_at_every_write_and_resumed_nothing_lost_or_duplicated() ->
         with pytest.raises(Crash):
             await graph(store, ledger).ainvoke({})
         final = await graph(store, ledger).ainvoke({})  # the rerun, in a "new process"
-        assert [r["round"] for r in final["rounds"]] == [0, 1, 2, 3], at
+        assert [r["round"] for r in final["rounds"]] == [0, 1, 2, 3, 4], at
         assert snapshot(inner, ledger) == expected, f"crash before write {at}"
         assert max(ledger.adds.values()) == 1, f"a record written twice (crash at {at})"
 
@@ -169,9 +187,7 @@ async def test_a_finished_run_reruns_without_playing_and_extends_with_more_round
         train_levels=TRAIN,
         test_levels=TEST,
         store=store,
-        options=ExpVerOptions(
-            rounds=3, levels_per_round=1, episode=EpisodeOptions(max_retries=0, max_steps=STEPS)
-        ),
+        options=options(),
         player_factory=players,
         reflect_model=ScriptedChatModel(script=reflect_script(REFLECTIONS)),
         embeddings=BagOfWords(),
@@ -179,21 +195,20 @@ async def test_a_finished_run_reruns_without_playing_and_extends_with_more_round
     )
     final = await again.ainvoke({})
     assert writes.count == before and players.models == []  # nothing played, nothing written
-    assert [r["decision"] for r in final["rounds"]] == ["baseline", "kept", "reverted", "reverted"]
+    decisions = [r["decision"] for r in final["rounds"]]
+    assert decisions == ["baseline", "kept", "reverted", "reverted", "unchanged"]
     more = create_expver_graph(
         ScriptedChatModel(responses=["SEPARATE"]),
         "maze",
         train_levels=TRAIN,
         test_levels=TEST,
         store=store,
-        options=ExpVerOptions(
-            rounds=4, levels_per_round=1, episode=EpisodeOptions(max_retries=0, max_steps=STEPS)
-        ),
+        options=options(rounds=5),
         player_factory=SplitPlayer(replay_only, overfit_test_policy),
         reflect_model=ScriptedChatModel(script=reflect_script(REFLECTIONS)),
         embeddings=BagOfWords(),
         ledger=ledger,
     )
     final = await more.ainvoke({})
-    assert [r["round"] for r in final["rounds"]] == [0, 1, 2, 3, 4]
-    assert ledger.get("r4/train/L1-train3") is not None
+    assert [r["round"] for r in final["rounds"]] == [0, 1, 2, 3, 4, 5]
+    assert ledger.get("r5/train/L1-train3") is not None

@@ -17,6 +17,7 @@ from langgraph_games.graphs.prompts_eeb import (
     parse_match2_action,
     parse_maze_action,
 )
+from maze_maps import build
 
 
 @pytest.mark.parametrize("level", [1, 2, 3])
@@ -101,3 +102,28 @@ def test_parsers_return_the_canonical_action_or_the_reason() -> None:
         None,
     )
     assert "declined" in (parse_match2_action('{"action": null}').reason or "")
+
+
+WALL_ON_THE_WAY = [
+    ". . . . . . .",
+    ". . . . . . .",
+    ". . . . . . .",
+    ". . . . . . .",
+    ". . . . . . .",
+    ". . . . . . .",
+    "A # . . . . .",
+]
+
+
+@pytest.mark.parametrize("mode", ["path_checked", "teleport"])
+def test_the_prompt_says_what_a_wall_on_the_way_does(mode: str) -> None:
+    game = make("maze", move_mode=mode)
+    state = build(WALL_ON_THE_WAY)
+    after, _ = game.apply(state, {0: "10"})  # right 2: the wall is on the way
+    rule = next(line for line in maze_user_prompt(game, state).splitlines() if "2 or 3" in line)
+    if mode == "path_checked":  # the paper: a wall "costs life if hit"
+        assert after.lives == state.lives - 1 and after.agent == state.start
+        assert "is hit, which costs a life" in rule and "stops" not in rule
+    else:  # the released move jumps over it
+        assert after.lives == state.lives and after.agent == (6, 2)
+        assert "over whatever lies between" in rule

@@ -64,7 +64,13 @@ def test_the_prompt_holds_metrics_lessons_and_the_chosen_steps() -> None:
     assert first.endswith('..."') and len(first.split("Reasoning: ")[1]) == 52
     last = next(line for line in user.splitlines() if line.startswith("Step 12:"))
     assert "events: life_lost, answer unreadable, fallback move played" in last
-    assert user.endswith("Write one sentence per item, about this game only.")
+    assert user.endswith(
+        "List as many strengths and weaknesses as this game shows, one per line. Write each "
+        "one as advice for the next game (what to keep doing, or what to do instead), in one "
+        "sentence, about this game only."
+    )
+    assert "one thing that went" not in user  # it asked for one of each before
+    assert "taken back" not in user  # no reverted lessons yet
     assert f"Experience Summary: {SUMMARY_TEMPLATE}" in user
 
 
@@ -131,15 +137,15 @@ def test_what_is_dropped_is_said() -> None:
     parsed = parse_reflection(
         "Experience Summary: Due to luck, I won.\nStrengths:\n- <one thing that went well>\n"
         "- ok\n- Due to luck, I won.\nWeaknesses:\n"
-        + "".join(f"- Mistake number {i}\n" for i in range(7))
+        + "".join(f"- Mistake number {i}\n" for i in range(12))
     )
-    assert parsed.weaknesses == [f"Mistake number {i}" for i in range(5)]
+    assert parsed.weaknesses == [f"Mistake number {i}" for i in range(10)]
     assert parsed.dropped == [
         "unfilled slot: <one thing that went well>",
         "too short: ok",
         "duplicate: Due to luck, I won.",
-        "over 5 items: Mistake number 5",
-        "over 5 items: Mistake number 6",
+        "over 10 items: Mistake number 10",
+        "over 10 items: Mistake number 11",
     ]
 
 
@@ -168,3 +174,15 @@ def test_lengths_are_capped() -> None:
     parsed = parse_reflection(f"Experience Summary: {long}\nStrengths:\n- {'b' * 300}")
     assert 390 < len(parsed.summary) <= 400 and parsed.summary.endswith("...")
     assert len(parsed.strengths[0]) == 200
+
+
+def test_reverted_lessons_are_listed_as_not_to_propose_again() -> None:
+    [_, (_, user)] = reflection_messages(
+        "Maze", {"score": 0}, [], truths=["Avoid walls."], reverted=["Run for the goal."]
+    )
+    lines = user.splitlines()
+    at = lines.index(
+        "Lessons that were tried before and taken back because the test games went worse "
+        "with them (do not propose these again):"
+    )
+    assert lines[at + 1] == "- Run for the goal." and lines[at - 1] == "- Avoid walls."

@@ -90,7 +90,8 @@ def test_load_truths_for_prompts() -> None:
         "take the key first",
         "collect coins when safe",
     ]
-    assert load_truths(store, "maze", limit=2) == ["avoid walls", "take the key first"]
+    # Equal support (one source each): the newest two, listed in the order they were made.
+    assert load_truths(store, "maze", limit=2) == ["take the key first", "collect coins when safe"]
     assert load_truths(store, "othello") == ["take corners"]
     weaver.revert_round(3)
     assert load_truths(store, "maze") == ["avoid walls", "take the key first"]

@@ -110,7 +110,7 @@ def test_unrelated_candidates_are_kept_without_asking_the_model() -> None:
         ("I think\nthey are the same lesson", "no-merged-line"),
         ("MERGED: walls", "length"),
         ("MERGED: These lessons overlap: 1. avoid walls", "echo"),
-        ("MERGED: collect all the coins quickly before moving on", "drifted"),
+        ("MERGED: collect each coin quickly, one at a time", "drifted"),
         (None, "model-error"),
     ],
 )
@@ -333,7 +333,10 @@ def test_defaults_with_the_offline_model_on_real_paraphrases() -> None:
     model = ScriptedChatModel(respond=scripted_merge)
     w = TruthWeaver(InMemoryStore(), "maze", model=model)
     w.insert(cand("c1", "Avoid walking into walls because it costs a life."))
-    near = w.insert(cand("c2", "Avoid walking into walls since it costs one life."))
-    similar = w.insert(cand("c3", "Do not walk into walls; hitting one costs a life."))
-    other = w.insert(cand("c4", "Use the shovel to break walls when the path is blocked."))
-    assert (near.near_duplicates, similar.merged, other.added) == (1, 1, 1)
+    near = w.insert(cand("c2", "Avoid walking into the walls, since it costs a life."))
+    # "a" -> "one" scores 0.96 too, but a changed number word is left to the merge step.
+    number = w.insert(cand("c3", "Avoid walking into walls since it costs one life."))
+    similar = w.insert(cand("c4", "Do not walk into walls; hitting one costs a life."))
+    other = w.insert(cand("c5", "Use the shovel to break walls when the path is blocked."))
+    assert (near.near_duplicates, other.added) == (1, 1)
+    assert (number.near_different, number.merged, similar.merged) == (1, 1, 1)

@@ -31,7 +31,8 @@ from langgraph_games.eval.ablation import AblationRun, ablation_runs, run_spring
 from langgraph_games.eval.contexts import read_context, study_document
 from langgraph_games.eval.players import SPRING_STRATEGIES, is_llm_spec, split_llm_spec
 from langgraph_games.eval.protocols import plan_ablation, plan_eval, protocol_for, run_specs
-from langgraph_games.eval.runner import EvalReport, EvalSpec
+from langgraph_games.eval.runner import EvalReport, EvalSpec, group_episodes
+from langgraph_games.games.maze import metrics as maze_metrics
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode import EpisodeOptions
 from langgraph_games.graphs.spring import SpringVariant
@@ -116,7 +117,17 @@ def add_parser(sub: Any) -> None:
         help="play with the truths learned by 'langgraph-games train' (its store directory)",
     )
     parser.add_argument(
-        "--truth-limit", type=int, default=None, metavar="N", help="at most N truths (oldest)"
+        "--released-score",
+        action="store_true",
+        help="maze: add the column A.Score(rel.), the released evaluation script's A.Score "
+        "(the mean custom_score; A.Score is the paper's mean cumulative reward)",
+    )
+    parser.add_argument(
+        "--truth-limit",
+        type=int,
+        default=None,
+        metavar="N",
+        help="at most N truths: the best supported, then the newest",
     )
     spring = parser.add_argument_group("SPRING (--agent spring, spring_no_dag, ...)")
     spring.add_argument(
@@ -372,12 +383,16 @@ def run(args: argparse.Namespace) -> int:
         if args.truths:
             raise ValueError("--truths is not available with SPRING's --ablation")
         return _run_ablation(args, agent, parse_options(args.option), context, source)
+    if args.released_score and make(args.game).id != "maze":
+        raise ValueError("--released-score adds a column to the maze table; the game is not maze")
     specs = _specs(args, context)
     try:
         table, reports = asyncio.run(run_specs(specs, args.out, progress=not args.quiet))
     except KeyboardInterrupt:
         print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
         return 130
+    if args.released_score:
+        table = _released_score_table([r.results_path for r in reports])
     print(table)
     errors = 0
     for report in reports:
@@ -389,3 +404,12 @@ def run(args: argparse.Namespace) -> int:
             f"already done, {report.errors} errors)"
         )
     return 0 if errors == 0 else 1
+
+
+def _released_score_table(paths: list[Path]) -> str:
+    """The maze table of the results with the released A.Score column added."""
+    groups = group_episodes(list(paths))
+    rows = groups.families.get("maze", {})
+    aggregated = {label: maze_metrics.aggregate(episodes) for label, episodes in rows.items()}
+    text = maze_metrics.format_table(aggregated, released_score=True)
+    return f"## maze (EvoEmpirBench)\n\n{text}\n"

@@ -94,6 +94,12 @@ def add_parser(sub: Any) -> None:
         "summary only",
     )
     parser.add_argument(
+        "--verbatim",
+        action="store_true",
+        help="promote items as written, also those that are not advice (released code; "
+        "default: only advice becomes a truth)",
+    )
+    parser.add_argument(
         "--min-gain",
         type=float,
         default=0.0,
@@ -112,12 +118,25 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--no-revert", action="store_true", help="never revert a round")
     parser.add_argument(
+        "--revert-retries",
+        type=int,
+        default=2,
+        metavar="N",
+        help="play the same maps again at most N times in a row after reverted rounds, "
+        "then move on (default 2)",
+    )
+    parser.add_argument(
         "--revert-tolerance",
         type=float,
         default=0.0,
         help="revert when the mean test score drops by more than this (default 0)",
     )
-    parser.add_argument("--truth-limit", type=int, default=None, help="truths in the prompt")
+    parser.add_argument(
+        "--truth-limit",
+        type=int,
+        default=None,
+        help="at most N truths in the prompt: the best supported, then the newest",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of map 1 (default 0)")
     parser.add_argument("--label", default=None, help="name of the run in tables")
     parser.add_argument("--concurrency", type=int, default=4, help="test episodes at once")
@@ -154,10 +173,12 @@ def build_spec(args: argparse.Namespace) -> TrainSpec:
     expver = ExpVerOptions(
         rounds=args.rounds,
         promote=args.promote,
+        require_advice=not args.verbatim,
         require_success=not args.allow_failed_replay,
         min_score_gain=args.min_gain,
         score_key=args.score_key,
         revert=not args.no_revert,
+        revert_retries=args.revert_retries,
         revert_tolerance=args.revert_tolerance,
         weave_mode=mode,
         duplicate_threshold=args.duplicate_threshold,

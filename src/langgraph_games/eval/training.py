@@ -321,7 +321,8 @@ def describe_event(event: Mapping[str, Any], score_key: str = "score") -> str | 
                 f"; truths +{weave['added']} added, {weave['merged']} merged, "
                 f"{weave['duplicates']} duplicates, {weave['already_present']} already there"
             )
-        return f"{where}: {event.get('verdict') or event.get('status')}{woven}"
+        kept_out = f"; {event['not_promoted']}" if event.get("not_promoted") else ""
+        return f"{where}: {event.get('verdict') or event.get('status')}{woven}{kept_out}"
     if kind in ("baseline", "round"):
         r = event.get("record") or {}
         decision = r.get("decision", "")

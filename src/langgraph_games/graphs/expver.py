@@ -9,17 +9,20 @@ compiles (all nodes async)::
 
 - **begin**: claims the store for this run (a marker under ``("expver", game)``) and
   evaluates the starting policy on the test levels (round 0, the baseline of eq. 6).
-- **plan**: picks the round's training levels (in turn from the pool, the same levels
-  again after a reverted round when ``retry_reverted``).
+- **plan**: picks the round's training levels (in turn from the pool; the same levels
+  again after a reverted round when ``retry_reverted``, at most ``revert_retries`` times
+  in a row).
 - **play** (GeoLink): the player plays the level with the current truths in its prompt.
 - **reflect** (InsightForce): the model reads the metrics and the reasoning of the
   first, middle and last steps and writes an experience, "Due to ..., ... happened. Next
-  time, I should ...", with strengths and weaknesses; saved as ``pending``.
+  time, I should ...", with strengths and weaknesses; saved as ``pending``. The lessons
+  reverted earlier in the run are listed in its prompt as lessons not to propose again.
 - **replay**: the same level (same options and seed) with the truths plus the experience.
 - **promote**: promoted when the replay succeeds and its score beats the play's (the
   paper's rule; ``require_success`` and ``min_score_gain`` are options); its candidates
-  (summary and every strength and weakness, or only the summary) go to TruthWeaver,
-  stamped with the round; otherwise ``rejected``.
+  (summary and every strength and weakness, or only the summary; only those that read as
+  advice, unless ``require_advice=False``) go to TruthWeaver, stamped with the round;
+  otherwise ``rejected``.
 - **evaluate**: the policy (base prompt + active truths, eq. 5) plays the test levels.
 - **judge** (eq. 6): ``ΔP = mean(new test score - previous accepted test score)``; when
   ``ΔP < 0`` the round's truths are reverted (``TruthWeaver.revert_round``).
@@ -44,11 +47,13 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
+from langgraph.types import StreamWriter
 
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
@@ -56,6 +61,7 @@ from langgraph_games.graphs._llm import model_identity, reply_text
 from langgraph_games.graphs._prompt_agent import to_messages
 from langgraph_games.graphs.eeb import eeb_player
 from langgraph_games.graphs.episode import run_episode
+from langgraph_games.graphs.expver_advice import advice_candidates
 from langgraph_games.graphs.expver_parts import (
     ExpVerError,
     ExpVerOptions,
@@ -67,6 +73,7 @@ from langgraph_games.graphs.expver_parts import (
     default_metrics,
     metric,
     numbers,
+    reverted_lessons,
     round_touched,
     round_truth_counts,
 )
@@ -77,6 +84,7 @@ from langgraph_games.graphs.prompts_expver import (
 )
 from langgraph_games.memory.hooks import load_truths
 from langgraph_games.memory.records import (
+    Candidate,
     Experience,
     ExperienceStatus,
     candidates_from_experience,
@@ -101,6 +109,7 @@ class ExpVerState(TypedDict, total=False):
     offset: int
     round: int
     cursor: int
+    retry: int
     ready: bool
     levels: list[dict[str, Any]]
     index: int
@@ -309,6 +318,7 @@ def create_expver_graph(
             "offset": offset,
             "round": 1,
             "cursor": 0,
+            "retry": 0,
             "accepted": dict(baseline["accepted_scores"]),
             "rounds": [baseline],
         }
@@ -330,6 +340,7 @@ def create_expver_graph(
                 "ready": False,
                 "round": round_ + 1,
                 "cursor": int(judged["next_cursor"]),
+                "retry": int(judged.get("next_retry", 0)),
                 "accepted": dict(judged["accepted_scores"]),
                 "rounds": [judged],
             }
@@ -359,7 +370,9 @@ def create_expver_graph(
         )
         return {"current": {"level": level.id, "play": record["id"], "truths": truths}}
 
-    async def reflect(state: ExpVerState, runtime: Runtime[None]) -> dict[str, Any]:
+    async def reflect(
+        state: ExpVerState, *, config: RunnableConfig, writer: StreamWriter
+    ) -> dict[str, Any]:
         round_, current = state["round"], dict(state["current"])
         exp_id = f"{run_id}/r{round_}/{current['level']}"
         item = memory.get(experiences_namespace(game_id), exp_id)
@@ -375,11 +388,12 @@ def create_expver_graph(
                 played["metrics"],
                 played.get("trajectory") or [],
                 truths=current["truths"],
+                reverted=reverted_lessons(weaver.truths(status=None), opts.reverted_shown),
                 first=opts.reflect_first,
                 last=opts.reflect_last,
                 chars=opts.reflect_chars,
             )
-            reply, usage = await ainvoke_measured(thinker, to_messages(messages))
+            reply, usage = await ainvoke_measured(thinker, to_messages(messages), config)
             text = reply_text(reply)
             parsed = parse_reflection(text)
             prompt_hash = hashlib.sha256(repr(messages).encode()).hexdigest()[:16]
@@ -408,7 +422,7 @@ def create_expver_graph(
                 provenance=provenance,
             )
             save_experience(memory, experience)
-        runtime.stream_writer(
+        writer(
             {
                 "event": "reflect",
                 "round": round_,
@@ -454,8 +468,21 @@ def create_expver_graph(
         current["replay"] = record["id"]
         return {"current": current}
 
-    async def promote(state: ExpVerState, runtime: Runtime[None]) -> dict[str, Any]:
+    def lessons_of(experience: Experience, stamp: int) -> tuple[list[Candidate], list[str]]:
+        """The candidates a promoted experience gives, and the items kept out (not advice)."""
+        candidates = candidates_from_experience(experience, round=stamp)
+        if opts.promote == "summary":
+            candidates = [c for c in candidates if c.kind == "summary"]
+        if not opts.require_advice:
+            return candidates, []
+        kept, skipped = advice_candidates(candidates)
+        return kept, [cid.removeprefix(f"{experience.id}/") for cid in skipped]
+
+    async def promote(
+        state: ExpVerState, *, config: RunnableConfig, writer: StreamWriter
+    ) -> dict[str, Any]:
         round_, current = state["round"], state["current"]
+        stamp = state["offset"] + round_
         experience = load_experience(current["experience"])
         if experience.status == ExperienceStatus.PENDING and current.get("replay"):
             played, replayed = book.get(current["play"]), book.get(current["replay"])
@@ -473,38 +500,38 @@ def create_expver_graph(
                 verdict = f"promoted: the replay succeeded and scored {gain:+g}"
             promoted = verdict.startswith("promoted")
             status = ExperienceStatus.PROMOTED if promoted else ExperienceStatus.REJECTED
+            provenance = {**experience.provenance, "verdict": verdict, "replay": replayed["id"]}
+            if promoted:
+                _, skipped = lessons_of(experience, stamp)
+                if skipped:
+                    provenance["not_promoted"] = f"not advice: {', '.join(skipped)}"
             experience = experience.model_copy(
                 update={
                     "status": status,
                     "replay_metrics": numbers(after),
-                    "provenance": {
-                        **experience.provenance,
-                        "verdict": verdict,
-                        "replay": replayed["id"],
-                    },
+                    "provenance": provenance,
                 }
             )
             save_experience(memory, experience)
         report = None
         if experience.status == ExperienceStatus.PROMOTED:
-            stamp = state["offset"] + round_
-            candidates = candidates_from_experience(experience, round=stamp)
-            if opts.promote == "summary":
-                candidates = [c for c in candidates if c.kind == "summary"]
-            report = await weaver.ainsert_many(candidates)
-        runtime.stream_writer(
+            candidates, _ = lessons_of(experience, stamp)
+            report = await weaver.ainsert_many(candidates, config=config)
+        writer(
             {
                 "event": "promote",
                 "round": round_,
                 "level": current["level"],
                 "status": experience.status.value,
                 "verdict": experience.provenance.get("verdict", ""),
+                "not_promoted": experience.provenance.get("not_promoted", ""),
                 "weave": None
                 if report is None
                 else {
                     "added": report.added,
                     "merged": report.merged,
                     "duplicates": report.exact_duplicates + report.near_duplicates,
+                    "near_different": report.near_different,
                     "already_present": report.already_present,
                 },
             }
@@ -515,18 +542,27 @@ def create_expver_graph(
         round_ = state["round"]
         stamp = state["offset"] + round_
         counts = round_truth_counts(weaver.truths(status=None), stamp)
-        changed = counts["truths_added"] + counts["truths_merged"] > 0
+        last = _last_evaluated(state["rounds"])
+        accepted_prompt = (book.get(f"r{last}/test/{tests[0].id}") or {}).get("truths")
+        # A duplicate adds support only, but under truth_limit that can change the prompt.
+        changed = counts["truths_added"] + counts["truths_merged"] > 0 or (
+            accepted_prompt is not None and truths_now() != accepted_prompt
+        )
         if changed or opts.reevaluate_unchanged:
             results, _ = await evaluate_tests(round_)
             evaluated = True
         else:  # same prompt as the accepted policy: its scores stand
-            last = _last_evaluated(state["rounds"])
             results = {
                 level.id: (book.get(f"r{last}/test/{level.id}") or {}).get("metrics", {})
                 for level in tests
             }
             evaluated = False
-        current = {"results": results, "evaluated": evaluated, "counts": counts}
+        current = {
+            "results": results,
+            "evaluated": evaluated,
+            "counts": counts,
+            "changed": changed,
+        }
         return {"current": current}
 
     async def judge(state: ExpVerState, runtime: Runtime[None]) -> dict[str, Any]:
@@ -535,11 +571,12 @@ def create_expver_graph(
         results, counts = current["results"], current["counts"]
         scores = {k: score(m) for k, m in results.items()} if current["evaluated"] else accepted
         delta = _mean([scores[k] - accepted[k] for k in accepted])
-        changed = counts["truths_added"] + counts["truths_merged"] > 0
+        changed = bool(current["changed"])
         reverted = opts.revert and changed and delta < -opts.revert_tolerance
         decision = "reverted" if reverted else ("kept" if changed else "unchanged")
-        cursor = state["cursor"]
-        if not (reverted and opts.retry_reverted):
+        cursor, retry = state["cursor"], int(state.get("retry", 0))
+        again = reverted and opts.retry_reverted and retry < opts.revert_retries
+        if not again:
             cursor += len(state["levels"])
         if book.get(f"round/{round_}/train") is None:
             book.add(train_record(round_, state["levels"], counts, reverted))
@@ -555,6 +592,9 @@ def create_expver_graph(
                 "delta": delta,
                 "accepted_scores": accepted if reverted else scores,
                 "next_cursor": cursor,
+                "retry": retry,
+                "next_retry": retry + 1 if again else 0,
+                "revert_retries": opts.revert_retries,
                 "weave_round": stamp,
                 "truths_active": counts["truths_active"],
             },
@@ -566,6 +606,7 @@ def create_expver_graph(
         return {
             "round": round_ + 1,
             "cursor": cursor,
+            "retry": record["next_retry"],
             "accepted": record["accepted_scores"],
             "rounds": [record],
         }

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from langgraph_games.games.base import Game
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode import EpisodeOptions
+from langgraph_games.memory.merge_prompts import normalize_text
 from langgraph_games.memory.records import Relation, Truth, TruthStatus
 from langgraph_games.memory.truth_weaver import WeaveMode
 from langgraph_games.players.base import Player
@@ -39,6 +40,7 @@ __all__ = [
     "MetricsFn",
     "PlayerFactory",
     "default_metrics",
+    "reverted_lessons",
     "round_touched",
     "round_truth_counts",
 ]
@@ -83,8 +85,17 @@ class ExpVerOptions(BaseModel):
         retry_reverted: After a reverted round, the next round plays the same levels again
             (the paper: "the newest updates are reverted and abstraction is repeated");
             ``False`` moves on to the next levels of the pool.
+        revert_retries: How many times in a row the same levels are played again after
+            reverted rounds; then the loop moves on through the pool even if the retry
+            was reverted too (a deterministic model would otherwise promote and revert the
+            same lesson every remaining round).
+        reverted_shown: Most lessons reverted earlier in the run shown to InsightForce as
+            lessons not to propose again (newest first).
         promote: ``all``: the summary and every strength and weakness become candidate
             truths (the released code); ``summary``: only the summary.
+        require_advice: Only items that read as advice become truths
+            (:func:`~langgraph_games.graphs.expver_advice.is_advice`); ``False``
+            promotes every item as written, as released.
         require_success: Promotion needs a successful replay (the paper's rule).
         min_score_gain: Promotion needs ``replay score - play score > min_score_gain``
             (0: strictly higher, the paper's rule).
@@ -114,7 +125,10 @@ class ExpVerOptions(BaseModel):
     rounds: int = Field(4, ge=1)
     levels_per_round: int = Field(2, ge=1)
     retry_reverted: bool = True
+    revert_retries: int = Field(2, ge=0)
+    reverted_shown: int = Field(10, ge=0)
     promote: str = Field("all", pattern="^(all|summary)$")
+    require_advice: bool = True
     require_success: bool = True
     min_score_gain: float = 0.0
     score_key: str = "score"
@@ -256,3 +270,25 @@ def round_truth_counts(truths: Sequence[Truth], stamp: int) -> dict[str, int]:
         ),
         "truths_active": sum(1 for t in truths if t.status == TruthStatus.ACTIVE),
     }
+
+
+def reverted_lessons(truths: Sequence[Truth], limit: int) -> list[str]:
+    """Lessons the loop reverted, newest first, for InsightForce's "do not propose" list.
+
+    The texts of reverted entries, each once (normalised text), leaving out any that is
+    active again (the same lesson re-entered and kept); at most ``limit``.
+    """
+    active = {normalize_text(t.text) for t in truths if t.status == TruthStatus.ACTIVE}
+    reverted = sorted(
+        (t for t in truths if t.status == TruthStatus.REVERTED),
+        key=lambda t: (t.round, t.order, t.id),
+        reverse=True,
+    )
+    out: list[str] = []
+    seen = set(active)
+    for truth in reverted:
+        key = normalize_text(truth.text)
+        if key not in seen:
+            seen.add(key)
+            out.append(truth.text)
+    return out[:limit]

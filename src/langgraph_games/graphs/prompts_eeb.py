@@ -130,10 +130,18 @@ def maze_user_prompt(game: Maze, state: MazeState, feedback: str | None = None) 
     ]
     rules = ["- Walking into a wall (#) costs a life and sends you back to the start"]
     if game.options.move_mode == "path_checked":
+        # The paper: a wall costs a life if hit. The engine walks a 2- or 3-cell move cell
+        # by cell, so a wall (or monster) anywhere on the way is hit.
         hazards = "wall" if level == 1 else "wall or monster"
-        rules.append(f"- A move of 2 or 3 steps stops at the first {hazards} on its way")
+        rules.append(
+            "- A move of 2 or 3 steps walks through every cell on its way: a "
+            f"{hazards} anywhere on the way is hit, which costs a life and sends you back to "
+            "the start; coins on the way are collected"
+        )
     else:
-        rules.append("- A move of 2 or 3 steps jumps straight to the target cell")
+        rules.append(
+            "- A move of 2 or 3 steps jumps straight to the target cell, over whatever lies between"
+        )
     rules.append("- A move that would leave the grid does nothing but still costs a step")
     if level >= 2:
         rules.append(
@@ -150,9 +158,14 @@ def maze_user_prompt(game: Maze, state: MazeState, feedback: str | None = None) 
         rules += [
             f"- You can only enter the goal once you hold the key ({ITEM_CHARS['key']})",
             f"- With the shovel ({ITEM_CHARS['shovel']}) walking into a wall breaks it "
-            "instead (3 uses)",
+            "instead (3 uses); a move stops on the wall it breaks",
             f"- With the sword ({ITEM_CHARS['sword']}) monsters no longer hurt you; you defeat "
-            "them",
+            "them"
+            + (
+                "; a move stops where it defeats one"
+                if game.options.move_mode == "path_checked"
+                else ""
+            ),
             f"- With the magnet ({ITEM_CHARS['magnet']}) you collect every coin within 2 cells "
             "(a 5x5 square) after each move",
         ]

@@ -3,13 +3,15 @@
 After GeoLink plays a level, InsightForce is shown the episode's metrics and what the
 player thought at a few steps (the released inputs: the first five steps, the middle one
 when there are more than ten, the last three when there are more than five, 200
-characters of reasoning each; we add each shown step's action, reward and events) and asks
-for three sections:
+characters of reasoning each; we add each shown step's action, reward and events, the
+lessons the player had, and the lessons that were reverted so they are not proposed
+again) and asks for three sections:
 
 - ``Experience Summary:`` one sentence "Due to <cause>, <consequence> happened. Next time,
   I should <improvement>.";
-- ``Strengths:`` bullet lines;
-- ``Weaknesses:`` bullet lines.
+- ``Strengths:`` as many bullet lines as the game shows (the paper: "as many as you can
+  identify"), each written as advice: what to keep doing;
+- ``Weaknesses:`` likewise, each written as advice: what to do instead.
 
 The prompt is ours. The reader is written for weak models (the default local model has
 135M parameters): headers in Markdown or any case, bullets of any kind, a summary without
@@ -36,7 +38,7 @@ __all__ = [
 SUMMARY_TEMPLATE = "Due to <cause>, <consequence> happened. Next time, I should <improvement>."
 MAX_SUMMARY = 400
 MAX_ITEM = 200
-MAX_ITEMS = 5
+MAX_ITEMS = 10
 MIN_TEXT = 8
 
 _SYSTEM = (
@@ -49,10 +51,16 @@ _FORMAT = (
     "Answer with exactly these three sections, in this order:\n"
     f"Experience Summary: {SUMMARY_TEMPLATE}\n"
     "Strengths:\n"
-    "- <one thing that went well>\n"
+    "- Keep <doing what worked>, because <what it gained>.\n"
     "Weaknesses:\n"
-    "- <one thing that went badly>\n"
-    "Write one sentence per item, about this game only."
+    "- <What to do instead>, because <what went wrong>.\n"
+    "List as many strengths and weaknesses as this game shows, one per line. Write each "
+    "one as advice for the next game (what to keep doing, or what to do instead), in one "
+    "sentence, about this game only."
+)
+_REVERTED = (
+    "Lessons that were tried before and taken back because the test games went worse "
+    "with them (do not propose these again):"
 )
 
 
@@ -120,6 +128,7 @@ def reflection_messages(
     trajectory: Sequence[Mapping[str, Any]],
     *,
     truths: Sequence[str] = (),
+    reverted: Sequence[str] = (),
     first: int = 5,
     last: int = 3,
     chars: int = 200,
@@ -131,6 +140,8 @@ def reflection_messages(
         metrics: The episode's metrics (success, score, steps, ...).
         trajectory: The episode loop's steps (decisions, actions, events).
         truths: The lessons the player had in its prompt.
+        reverted: Lessons reverted earlier in the run (eq. 6): listed as lessons not to
+            propose again.
         first: Steps shown from the start.
         last: Steps shown from the end (when there are more than five).
         chars: Characters of reasoning shown per step.
@@ -145,6 +156,9 @@ def reflection_messages(
     if truths:
         lines.append("Lessons the agent already had:")
         lines += [f"- {t}" for t in truths]
+    if reverted:
+        lines.append(_REVERTED)
+        lines += [f"- {t}" for t in reverted]
     if steps:
         lines.append(f"Some of its {len(trajectory)} steps:")
         lines += [_step_line(step, chars) for step in steps]
@@ -196,6 +210,9 @@ _TEMPLATE_WORDS = {
     "one thing that went badly",
     "write one sentence per item about this game only",
     "answer with exactly these three sections in this order",
+    "list as many strengths and weaknesses as this game shows one per line",
+    "write each one as advice for the next game what to keep doing or what to do instead "
+    "in one sentence about this game only",
 }
 
 

@@ -16,6 +16,7 @@ from langgraph_games.memory.errors import (
     InvalidValueError,
     MemoryLayerError,
     RevertError,
+    StoreDamagedError,
     StoreLockedError,
     StoreOpenError,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "RevertError",
     "RevertReport",
     "Source",
+    "StoreDamagedError",
     "StoreLockedError",
     "StoreOpenError",
     "Truth",

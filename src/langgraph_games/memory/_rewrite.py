@@ -10,22 +10,27 @@ them, is not applied: those entries stay as they were.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import numpy as np
+from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.memory import merge_prompts as prompts
+from langgraph_games.memory.meaning import lost_markers
 from langgraph_games.memory.records import MergedSource, Truth, TruthStatus
 
 if TYPE_CHECKING:
     from langgraph_games.memory._weave_state import State
     from langgraph_games.memory.truth_weaver import TruthWeaver, WeaveReport
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
-
-def rewrite_truths(weaver: TruthWeaver, state: State, round_: int, report: WeaveReport) -> None:
+def rewrite_truths(
+    weaver: TruthWeaver,
+    state: State,
+    round_: int,
+    report: WeaveReport,
+    config: RunnableConfig | None = None,
+) -> None:
     """Apply one model rewrite of the active entries (see module docstring)."""
     from langgraph_games.memory._weave_state import common, digest
 
@@ -37,7 +42,9 @@ def rewrite_truths(weaver: TruthWeaver, state: State, round_: int, report: Weave
         return
     try:
         reply = prompts.ask(
-            weaver.model, prompts.rewrite_messages(weaver.game_name, [t.text for t in active])
+            weaver.model,
+            prompts.rewrite_messages(weaver.game_name, [t.text for t in active]),
+            config,
         )
     except Exception:  # noqa: BLE001 - a failing model must not lose the round's truths
         report.merge_failures += 1
@@ -62,13 +69,16 @@ def rewrite_truths(weaver: TruthWeaver, state: State, round_: int, report: Weave
             text
         ):
             continue
-        kept = set(_NUMBER.findall(text))
-        lost = any(n not in kept for t in group for n in _NUMBER.findall(t.text))
+        lost = lost_markers(text, [t.text for t in group])
         vector = weaver._vectors[text]
         drift = min(float(weaver._vectors[t.text] @ vector) for t in group)
         if lost or drift < weaver.min_merged_similarity:
             report.merge_failures += 1
-            report.failure_reasons["lost-number" if lost else "drifted"] += 1
+            if lost:
+                numeric = any(m[:1].isdigit() for m in lost)
+                report.failure_reasons["lost-number" if numeric else "lost-meaning"] += 1
+            else:
+                report.failure_reasons["drifted"] += 1
             continue
         merged = Truth(
             id=f"r-{digest(weaver.game, round_, sorted(t.id for t in group), text)}",

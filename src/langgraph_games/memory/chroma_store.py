@@ -31,6 +31,7 @@ from langgraph.store.base import (
 
 from langgraph_games.memory import _chroma_read as read
 from langgraph_games.memory import _lock
+from langgraph_games.memory._chroma_check import check_store, chroma_errors, damaged, vectors_lost
 from langgraph_games.memory._chroma_open import (
     FORMAT,
     check_directory,
@@ -111,9 +112,14 @@ class ChromaStore(BaseStore):
         lock_timeout: Seconds to wait for another process to release ``path``.
         reindex: Rebuild every vector if the store was indexed with another embedding.
 
+    Opening checks that the vector index answers for its records; a lost or unreadable
+    one is rebuilt from the records (with a logged warning) when an index config is given.
+
     Raises:
         StoreOpenError: The location is corrupt, not a Chroma store, written by an
-            incompatible format, or (``StoreLockedError``) held by another process.
+            incompatible format, (``StoreLockedError``) held by another process, or
+            (``StoreDamagedError``) holds index files Chroma cannot read that cannot be
+            rebuilt; ``StoreDamagedError`` also when Chroma fails on a later read or write.
         EmbeddingDimensionError: ``index["dims"]`` differs from the store's vectors.
 
     Example:
@@ -153,10 +159,10 @@ class ChromaStore(BaseStore):
             )
         self._prepare_index(index)
         self._lock_token: str | None = None
-        if path is not None:
-            directory = Path(path)
-            check_directory(directory)
-            self._lock_token = _lock.acquire(directory, lock_timeout)
+        self._directory = Path(path) if path is not None else None
+        if self._directory is not None:
+            check_directory(self._directory)
+            self._lock_token = _lock.acquire(self._directory, lock_timeout)
         # What close() (or garbage collection) must let go of: the Chroma client this store
         # made, then the directory lock. Closing the client matters: Chroma keeps one cached
         # index per path and process, which would not see another process's later writes.
@@ -174,7 +180,11 @@ class ChromaStore(BaseStore):
             raise
         self._write_lock = _shared_write_lock(self.location, self.name)
         try:
-            self._check_index(reindex)
+            try:
+                self._check_index(reindex)
+                check_store(self, self._directory)
+            except chroma_errors() as exc:
+                raise self._failed("opening", exc) from exc
         except BaseException:
             self.close()
             raise
@@ -331,7 +341,24 @@ class ChromaStore(BaseStore):
                 )
         return await asyncio.to_thread(self._execute, plan, queries, texts)
 
+    def _failed(self, doing: str, exc: BaseException) -> StoreOpenError:
+        return damaged(
+            self.location,
+            self.name,
+            f"Chroma failed while {doing} ({type(exc).__name__}: {exc})",
+            "Open the store again (opening checks its files and rebuilds a lost vector "
+            "index), or call repair()",
+        )
+
     def _execute(
+        self, plan: _Plan, queries: list[list[float]], texts: list[list[float]]
+    ) -> list[Result]:
+        try:
+            return self._run(plan, queries, texts)
+        except chroma_errors() as exc:
+            raise self._failed("reading or writing", exc) from exc
+
+    def _run(
         self, plan: _Plan, queries: list[list[float]], texts: list[list[float]]
     ) -> list[Result]:
         query_vectors = dict(zip(plan.queries, queries, strict=True))
@@ -384,16 +411,24 @@ class ChromaStore(BaseStore):
 
         Never needed for correctness (searches ignore vectors of versions that were not
         committed), but it reclaims their space and restores search for items whose
-        vectors were lost. Runs under the store's write lock; returns what it did.
+        vectors were lost. A vector index that no longer answers for its records (its
+        files lost) is rebuilt whole, as :meth:`reindex` does. Runs under the store's
+        write lock; returns what it did.
         """
-        return self._rebuild(force=False)
+        try:
+            return self._rebuild(force=self.embeddings is not None and vectors_lost(self._vectors))
+        except chroma_errors() as exc:
+            raise self._failed("repairing", exc) from exc
 
     def reindex(self) -> RepairReport:
         """Compute every item's vectors again with this store's index config.
 
         Use after changing the embedding model or dims (or open with ``reindex=True``).
         """
-        return self._rebuild(force=True)
+        try:
+            return self._rebuild(force=True)
+        except chroma_errors() as exc:
+            raise self._failed("reindexing", exc) from exc
 
     def _rebuild(self, *, force: bool) -> RepairReport:
         from langgraph_games.memory._chroma_open import rebuild

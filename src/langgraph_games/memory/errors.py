@@ -8,6 +8,7 @@ __all__ = [
     "InvalidValueError",
     "MemoryLayerError",
     "RevertError",
+    "StoreDamagedError",
     "StoreLockedError",
     "StoreOpenError",
 ]
@@ -23,6 +24,16 @@ class StoreOpenError(MemoryLayerError):
     Raised for a corrupt directory, a directory or database that is not a Chroma store,
     a collection written by something else or by an incompatible format version. The
     message names the location, what was found and what is expected.
+    """
+
+
+class StoreDamagedError(StoreOpenError):
+    """A ChromaStore whose files Chroma cannot use as they are.
+
+    Raised when opening finds a vector index that disagrees with the records and cannot
+    be rebuilt (no index config to re-embed with), or files Chroma cannot read; and when
+    Chroma fails while reading or writing (its own error is attached as ``__cause__``).
+    The message names the store, what is wrong and how to fix it.
     """
 
 

@@ -6,7 +6,13 @@ from collections.abc import Sequence
 
 from langgraph.store.base import BaseStore
 
-from langgraph_games.memory.records import TruthStatus, iterate, truths_namespace
+from langgraph_games.memory.records import (
+    Truth,
+    TruthStatus,
+    iterate,
+    parse_record,
+    truths_namespace,
+)
 
 __all__ = ["TRUTHS_HEADING", "format_truths", "load_truths"]
 
@@ -26,13 +32,15 @@ def load_truths(
         store: Any LangGraph store holding ``("truths", game)``; ``None`` gives ``[]``, so a
             strategy can call this whether or not it was compiled with a store.
         game: Game id.
-        limit: At most this many: the oldest ones (longest in use) when ``query`` is
-            ``None``, else the most relevant ones.
+        limit: At most this many: without ``query`` the best supported ones (most
+            verified wins, see :attr:`~langgraph_games.memory.records.Truth.support`),
+            newest first among equals; with ``query`` the most relevant ones.
         query: Rank by semantic similarity to this text (needs an indexed store; an
             unindexed one returns them newest first).
 
     Returns:
-        Truth texts in the order they were made (most relevant first with ``query``).
+        Truth texts in the order they were made (most relevant first with ``query``):
+        ``limit`` chooses which truths, never their order.
 
     Example:
         >>> from langgraph.store.memory import InMemoryStore
@@ -50,10 +58,15 @@ def load_truths(
     if query:
         hits = store.search(namespace, query=query, filter=active, limit=limit or 10)
         return [h.value["text"] for h in hits if tuple(h.namespace) == namespace]
-    items = iterate(store, namespace, active)
-    items.sort(key=lambda it: (it.value.get("order", 0), it.key))
-    texts = [it.value["text"] for it in items]
-    return texts[:limit] if limit is not None else texts
+    truths = [
+        parse_record(Truth, it.value, f"{namespace}/{it.key}")
+        for it in iterate(store, namespace, active)
+    ]
+    if limit is not None and len(truths) > limit:
+        best = sorted(truths, key=lambda t: (-t.support, -t.order, t.id))[:limit]
+        truths = best
+    truths.sort(key=lambda t: (t.order, t.id))
+    return [t.text for t in truths]
 
 
 def format_truths(truths: Sequence[str], heading: str = TRUTHS_HEADING) -> str:

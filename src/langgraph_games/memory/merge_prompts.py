@@ -2,8 +2,9 @@
 
 The project's default model is a 135M-parameter one, so every reply is treated as
 untrusted: a merge is accepted only if it parses, is of sensible length, does not echo
-the prompt, keeps every number of its sources, and stays close in meaning to each of
-them (cosine similarity, checked by the caller). Anything else is a counted failure and
+the prompt, keeps every number, negation, quantifier and direction word of its sources
+(:mod:`~langgraph_games.memory.meaning`), and stays close in meaning to each of them
+(cosine similarity, checked by the caller). Anything else is a counted failure and
 the entries are kept apart.
 """
 
@@ -15,7 +16,9 @@ from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
 
+from langgraph_games.memory.meaning import lost_markers
 from langgraph_games.models.messages import reply_text
 from langgraph_games.models.retry import invoke_with_retry
 
@@ -41,9 +44,11 @@ MERGE_USER = """These lessons overlap:
 {entries}
 
 Write one lesson that says everything they say. Keep every concrete detail: numbers, \
-positions, items, conditions and actions. Add nothing that is not in them. Use one or two \
-sentences.
-If they are really about different things, reply with the single word SEPARATE.
+positions, directions, items, conditions and actions, and every "not", "never", "always" \
+and "only". Add nothing that is not in them. Use one or two sentences.
+If they are really about different things, or one contradicts another (it says "never" \
+where another says "always", or gives another number or direction), reply with the \
+single word SEPARATE.
 Otherwise reply with exactly one line:
 MERGED: <the combined lesson>"""
 
@@ -61,7 +66,6 @@ are only loosely related as they are. There is no need to make the list shorter.
 Reply with the tidied list only, one lesson per line, numbered 1., 2., 3. and so on."""
 
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,3}[.)]|#+)\s*")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _MARKER = re.compile(r"^\W*merged\W*:\s*(.*)$", re.IGNORECASE)
 _ECHOES = ("these lessons overlap", "merged:", "<the combined lesson>", "reply with")
 
@@ -99,13 +103,18 @@ def rewrite_messages(game: str, texts: Sequence[str]) -> list[BaseMessage]:
     ]
 
 
-def ask(model: BaseChatModel, messages: list[BaseMessage]) -> str:
+def ask(
+    model: BaseChatModel, messages: list[BaseMessage], config: RunnableConfig | None = None
+) -> str:
     """Call the model (retrying transient failures with backoff); return its reply text.
+
+    ``config`` is the caller's ``RunnableConfig``: its callbacks (tracing, streaming) see
+    the call.
 
     Raises:
         ModelCallError: The call failed.
     """
-    return reply_text(invoke_with_retry(model, messages))
+    return reply_text(invoke_with_retry(model, messages, config=config))
 
 
 def _clean(reply: str) -> list[str]:
@@ -118,7 +127,10 @@ def parse_merge_reply(reply: str, sources: Sequence[str]) -> tuple[str | None, s
 
     Returns:
         ``(text, "ok")`` for an acceptable merged lesson, ``(None, "separate")`` when the
-        model declined, or ``(None, reason)`` for a reply that cannot be used.
+        model declined, or ``(None, reason)`` for a reply that cannot be used: ``empty``,
+        ``no-merged-line``, ``echo``, ``length``, ``lost-number`` (a number of a source is
+        missing) or ``lost-meaning`` (a negation, quantifier or direction word of a source
+        is missing; see :func:`~langgraph_games.memory.meaning.lost_markers`).
 
     Example:
         >>> parse_merge_reply("Sure!\nMERGED: Avoid walls; each hit costs 1 life.",
@@ -126,6 +138,9 @@ def parse_merge_reply(reply: str, sources: Sequence[str]) -> tuple[str | None, s
         ('Avoid walls; each hit costs 1 life.', 'ok')
         >>> parse_merge_reply("MERGED: Avoid walls.", ["Avoid walls.", "A wall costs 1 life."])
         (None, 'lost-number')
+        >>> parse_merge_reply("MERGED: Never move right first.",
+        ...                   ["Always move right first.", "Never move right first."])
+        (None, 'lost-meaning')
     """
     lines = _clean(reply)
     if not lines:
@@ -152,9 +167,9 @@ def parse_merge_reply(reply: str, sources: Sequence[str]) -> tuple[str | None, s
     longest = sum(len(s) for s in sources)
     if len(text) < 8 or len(text) > max(400, 2 * longest):
         return None, "length"
-    kept = set(_NUMBER.findall(text))
-    if any(number not in kept for s in sources for number in _NUMBER.findall(s)):
-        return None, "lost-number"
+    lost = lost_markers(text, sources)
+    if lost:
+        return None, "lost-number" if any(m[:1].isdigit() for m in lost) else "lost-meaning"
     return text, "ok"
 
 

@@ -12,7 +12,15 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from langgraph.store.base import BaseStore, PutOp, SearchItem
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
 from langgraph_games.memory.errors import MemoryLayerError
 
@@ -206,6 +214,8 @@ class Truth(_Record):
         merged_round: Round of that merge.
         order: Position in the truth base: each new entry gets the next number, so prompts
             list truths in the order they were made whatever the store's timestamps.
+        support: (computed, stored with the value) How many verified wins stand behind
+            the lesson; see :attr:`support`.
     """
 
     id: str
@@ -223,8 +233,32 @@ class Truth(_Record):
     merged_into: str | None = None
     merged_round: int | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _derived(cls, data: Any) -> Any:
+        # ``support`` is written with every value for readers of the raw store, but it is
+        # derived from the provenance: what a value says about it is not read back.
+        if isinstance(data, Mapping) and "support" in data:
+            data = {k: v for k, v in data.items() if k != "support"}
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def support(self) -> int:
+        """Verified wins behind this lesson: the distinct experiences in its provenance.
+
+        Each source is a candidate from an experience whose replay was verified (the
+        entry's origin, a repeat dropped as a duplicate, or a source of an entry merged
+        into it); sources without an experience (added by hand) count one each, and
+        several items of one experience count once. At least 1. Derived from
+        ``provenance``, so stores written before the field existed read the same, and a
+        reverted round's duplicates stop counting when the revert detaches them.
+        """
+        keys = {s.experience or f"candidate:{s.candidate}" for s in self.provenance}
+        return max(1, len(keys))
+
     def to_value(self) -> dict[str, Any]:
-        """The JSON value stored for this truth."""
+        """The JSON value stored for this truth (``support`` included)."""
         return self.model_dump(mode="json")
 
     def candidate_ids(self) -> set[str]:

@@ -11,11 +11,13 @@ from enum import Enum
 import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
 from langgraph.store.base import BaseStore, PutOp
 
 from langgraph_games.memory import merge_prompts as prompts
 from langgraph_games.memory._weave_state import Index, State, common, digest
 from langgraph_games.memory.embeddings import default_embeddings
+from langgraph_games.memory.meaning import same_meaning
 from langgraph_games.memory.records import (
     Candidate,
     MergedSource,
@@ -50,7 +52,13 @@ class WeaveReport:
         candidates: Candidates offered.
         added: Candidates that became an entry of their own.
         exact_duplicates: Dropped as a repeat of an entry (provenance attached to it).
-        near_duplicates: Dropped as almost the same as an entry (provenance attached).
+        near_duplicates: Dropped as almost the same as an entry: similarity at least the
+            duplicate threshold and the same content words
+            (:func:`~langgraph_games.memory.meaning.same_meaning`); provenance attached.
+        near_different: As similar as a near duplicate but worded differently where the
+            meaning can change (a negation, number, direction or any other content word):
+            not dropped, sent to the merge step (kept as its own entry when there is no
+            model or the merge is refused).
         merged: Merged entries created (each replaces the entries it folds in).
         similar_kept: Similar to an entry but kept apart (no model, or it said SEPARATE).
         merge_failures: Model replies that could not be used; both entries kept.
@@ -63,6 +71,7 @@ class WeaveReport:
     added: int = 0
     exact_duplicates: int = 0
     near_duplicates: int = 0
+    near_different: int = 0
     merged: int = 0
     similar_kept: int = 0
     merge_failures: int = 0
@@ -93,12 +102,15 @@ class TruthWeaver:
 
     In the default ``merge`` mode a candidate is dropped if it repeats an active entry
     exactly (after :func:`~langgraph_games.memory.merge_prompts.normalize_text`) or nearly
-    (cosine similarity at least ``duplicate_threshold``), its provenance then recorded on
-    that entry; merged by ``model`` with the entries it resembles (similarity at least
-    ``merge_threshold``) into one entry that keeps their ids and texts; and otherwise
-    added. Every change is stamped with the candidate's round, so :meth:`revert_round`
-    can undo a round exactly. Inserting is idempotent by candidate id. Run one weaver per
-    truth base at a time (it is the single writer of ``("truths", game)``).
+    (cosine similarity at least ``duplicate_threshold`` *and* the same content words, see
+    :func:`~langgraph_games.memory.meaning.same_meaning`), its provenance then recorded on
+    that entry (which raises its ``support``); merged by ``model`` with the entries it
+    resembles (similarity at least ``merge_threshold``, near duplicates that may say
+    something else included) into one entry that keeps their ids, texts and every number,
+    negation and direction; and otherwise added. Every change is stamped with the
+    candidate's round, so :meth:`revert_round` can undo a round exactly. Inserting is
+    idempotent by candidate id. Run one weaver per truth base at a time (it is the single
+    writer of ``("truths", game)``).
 
     Args:
         store: Any LangGraph store.
@@ -252,15 +264,21 @@ class TruthWeaver:
             provenance=[Source.of(candidate)],
         )
 
-    def insert(self, candidate: Candidate) -> WeaveReport:
+    def insert(self, candidate: Candidate, *, config: RunnableConfig | None = None) -> WeaveReport:
         """Insert one candidate; see :meth:`insert_many`."""
-        return self.insert_many([candidate])
+        return self.insert_many([candidate], config=config)
 
-    def insert_many(self, candidates: Iterable[Candidate]) -> WeaveReport:
+    def insert_many(
+        self, candidates: Iterable[Candidate], *, config: RunnableConfig | None = None
+    ) -> WeaveReport:
         """Insert candidates in order, writing every ``checkpoint_every`` of them.
 
         A crash loses at most the candidates since the last write; inserting the same
         candidates again (idempotent by id) resumes where it stopped.
+
+        Args:
+            candidates: The candidates, in order.
+            config: The caller's ``RunnableConfig``, passed on to every model call.
 
         Returns:
             What happened to them, counted.
@@ -277,18 +295,20 @@ class TruthWeaver:
                 self._save(state, [self._new_entry(state, candidate)])
                 report.added += 1
             else:
-                self._weave(state, candidate, report)
+                self._weave(state, candidate, report, config)
             if done % self.checkpoint_every == 0:
                 self._flush(state)
         self._flush(state)
         if self.mode == WeaveMode.REWRITE and candidates:
-            self._rewrite(state, max(c.round for c in candidates), report)
+            self._rewrite(state, max(c.round for c in candidates), report, config)
             self._flush(state)
         return report
 
-    async def ainsert_many(self, candidates: Iterable[Candidate]) -> WeaveReport:
+    async def ainsert_many(
+        self, candidates: Iterable[Candidate], *, config: RunnableConfig | None = None
+    ) -> WeaveReport:
         """Async :meth:`insert_many` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.insert_many, list(candidates))
+        return await asyncio.to_thread(self.insert_many, list(candidates), config=config)
 
     def _attach(
         self, state: State, truth_id: str, source: Source, report: WeaveReport, exact: bool
@@ -300,7 +320,13 @@ class TruthWeaver:
         else:
             report.near_duplicates += 1
 
-    def _weave(self, state: State, candidate: Candidate, report: WeaveReport) -> None:
+    def _weave(
+        self,
+        state: State,
+        candidate: Candidate,
+        report: WeaveReport,
+        config: RunnableConfig | None,
+    ) -> None:
         same = state.by_text.get(prompts.normalize_text(candidate.text))
         if same is not None:
             source = Source.of(candidate, Relation.EXACT_DUPLICATE, 1.0)
@@ -311,15 +337,19 @@ class TruthWeaver:
             report.added += 1
             return
         ranked = state.index.similar(self._vector(candidate.text))
-        if ranked and ranked[0][0] >= self.duplicate_threshold:
-            score, best = ranked[0]
-            source = Source.of(candidate, Relation.NEAR_DUPLICATE, round(score, 4))
-            self._attach(state, best, source, report, exact=False)
-            return
+        near = [(score, tid) for score, tid in ranked if score >= self.duplicate_threshold]
+        for score, tid in near:
+            # Similar vectors are not enough: "always X" / "never X" score 0.99.
+            if same_meaning(candidate.text, state.truths[tid].text):
+                source = Source.of(candidate, Relation.NEAR_DUPLICATE, round(score, 4))
+                self._attach(state, tid, source, report, exact=False)
+                return
+        if near:
+            report.near_different += 1
         group = [state.truths[tid] for s, tid in ranked if s >= self.merge_threshold]
         group = group[: self.max_merge_group - 1]
         if group and self.model is not None:
-            merged, reason = self._merge(state, group, candidate)
+            merged, reason = self._merge(state, group, candidate, config)
             if merged is not None:
                 self._save(state, merged)
                 report.merged += 1
@@ -335,13 +365,17 @@ class TruthWeaver:
         report.added += 1
 
     def _merge(
-        self, state: State, group: list[Truth], candidate: Candidate
+        self,
+        state: State,
+        group: list[Truth],
+        candidate: Candidate,
+        config: RunnableConfig | None,
     ) -> tuple[list[Truth] | None, str]:
         """Ask the model to fold ``group`` and the candidate into one entry."""
         assert self.model is not None
         texts = [t.text for t in group] + [candidate.text]
         try:
-            reply = prompts.ask(self.model, prompts.merge_messages(self.game_name, texts))
+            reply = prompts.ask(self.model, prompts.merge_messages(self.game_name, texts), config)
         except Exception:  # noqa: BLE001 - a failing model must not lose the round's truths
             return None, "model-error"
         text, reason = prompts.parse_merge_reply(reply, texts)
@@ -374,11 +408,13 @@ class TruthWeaver:
         ]
         return [merged, *folded], "ok"
 
-    def _rewrite(self, state: State, round_: int, report: WeaveReport) -> None:
+    def _rewrite(
+        self, state: State, round_: int, report: WeaveReport, config: RunnableConfig | None
+    ) -> None:
         """The released code's step: the model tidies the whole list, provenance kept."""
         from langgraph_games.memory._rewrite import rewrite_truths
 
-        rewrite_truths(self, state, round_, report)
+        rewrite_truths(self, state, round_, report, config)
 
     # -- reverting -------------------------------------------------------------------------
 

@@ -61,8 +61,9 @@ class MazeOptions(GameOptions):
     )
     move_mode: Literal["path_checked", "teleport"] = Field(
         "path_checked",
-        description="path_checked: a move stops at the first wall or monster on its way; "
-        "teleport: the released jump to the target cell",
+        description="path_checked: a move walks cell by cell, and a wall or monster on its "
+        "way is hit (a life lost, as the paper's 'costs life if hit'); teleport: the released "
+        "jump to the target cell, over whatever lies between",
     )
     full_vision: bool = Field(False, description="show the whole map (paper Table 7)")
     max_steps: int = Field(100, ge=1, description="steps before the episode stops (released: 100)")

@@ -8,7 +8,10 @@ released evaluation script's recomputed score (``500 coins + 10 newly explored c
 500 kills + 500 walls + 2000 success - 50 steps``), kept for parity runs.
 
 Over episodes (:func:`aggregate`): the paper's row. Rates are percentages (Suc.Rate,
-A.Explor, A.Gold), the others plain means, as the paper's tables print them.
+A.Explor, A.Gold), the others plain means, as the paper's tables print them. A.Score is
+the paper's "mean cumulative reward", the mean engine score; the released evaluation
+script printed the mean ``custom_score`` there instead, which :func:`format_table` adds
+as the column ``A.Score(rel.)`` when asked (``langgraph-games eval maze --released-score``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from langgraph_games.games._tables import text_table
 from langgraph_games.games.maze.rules import MazeState, Outcome
 from langgraph_games.games.session import GameSession
 
-__all__ = ["COLUMNS", "aggregate", "episode_metrics", "format_table"]
+__all__ = ["COLUMNS", "RELEASED_SCORE", "aggregate", "episode_metrics", "format_table"]
 
 COLUMNS = (
     "Samp.",
@@ -34,6 +37,9 @@ COLUMNS = (
     "A.Barr.",
 )
 """The columns of the paper's maze table, in order."""
+
+RELEASED_SCORE = "A.Score(rel.)"
+"""The released evaluation script's A.Score: the mean ``custom_score``."""
 
 
 def episode_metrics(session: GameSession, *, api_calls: int | None = None) -> dict[str, Any]:
@@ -107,7 +113,8 @@ def aggregate(
         (50.0, 1250.0, 60.0, 1.5)
     """
     rows = list(episodes)
-    return {
+    released = [float(r["custom_score"]) for r in rows if "custom_score" in r]
+    row: dict[str, float | int] = {
         "Samp.": len(rows),
         "Suc.Rate": 100 * _mean([float(r["success"]) for r in rows]),
         "A.Score": _mean([float(r[score_key]) for r in rows]),
@@ -118,8 +125,22 @@ def aggregate(
         "A.kills": _mean([float(r["kills"]) for r in rows]),
         "A.Barr.": _mean([float(r["walls_broken"]) for r in rows]),
     }
+    if rows and len(released) == len(rows):
+        row[RELEASED_SCORE] = _mean(released)
+    return row
 
 
-def format_table(rows: Mapping[str, Mapping[str, float | int]]) -> str:
-    """The paper's maze table: one line per labelled row from :func:`aggregate`."""
-    return text_table(("Model", *COLUMNS), rows)
+def format_table(
+    rows: Mapping[str, Mapping[str, float | int]], *, released_score: bool = False
+) -> str:
+    """The paper's maze table: one line per labelled row from :func:`aggregate`.
+
+    Args:
+        rows: Aggregated rows by label.
+        released_score: Add the column ``A.Score(rel.)`` after A.Score: the mean
+            ``custom_score``, what the released evaluation script printed as A.Score.
+    """
+    columns = list(COLUMNS)
+    if released_score:
+        columns.insert(columns.index("A.Score") + 1, RELEASED_SCORE)
+    return text_table(("Model", *columns), rows)
