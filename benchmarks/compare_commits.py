@@ -1,0 +1,105 @@
+"""Run one benchmark script on an earlier commit and on the working tree, in the same run.
+
+Usage: python benchmarks/compare_commits.py --baseline REV [--repeats 2] SCRIPT [ARGS...]
+
+``SCRIPT`` is a file name in ``benchmarks/`` (e.g. ``decision_overhead.py``). The baseline's
+``src/``, ``benchmarks/`` and ``tests/`` are extracted from ``REV`` with ``git archive`` into
+a temporary folder, and each tree runs *its own* copy of the script with its own sources first
+on ``PYTHONPATH`` (so a benchmark whose imports moved still measures the same thing on both).
+Runs alternate baseline / current ``--repeats`` times to spread machine drift over both.
+
+Every table row the two outputs share (same first cell) is compared on its first number:
+the printed ratio is current / baseline (below 1 is faster when the column is a time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import machine, table
+
+ROOT = Path(__file__).resolve().parent.parent
+_ROW = re.compile(r"^\s*(?P<label>[^|]+?)\s*\|\s*(?P<value>-?\d+(?:\.\d+)?)")
+
+
+def extract(rev: str, into: Path) -> Path:
+    """The ``src``, ``benchmarks`` and ``tests`` folders of ``rev``, under ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev, "src", "benchmarks", "tests"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def run_script(tree: Path, script: str, args: list[str]) -> str:
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    done = subprocess.run(
+        [sys.executable, str(tree / "benchmarks" / script), *args],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{script} failed in {tree}:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def rows_of(output: str) -> dict[str, float]:
+    """First number of each table row, by its first cell."""
+    found: dict[str, float] = {}
+    for line in output.splitlines():
+        match = _ROW.match(line)
+        if match and not set(match["label"]) <= set("-+ "):
+            found.setdefault(match["label"], float(match["value"]))
+    return found
+
+
+def best(runs: list[dict[str, float]]) -> dict[str, float]:
+    """The smallest value of each row over the repeats (the least disturbed run)."""
+    keys = set.intersection(*(set(r) for r in runs)) if runs else set()
+    return {k: min(r[k] for r in runs) for k in keys}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", required=True, help="git revision to compare against")
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("script")
+    parser.add_argument("args", nargs=argparse.REMAINDER)
+    ns = parser.parse_args()
+    if not (ROOT / "benchmarks" / ns.script).is_file():
+        raise SystemExit(f"error: no benchmark {ns.script!r} in {ROOT / 'benchmarks'}")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = extract(ns.baseline, Path(tmp))
+        baseline_runs, current_runs = [], []
+        last_base = last_current = ""
+        for _ in range(ns.repeats):
+            last_base = run_script(base, ns.script, ns.args)
+            baseline_runs.append(rows_of(last_base))
+            last_current = run_script(ROOT, ns.script, ns.args)
+            current_runs.append(rows_of(last_current))
+    print(f"== baseline {ns.baseline} (last of {ns.repeats} runs)\n{last_base}")
+    print(f"== working tree (last of {ns.repeats} runs)\n{last_current}")
+    old, new = best(baseline_runs), best(current_runs)
+    shared = [k for k in rows_of(last_current) if k in old and k in new]
+    rows = [
+        [k, f"{old[k]:.3f}", f"{new[k]:.3f}", f"{new[k] / old[k]:.2f}" if old[k] else "-"]
+        for k in shared
+    ]
+    print(f"{ns.script} {' '.join(ns.args)}: best of {ns.repeats} runs each ({machine()})\n")
+    print(table(["row", f"baseline {ns.baseline}", "current", "current / baseline"], rows))
+
+
+if __name__ == "__main__":
+    main()
