@@ -1,0 +1,242 @@
+"""What a replay draws for one game state: panels, and the registry of drawing functions.
+
+A *drawing function* takes an engine and one of its states and returns a list of panels:
+
+- :class:`Grid`: a board of one character per cell, drawn as SVG from a palette that maps
+  each character to a :class:`CellStyle` (fill, a shape such as a disc, a label);
+- :class:`Table`: rows of text (cards, chips, offers, machines, inventories);
+- :class:`Text`: preformatted text (the game's ``render()`` view, Crafter's descriptor).
+
+Panels are plain data; the page's script turns them into SVG and HTML, and marks the
+cells that changed since the previous step. Adding a game is one function::
+
+    @drawer("pong")
+    def draw_pong(game, state):
+        return [Grid(rows=..., palette=PONG_PALETTE), Text(game.render(state))]
+
+Games without a drawing function get :func:`draw_fallback`: their ``render()`` text, so
+every registered game (and any plugin game) can be replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
+
+__all__ = [
+    "SHAPES",
+    "CellStyle",
+    "Drawer",
+    "Grid",
+    "Panel",
+    "Table",
+    "Text",
+    "draw",
+    "draw_fallback",
+    "drawer",
+    "drawer_for",
+]
+
+SHAPES = ("", "disc", "ring", "square", "diamond", "cross")
+"""Shapes the page can draw inside a cell (``""``: none)."""
+
+
+@dataclass(frozen=True)
+class CellStyle:
+    """How one character of a :class:`Grid` is drawn.
+
+    Attributes:
+        name: What the character means (shown in the legend; empty: not listed).
+        fill: Background colour of the cell.
+        shape: One of :data:`SHAPES`, drawn in ``color``.
+        color: Colour of the shape.
+        text: A short label drawn on top (e.g. ``"K"`` for a king, a mine count).
+        text_color: Colour of the label.
+    """
+
+    name: str = ""
+    fill: str = "#ffffff"
+    shape: str = ""
+    color: str = "#000000"
+    text: str = ""
+    text_color: str = "#000000"
+
+    def __post_init__(self) -> None:
+        if self.shape not in SHAPES:
+            raise ValueError(f"unknown shape {self.shape!r}; shapes are {SHAPES}")
+
+    def to_json(self) -> dict[str, str]:
+        """The page's form of the style."""
+        return {
+            "name": self.name,
+            "fill": self.fill,
+            "shape": self.shape,
+            "color": self.color,
+            "text": self.text,
+            "textColor": self.text_color,
+        }
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A board: one character per cell, drawn with a palette.
+
+    Attributes:
+        rows: The rows, top first, all of the same length.
+        palette: Style of each character (characters without a style are drawn as text).
+        row_labels: Labels left of the rows (``None``: none).
+        col_labels: Labels above the columns.
+        dim: Rows of ``"0"``/``"1"`` of the same shape; ``"1"`` greys the cell out (e.g.
+            cells the agent has not seen yet).
+        caption: A line under the board.
+    """
+
+    rows: Sequence[str]
+    palette: Mapping[str, CellStyle]
+    row_labels: Sequence[str] | None = None
+    col_labels: Sequence[str] | None = None
+    dim: Sequence[str] | None = None
+    caption: str = ""
+
+    def __post_init__(self) -> None:
+        widths = {len(row) for row in self.rows}
+        if len(widths) > 1:
+            raise ValueError(f"grid rows differ in length: {sorted(widths)}")
+        if self.dim is not None and [len(r) for r in self.dim] != [len(r) for r in self.rows]:
+            raise ValueError("dim must have the shape of rows")
+
+    def to_json(self, palette_id: str) -> dict[str, Any]:
+        """The page's form, with the palette given by reference."""
+        data: dict[str, Any] = {"kind": "grid", "rows": list(self.rows), "palette": palette_id}
+        if self.row_labels is not None:
+            data["rowLabels"] = list(self.row_labels)
+        if self.col_labels is not None:
+            data["colLabels"] = list(self.col_labels)
+        if self.dim is not None and any("1" in row for row in self.dim):
+            data["dim"] = list(self.dim)
+        if self.caption:
+            data["caption"] = self.caption
+        return data
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of text with headers."""
+
+    headers: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+    caption: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The page's form."""
+        return {
+            "kind": "table",
+            "headers": [str(h) for h in self.headers],
+            "rows": [[str(c) for c in row] for row in self.rows],
+            "caption": self.caption,
+        }
+
+
+@dataclass(frozen=True)
+class Text:
+    """Preformatted text."""
+
+    text: str
+    caption: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The page's form."""
+        return {"kind": "text", "text": self.text, "caption": self.caption}
+
+
+Panel = Grid | Table | Text
+Drawer = Callable[[Game[Any], GameState], list[Panel]]
+
+_DRAWERS: dict[str, Drawer] = {}
+_LOADED = {"builtin": False}
+
+
+def drawer(*game_ids: str) -> Callable[[Drawer], Drawer]:
+    """Register a drawing function for games (ids without version).
+
+    Raises:
+        ValueError: A game already has a drawing function.
+    """
+
+    def register(function: Drawer) -> Drawer:
+        for game_id in game_ids:
+            if game_id in _DRAWERS and _DRAWERS[game_id] is not function:
+                raise ValueError(f"game {game_id!r} already has a drawing function")
+            _DRAWERS[game_id] = function
+        return function
+
+    return register
+
+
+def draw_fallback(game: Game[Any], state: GameState) -> list[Panel]:
+    """Any game: its ``render()`` text."""
+    return [Text(game.render(state))]
+
+
+def drawer_for(game_id: str) -> Drawer:
+    """The drawing function of a game id (with or without version), else the fallback."""
+    if not _LOADED["builtin"]:
+        # Import for the registrations; here rather than at the top so the modules can
+        # import this one.
+        from langgraph_games.eval.reports.replay import (
+            draw_boards,
+            draw_gamebot_more,
+            draw_puzzles,
+            draw_smartplay,
+        )
+
+        del draw_boards, draw_gamebot_more, draw_puzzles, draw_smartplay
+        _LOADED["builtin"] = True
+    return _DRAWERS.get(game_id.split("-v")[0], draw_fallback)
+
+
+def draw(game: Game[Any], state: GameState) -> list[Panel]:
+    """The panels of ``state``; a drawing function that fails falls back to the text view.
+
+    A failing drawing function must not cost a person the replay of a long run, so its
+    error is shown in a caption instead of being raised.
+    """
+    function = drawer_for(game.id)
+    if function is draw_fallback:
+        return draw_fallback(game, state)
+    try:
+        return function(game, state)
+    except Exception as exc:  # noqa: BLE001 - shown on the page, the text view stands in
+        return [Text(game.render(state), caption=f"(drawing failed: {type(exc).__name__}: {exc})")]
+
+
+def palette_key(palette: Mapping[str, CellStyle]) -> tuple[tuple[str, CellStyle], ...]:
+    """A hashable key of a palette (pages store each distinct palette once)."""
+    return tuple(sorted(palette.items()))
+
+
+@dataclass
+class PaletteTable:
+    """Distinct palettes of a page, each stored once and referred to by id."""
+
+    ids: dict[tuple[tuple[str, CellStyle], ...], str] = field(default_factory=dict)
+    data: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+
+    def ref(self, palette: Mapping[str, CellStyle]) -> str:
+        """The id of ``palette``, adding it on first use."""
+        key = palette_key(palette)
+        if key not in self.ids:
+            palette_id = f"p{len(self.ids)}"
+            self.ids[key] = palette_id
+            self.data[palette_id] = {ch: style.to_json() for ch, style in palette.items()}
+        return self.ids[key]
+
+    def panel_json(self, panel: Panel) -> dict[str, Any]:
+        """A panel's page form."""
+        if isinstance(panel, Grid):
+            return panel.to_json(self.ref(panel.palette))
+        return panel.to_json()
