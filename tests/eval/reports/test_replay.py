@@ -24,8 +24,8 @@ from langgraph_games.eval.reports.replay import (
     render_page,
     write_replays,
 )
-from langgraph_games.eval.reports.replay import frames as frames_module
 from langgraph_games.games import GameSession, make
+from langgraph_games.games import replay_frames as frames_module
 from langgraph_games.games.state import derive_rng
 
 DRAWN = {

@@ -1,9 +1,14 @@
-"""Replays: self-contained HTML pages to step through a match or an episode in a browser."""
+"""Replays: self-contained HTML pages to step through a match or an episode in a browser.
+
+The panels and the drawer registry live in :mod:`langgraph_games.games.replay_frames`
+(each game draws itself, in its own package's ``replay`` module); they are re-exported here.
+"""
 
 from __future__ import annotations
 
 from langgraph_games.eval.reports.replay.build import build_replay, outcome_text, record_id
-from langgraph_games.eval.reports.replay.frames import (
+from langgraph_games.eval.reports.replay.page import ReplaySet, render_page, write_replays
+from langgraph_games.games.replay_frames import (
     CellStyle,
     Drawer,
     Grid,
@@ -15,7 +20,6 @@ from langgraph_games.eval.reports.replay.frames import (
     drawer,
     drawer_for,
 )
-from langgraph_games.eval.reports.replay.page import ReplaySet, render_page, write_replays
 
 __all__ = [
     "CellStyle",

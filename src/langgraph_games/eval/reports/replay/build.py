@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langgraph_games.eval.reports.replay.frames import PaletteTable, draw, draw_fallback, drawer_for
 from langgraph_games.games.base import Game
+from langgraph_games.games.replay_frames import PaletteTable, draw, draw_fallback, drawer_for
 from langgraph_games.games.session import GameSession
 
 __all__ = ["build_replay", "outcome_text", "record_id", "seat_names"]

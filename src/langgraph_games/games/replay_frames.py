@@ -8,23 +8,35 @@ A *drawing function* takes an engine and one of its states and returns a list of
 - :class:`Text`: preformatted text (the game's ``render()`` view, Crafter's descriptor).
 
 Panels are plain data; the page's script turns them into SVG and HTML, and marks the
-cells that changed since the previous step. Adding a game is one function::
+cells that changed since the previous step. Adding a game is one function, in the
+``replay`` module of the game's own package (``games/pong/replay.py``)::
 
     @drawer("pong")
     def draw_pong(game, state):
         return [Grid(rows=..., palette=PONG_PALETTE), Text(game.render(state))]
 
+:func:`drawer_for` imports that module the first time a game's drawing is asked for: the
+package of the module that defines the game's class (the module itself when it is a
+package, else the package holding it), so a plugin game's package can ship one too.
 Games without a drawing function get :func:`draw_fallback`: their ``render()`` text, so
 every registered game (and any plugin game) can be replayed.
+
+This module sits in :mod:`langgraph_games.games` because the games draw themselves; the
+replay page (:mod:`langgraph_games.eval.reports.replay`) only reads the panels.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.errors import UnknownGameError
+from langgraph_games.games.registry import game_class
 from langgraph_games.games.state import GameState
 
 __all__ = [
@@ -39,6 +51,9 @@ __all__ = [
     "draw_fallback",
     "drawer",
     "drawer_for",
+    "index_labels",
+    "split_rows",
+    "status_caption",
 ]
 
 SHAPES = ("", "disc", "ring", "square", "diamond", "cross")
@@ -157,7 +172,7 @@ Panel = Grid | Table | Text
 Drawer = Callable[[Game[Any], GameState], list[Panel]]
 
 _DRAWERS: dict[str, Drawer] = {}
-_LOADED = {"builtin": False}
+_SEARCHED: set[str] = set()
 
 
 def drawer(*game_ids: str) -> Callable[[Drawer], Drawer]:
@@ -182,21 +197,31 @@ def draw_fallback(game: Game[Any], state: GameState) -> list[Panel]:
     return [Text(game.render(state))]
 
 
-def drawer_for(game_id: str) -> Drawer:
-    """The drawing function of a game id (with or without version), else the fallback."""
-    if not _LOADED["builtin"]:
-        # Import for the registrations; here rather than at the top so the modules can
-        # import this one.
-        from langgraph_games.eval.reports.replay import (
-            draw_boards,
-            draw_gamebot_more,
-            draw_puzzles,
-            draw_smartplay,
-        )
+def _replay_module(game_id: str) -> str | None:
+    """The ``replay`` module beside a game's class (``None``: not a registered game)."""
+    try:
+        module_name = game_class(game_id).__module__
+    except UnknownGameError:
+        return None
+    module = sys.modules.get(module_name)
+    is_package = module is not None and hasattr(module, "__path__")
+    package = module_name if is_package else module_name.rpartition(".")[0]
+    return f"{package}.replay" if package else None
 
-        del draw_boards, draw_gamebot_more, draw_puzzles, draw_smartplay
-        _LOADED["builtin"] = True
-    return _DRAWERS.get(game_id.split("-v")[0], draw_fallback)
+
+def drawer_for(game_id: str) -> Drawer:
+    """The drawing function of a game id (with or without version), else the fallback.
+
+    The first time a game is asked for, the ``replay`` module of its package is imported
+    (if it has one) for the drawing functions it registers.
+    """
+    base = game_id.split("-v")[0]
+    if base not in _DRAWERS and base not in _SEARCHED:
+        _SEARCHED.add(base)
+        name = _replay_module(base)
+        if name is not None and importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
+    return _DRAWERS.get(base, draw_fallback)
 
 
 def draw(game: Game[Any], state: GameState) -> list[Panel]:
@@ -212,6 +237,29 @@ def draw(game: Game[Any], state: GameState) -> list[Panel]:
         return function(game, state)
     except Exception as exc:  # noqa: BLE001 - shown on the page, the text view stands in
         return [Text(game.render(state), caption=f"(drawing failed: {type(exc).__name__}: {exc})")]
+
+
+def split_rows(cells: str, width: int) -> list[str]:
+    """A board string cut into rows of ``width`` cells."""
+    return [cells[i : i + width] for i in range(0, len(cells), width)]
+
+
+def index_labels(n: int) -> list[str]:
+    """Row or column labels ``0`` to ``n - 1``."""
+    return [str(i) for i in range(n)]
+
+
+def status_caption(game: Game[Any], state: GameState) -> str:
+    """Who moves next, or who won (a board game's caption)."""
+    if game.is_terminal(state):
+        returns = game.returns(state)
+        best = max(returns)
+        if best == min(returns):
+            return "game over: draw"
+        winner = returns.index(best)
+        return f"game over: {game.player_label(winner)} wins"
+    movers = ", ".join(game.player_label(p) for p in game.current_players(state))
+    return f"{movers} to move"
 
 
 def palette_key(palette: Mapping[str, CellStyle]) -> tuple[tuple[str, CellStyle], ...]:
