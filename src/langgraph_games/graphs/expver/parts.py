@@ -191,7 +191,7 @@ def default_metrics(
 ) -> dict[str, Any]:
     """The paper's per-episode metrics for the maze and Match-2; ``return`` for other games.
 
-    The same functions score evaluation runs (``eval/families.py`` routes to them), so
+    The same functions score evaluation runs (``eval/scoring/families.py`` routes to them), so
     training and evaluation share one definition of score and success (note E6).
     """
     counters = (result.get("players") or [{}])[0]
