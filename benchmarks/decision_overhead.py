@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 from _common import machine, table
 from langgraph_games.games import GameSession
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
-from langgraph_games.graphs.decision import request_to_input
+from langgraph_games.graphs.common.decision import request_to_input
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import RandomPlayer, request_for
 from support import oracle

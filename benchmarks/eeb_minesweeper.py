@@ -34,9 +34,9 @@ from langgraph_games.games.match2.levels import generate_level
 from langgraph_games.games.maze.generator import DEFAULT_SIZES, generate_map
 from langgraph_games.games.minesweeper.truth import analyse
 from langgraph_games.games.state import derive_rng
-from langgraph_games.graphs.decision import request_to_input
-from langgraph_games.graphs.eeb import create_eeb_agent
-from langgraph_games.graphs.minesweeper_agent import (
+from langgraph_games.graphs.common.decision import request_to_input
+from langgraph_games.graphs.eeb.graph import create_eeb_agent
+from langgraph_games.graphs.minesweeper.graph import (
     MS_STRATEGIES,
     create_minesweeper_agent,
 )

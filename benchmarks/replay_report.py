@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import machine, table
-from langgraph_games.eval.replay import build_replay, render_page
-from langgraph_games.eval.report import build_report
+from langgraph_games.eval.reports.replay import build_replay, render_page
+from langgraph_games.eval.reports.report import build_report
 from langgraph_games.games import GameSession, make
 from langgraph_games.graphs import run_episode
 from langgraph_games.players import make_player

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import machine, rate, table
 from langgraph_games.games import GameSession, make
-from langgraph_games.graphs.prompts_smartplay import session_messages
+from langgraph_games.graphs.smartplay.prompts import session_messages
 
 SETTINGS = [
     ("bandit", {}),

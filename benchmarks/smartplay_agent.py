@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import machine, table
 from langgraph_games.games import GameSession, make
 from langgraph_games.graphs import run_episode, smartplay_player
-from langgraph_games.graphs.prompts_smartplay import match_action, session_messages, smartplay_view
+from langgraph_games.graphs.smartplay.prompts import match_action, session_messages, smartplay_view
 from langgraph_games.models import ScriptedChatModel
 
 SETTINGS: list[tuple[str, dict[str, Any]]] = [

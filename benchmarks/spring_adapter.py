@@ -32,12 +32,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 from langchain_core.messages import BaseMessage
 
 from _common import machine, median, table
-from langgraph_games.eval import players as eval_players
-from langgraph_games.eval.runner import EvalSpec, run_eval
+from langgraph_games.eval.running import players as eval_players
+from langgraph_games.eval.running.runner import EvalSpec, run_eval
 from langgraph_games.games import GameSession, make
 from langgraph_games.graphs import EpisodeOptions, run_episode
-from langgraph_games.graphs.spring import SPRING_QUESTIONS, create_spring_agent
-from langgraph_games.graphs.spring_player import spring_player
+from langgraph_games.graphs.spring.graph import SPRING_QUESTIONS, create_spring_agent
+from langgraph_games.graphs.spring.player import spring_player
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import request_for
 

@@ -28,8 +28,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from _common import machine, median, table
 from langgraph_games.games import make
-from langgraph_games.graphs.question_dag import plan_question_dag
-from langgraph_games.graphs.spring import SpringVariant, create_spring_agent, spring_questions
+from langgraph_games.graphs.question_dag.graph import plan_question_dag
+from langgraph_games.graphs.spring.graph import SpringVariant, create_spring_agent, spring_questions
 
 
 class SlowModel(BaseChatModel):

@@ -30,7 +30,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from _common import machine, table
-from langgraph_games.graphs.study import create_study_graph
+from langgraph_games.graphs.study.graph import create_study_graph
 from langgraph_games.models import ModelCallError, ScriptedChatModel
 
 

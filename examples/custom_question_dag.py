@@ -36,7 +36,7 @@ from langgraph_games.games import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.smartplay.metrics import episode_metrics
 from langgraph_games.graphs import EpisodeOptions, create_question_dag, run_episode
-from langgraph_games.graphs.question_dag import plan_question_dag
+from langgraph_games.graphs.question_dag.graph import plan_question_dag
 from langgraph_games.models import ScriptedChatModel, load_chat_model
 from langgraph_games.players import RandomPlayer
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player

@@ -32,10 +32,10 @@ from pathlib import Path
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from langgraph_games.eval.training import describe_event, round_table
-from langgraph_games.graphs.episode import EpisodeOptions
-from langgraph_games.graphs.expver import create_expver_graph
-from langgraph_games.graphs.expver_parts import ExpVerOptions, Level, MemoryLedger
+from langgraph_games.eval.running.training import describe_event, round_table
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.expver.graph import create_expver_graph
+from langgraph_games.graphs.expver.parts import ExpVerOptions, Level, MemoryLedger
 from langgraph_games.memory import ChromaStore, load_truths, minilm_index
 from langgraph_games.models import ScriptedChatModel, load_chat_model
 

@@ -11,8 +11,8 @@ from langchain_core.messages import BaseMessage
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.maze.rules import MazeState
-from langgraph_games.graphs.eeb import eeb_player
-from langgraph_games.graphs.expver_parts import Level
+from langgraph_games.graphs.eeb.graph import eeb_player
+from langgraph_games.graphs.expver.parts import Level
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players.base import (
     Decision,
@@ -176,7 +176,7 @@ def coach_script(lesson: str = GOOD) -> Callable[[Sequence[BaseMessage]], str]:
 
 def install_coach(monkeypatch: Any, lesson: str = GOOD) -> None:
     """Model spec ``coach`` (any spec, in fact) resolves to :func:`coach_script`."""
-    import langgraph_games.eval.players as eval_players
+    import langgraph_games.eval.running.players as eval_players
 
     def load(spec: str, **settings: Any) -> ScriptedChatModel:
         return ScriptedChatModel(script=coach_script(lesson), name_=spec)

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from langchain_core.messages import BaseMessage
 
-from langgraph_games.eval import players as eval_players
+from langgraph_games.eval.running import players as eval_players
 from langgraph_games.games import Event, Game, GameState, make
 from langgraph_games.games.tictactoe import TicTacToeState
 from langgraph_games.graphs import gamebot_player

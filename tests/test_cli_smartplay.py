@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from langgraph_games.cli import main
-from langgraph_games.eval import players as eval_players
-from langgraph_games.eval.smartplay import MINECRAFT_OFFLINE
-from langgraph_games.graphs.smartplay import smartplay_player
+from langgraph_games.eval.protocols.smartplay import MINECRAFT_OFFLINE
+from langgraph_games.eval.running import players as eval_players
+from langgraph_games.graphs.smartplay.graph import smartplay_player
 from langgraph_games.models import ScriptedChatModel
 
 

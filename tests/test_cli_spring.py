@@ -10,10 +10,10 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from langgraph_games.cli import eval_cmd, main, study_cmd
-from langgraph_games.eval import players as eval_players
+from langgraph_games.eval.running import players as eval_players
 from langgraph_games.games import make
-from langgraph_games.graphs.documents import split_paragraphs
-from langgraph_games.graphs.spring import SPRING_QUESTIONS
+from langgraph_games.graphs.spring.graph import SPRING_QUESTIONS
+from langgraph_games.graphs.study.documents import split_paragraphs
 from langgraph_games.models import ScriptedChatModel
 
 

@@ -6,7 +6,7 @@ import pytest
 from langchain_core.callbacks import CallbackManager
 from langchain_core.messages import AIMessage, HumanMessage
 
-from langgraph_games.graphs._llm import reply_usage
+from langgraph_games.graphs.common.llm import reply_usage
 from langgraph_games.models import ModelCallError, ScriptedChatModel, UsageRecorder
 from langgraph_games.models.retry import ainvoke_with_retry, invoke_with_retry
 from langgraph_games.models.usage import (

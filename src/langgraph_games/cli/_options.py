@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from langgraph_games.eval.metrics import Scoring
+from langgraph_games.eval.scoring.metrics import Scoring
 
 __all__ = ["add_scoring_flags", "parse_options", "scoring_of"]
 
@@ -105,5 +105,5 @@ def add_scoring_flags(parser: Any) -> None:
 
 
 def scoring_of(args: Any) -> Scoring:
-    """The :class:`~langgraph_games.eval.metrics.Scoring` the flags ask for."""
+    """The :class:`~langgraph_games.eval.scoring.metrics.Scoring` the flags ask for."""
     return Scoring(outcome=args.outcome_scale, intermediate=args.intermediate)

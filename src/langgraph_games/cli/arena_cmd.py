@@ -14,8 +14,8 @@ from langgraph_games.cli._options import (
     parse_options,
     scoring_of,
 )
-from langgraph_games.eval.arena import ArenaSpec, run_arena
-from langgraph_games.graphs.episode import EpisodeOptions
+from langgraph_games.eval.running.arena import ArenaSpec, run_arena
+from langgraph_games.graphs.episode.options import EpisodeOptions
 
 __all__ = ["add_parser", "run"]
 

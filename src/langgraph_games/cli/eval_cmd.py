@@ -1,7 +1,7 @@
 """``langgraph-games eval GAME --agent SPEC``: one agent over many episodes, paper metrics.
 
 For the maze, Match-2 and Minesweeper the defaults are the papers' protocols (see
-:mod:`langgraph_games.eval.protocols`): ``eval maze --level 2 --player eeb:local`` plays
+:mod:`langgraph_games.eval.protocols.plans`): ``eval maze --level 2 --player eeb:local`` plays
 the 30 evaluation maps of level 2. ``--ablation`` runs the paper's ablation and prints
 its table: Minesweeper's Table 1 (every prompt variant of ``--model``, by mine count),
 the maze's and Match-2's Table 7 (``EEB`` against ``Full-Vision`` / ``NoProps``), and for
@@ -27,16 +27,20 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
 )
-from langgraph_games.eval.ablation import AblationRun, ablation_runs, run_spring_ablation
-from langgraph_games.eval.contexts import read_context, study_document
-from langgraph_games.eval.players import SPRING_STRATEGIES, is_llm_spec, split_llm_spec
-from langgraph_games.eval.protocols import plan_ablation, plan_eval, protocol_for, run_specs
-from langgraph_games.eval.runner import EvalReport, EvalSpec, group_episodes
+from langgraph_games.eval.protocols.plans import plan_ablation, plan_eval, protocol_for, run_specs
+from langgraph_games.eval.protocols.spring_ablation import (
+    AblationRun,
+    ablation_runs,
+    run_spring_ablation,
+)
+from langgraph_games.eval.running.contexts import read_context, study_document
+from langgraph_games.eval.running.players import SPRING_STRATEGIES, is_llm_spec, split_llm_spec
+from langgraph_games.eval.running.runner import EvalReport, EvalSpec, group_episodes
 from langgraph_games.games.maze import metrics as maze_metrics
 from langgraph_games.games.registry import make
-from langgraph_games.graphs.episode import EpisodeOptions
-from langgraph_games.graphs.spring import SpringVariant
-from langgraph_games.graphs.study import DEFAULT_STUDY_CONCURRENCY
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.spring.graph import SpringVariant
+from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY
 from langgraph_games.models.factory import load_chat_model
 
 __all__ = ["add_parser", "parse_sweep", "parse_variants", "run"]

@@ -21,11 +21,13 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
 )
-from langgraph_games.eval.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.eval.running.players import ModelPool, build_player, split_llm_spec
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
-from langgraph_games.graphs.episode import EpisodeContext, EpisodeOptions, create_episode_graph
+from langgraph_games.graphs.episode.context import EpisodeContext
+from langgraph_games.graphs.episode.graph import create_episode_graph
+from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.factory import check_model
 
 __all__ = ["add_parser", "run"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from langgraph_games.eval.records import load_results
-from langgraph_games.eval.replay import record_id, write_replays
+from langgraph_games.eval.reports.replay import record_id, write_replays
+from langgraph_games.eval.running.records import load_results
 
 __all__ = ["add_parser", "run"]
 

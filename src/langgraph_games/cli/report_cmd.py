@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph_games.cli._options import add_scoring_flags, scoring_of
-from langgraph_games.eval.report import build_report, write_report
+from langgraph_games.eval.reports.report import build_report, write_report
 
 __all__ = ["add_parser", "run"]
 

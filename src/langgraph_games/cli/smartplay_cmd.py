@@ -7,8 +7,7 @@ import asyncio
 from typing import Any
 
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
-from langgraph_games.eval.players import is_llm_spec
-from langgraph_games.eval.smartplay import (
+from langgraph_games.eval.protocols.smartplay import (
     MINECRAFT_OFFLINE,
     SUITE,
     resolve_history,
@@ -16,7 +15,8 @@ from langgraph_games.eval.smartplay import (
     run_smartplay,
     smartplay_specs,
 )
-from langgraph_games.graphs.episode import EpisodeOptions
+from langgraph_games.eval.running.players import is_llm_spec
+from langgraph_games.graphs.episode.options import EpisodeOptions
 
 __all__ = ["add_parser", "run"]
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from langgraph_games.cli._options import add_model_flags, model_settings
-from langgraph_games.eval.contexts import DEFAULT_CACHE, game_document, study_document
+from langgraph_games.eval.running.contexts import DEFAULT_CACHE, game_document, study_document
 from langgraph_games.games.registry import make
-from langgraph_games.graphs.study import DEFAULT_STUDY_CONCURRENCY
+from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY
 from langgraph_games.models.factory import load_chat_model
 
 __all__ = ["add_parser", "run"]

@@ -20,11 +20,11 @@ import sys
 from typing import Any
 
 from langgraph_games.cli._options import add_model_flags, model_settings, parse_options
-from langgraph_games.eval.players import is_llm_spec
-from langgraph_games.eval.protocols import protocol_for
-from langgraph_games.eval.training import TrainSpec, describe_event, run_training
-from langgraph_games.graphs.episode import EpisodeOptions
-from langgraph_games.graphs.expver_parts import ExpVerOptions
+from langgraph_games.eval.protocols.plans import protocol_for
+from langgraph_games.eval.running.players import is_llm_spec
+from langgraph_games.eval.running.training import TrainSpec, describe_event, run_training
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.expver.parts import ExpVerOptions
 from langgraph_games.memory.truth_weaver import WeaveMode
 
 __all__ = ["add_parser", "run"]

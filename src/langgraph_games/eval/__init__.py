@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from langgraph_games.eval.arena import ArenaReport, ArenaSpec, MatchSpec, run_arena, summarize
-from langgraph_games.eval.metrics import Scoring, outcome_score, pairwise_wdl, player_rows
-from langgraph_games.eval.players import STRATEGIES, ModelPool, build_player, is_llm_spec
-from langgraph_games.eval.protocols import (
+from langgraph_games.eval.protocols.plans import (
     PROTOCOLS,
     plan_ablation,
     plan_eval,
     run_specs,
 )
-from langgraph_games.eval.results import ReadReport, ResultsFile
-from langgraph_games.eval.smartplay import (
-    SmartPlayReport,
-    SmartPlaySummary,
-    run_smartplay,
-    smartplay_specs,
-    smartplay_summary,
+from langgraph_games.eval.protocols.smartplay import SmartPlayReport, run_smartplay, smartplay_specs
+from langgraph_games.eval.running.arena import (
+    ArenaReport,
+    ArenaSpec,
+    MatchSpec,
+    run_arena,
+    summarize,
 )
+from langgraph_games.eval.running.players import STRATEGIES, ModelPool, build_player, is_llm_spec
+from langgraph_games.eval.running.results import ReadReport, ResultsFile
+from langgraph_games.eval.scoring.metrics import Scoring, outcome_score, pairwise_wdl, player_rows
+from langgraph_games.eval.scoring.smartplay_summary import SmartPlaySummary, smartplay_summary
 
 __all__ = [
     "PROTOCOLS",

@@ -2,53 +2,49 @@
 
 from __future__ import annotations
 
-from langgraph_games.graphs.decision import DecisionInput, GraphPlayer, request_to_input
-from langgraph_games.graphs.eeb import create_eeb_agent, eeb_player
-from langgraph_games.graphs.episode import (
-    EpisodeContext,
-    EpisodeOptions,
-    EpisodeState,
-    create_episode_graph,
-    run_episode,
-)
-from langgraph_games.graphs.gamebot import (
+from langgraph_games.graphs.common.decision import DecisionInput, GraphPlayer, request_to_input
+from langgraph_games.graphs.eeb.graph import create_eeb_agent, eeb_player
+from langgraph_games.graphs.episode.context import EpisodeContext
+from langgraph_games.graphs.episode.graph import create_episode_graph
+from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
+from langgraph_games.graphs.episode.run import run_episode
+from langgraph_games.graphs.gamebot.graph import (
     VARIANTS,
     build_gamebot_messages,
     create_gamebot_agent,
     gamebot_player,
 )
-from langgraph_games.graphs.minesweeper_agent import (
+from langgraph_games.graphs.minesweeper.graph import (
     MS_STRATEGIES,
     MinesweeperPlayer,
     create_minesweeper_agent,
     minesweeper_player,
 )
-from langgraph_games.graphs.question_dag import (
-    DagError,
-    DagPlan,
+from langgraph_games.graphs.question_dag.graph import (
     QuestionDagInput,
     QuestionDagOutput,
     create_question_dag,
-    plan_question_dag,
 )
-from langgraph_games.graphs.smartplay import (
+from langgraph_games.graphs.question_dag.plan import DagError, DagPlan, plan_question_dag
+from langgraph_games.graphs.smartplay.graph import (
     SmartPlayPlayer,
     create_smartplay_agent,
     smartplay_player,
 )
-from langgraph_games.graphs.spring import (
+from langgraph_games.graphs.spring.graph import (
     SPRING_EDGES,
     SPRING_QUESTIONS,
     SpringVariant,
     create_spring_agent,
     spring_context,
 )
-from langgraph_games.graphs.spring_player import (
+from langgraph_games.graphs.spring.player import (
     SpringPlayer,
     create_spring_decision_graph,
     spring_player,
 )
-from langgraph_games.graphs.study import StudyError, create_study_graph, read_document
+from langgraph_games.graphs.study.documents import StudyError, read_document
+from langgraph_games.graphs.study.graph import create_study_graph
 
 __all__ = [
     "MS_STRATEGIES",

@@ -10,11 +10,11 @@ from pathlib import Path
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from langgraph_games.games import make
-from langgraph_games.graphs.eeb import create_eeb_agent
-from langgraph_games.graphs.minesweeper_agent import MS_STRATEGIES, create_minesweeper_agent
-from langgraph_games.graphs.smartplay import create_smartplay_agent
-from langgraph_games.graphs.spring import SpringVariant, create_spring_agent
-from langgraph_games.graphs.study import create_study_graph
+from langgraph_games.graphs.eeb.graph import create_eeb_agent
+from langgraph_games.graphs.minesweeper.graph import MS_STRATEGIES, create_minesweeper_agent
+from langgraph_games.graphs.smartplay.graph import create_smartplay_agent
+from langgraph_games.graphs.spring.graph import SpringVariant, create_spring_agent
+from langgraph_games.graphs.study.graph import create_study_graph
 
 HERE = Path(__file__).parent
 

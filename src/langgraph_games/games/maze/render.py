@@ -2,7 +2,7 @@
 
 The released map drew the shovel as ``S`` and the magnet as ``T`` while its prompt called
 them ``T`` and ``N``; here :data:`LEGEND` is the only source of symbols, and both the map
-below and the prompt builder (``graphs/prompts_eeb.py``) read it.
+below and the prompt builder (``graphs/eeb/prompts.py``) read it.
 """
 
 from __future__ import annotations

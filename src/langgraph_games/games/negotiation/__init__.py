@@ -5,7 +5,7 @@ Rules are in :mod:`.rules`. Actions are ``Agree`` and proposals written
 error that says so (GAMEBoT's engine ended the game and fined the proposer 10 instead).
 Returns are the values obtained; ``return_scale`` = 30 is the value of the whole pool
 (reference note G12). The game is not constant-sum, so GAMEBoT's outcome score O takes the
-difference to the opponent's value over 30 (see ``eval/metrics.py``).
+difference to the opponent's value over 30 (see ``eval/scoring/metrics.py``).
 """
 
 from __future__ import annotations

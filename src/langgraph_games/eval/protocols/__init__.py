@@ -1,0 +1,1 @@
+"""The papers' evaluation protocols: per-game defaults, ablations, SPRING, SmartPlay."""

@@ -1,0 +1,280 @@
+"""The papers' evaluation protocols per game: default options, sweeps, repeats, re-asks.
+
+``langgraph-games eval GAME`` builds its :class:`~langgraph_games.eval.running.runner.EvalSpec`
+through :func:`plan_eval`, which fills in what the game's paper did unless the command
+line says otherwise:
+
+=============  ===========================================================================
+game           defaults
+=============  ===========================================================================
+maze           the fixed evaluation maps (``map_set=eval``), all 30 of the level, one
+               episode each; ``--level`` picks 1-3, without it all three (90 maps, the
+               paper's Table 4); no re-asks: an unreadable reply plays action 0, as the
+               released agent did
+match2         the fixed evaluation levels, all 30 of the difficulty (``--level easy``),
+               without it all three (90, Table 5); refused answers cost no step and are
+               asked again (the loop's cap, 2 re-asks; the released loop re-asked until
+               a 5-minute level timeout), then a random valid action
+minesweeper    9x9 boards, mines 1, 2 and 3, 10 tries each with seeds 0-9 (the released
+               protocol behind Table 1); no re-asks: a reply without a triple is the
+               game's ``invalid answer`` step, exactly the paper's loop
+=============  ===========================================================================
+
+Anything given explicitly wins: ``-o map_index=5`` drops the map sweep, ``-o mines=2`` or
+``--sweep mines=1,2`` replaces the mine sweep, ``--max-retries 2`` re-asks. Games without
+a protocol keep the generic behaviour (10 episodes, 2 re-asks).
+
+:func:`ablation_rows` gives the paper's ablations: Minesweeper's Table 1 (the five prompt
+variants for one model, rows by mine count then variant), and Table 7 for the maze
+(``EEB`` against ``Full-Vision``) and Match-2 (``EEB`` against ``NoProps``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph_games.eval.running.runner import EvalReport, EvalSpec, run_eval, summarize_episodes
+from langgraph_games.games.registry import make
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.minesweeper.prompts import VARIANT_LABELS, Variant
+
+__all__ = [
+    "PROTOCOLS",
+    "AblationRow",
+    "Protocol",
+    "ablation_rows",
+    "plan_ablation",
+    "plan_eval",
+    "protocol_for",
+    "run_specs",
+]
+
+Sweep = dict[str, list[Any]]
+
+
+@dataclass(frozen=True)
+class AblationRow:
+    """One row of a paper's ablation: a label, the agent to run and option overrides."""
+
+    label: str
+    agent: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """How a paper evaluated a game.
+
+    Attributes:
+        game: Game id.
+        level_option: The option ``--level`` sets (``None``: the generic ``level``).
+        options: Fixed options the paper used (overridable).
+        sweep: Default sweep for the given options (keys the user set are dropped).
+        repeats: Episodes per combination when the user gives no ``--episodes``.
+        max_retries: Re-asks per decision when the user gives no ``--max-retries``.
+        ablation: Rows of the paper's ablation for an agent (or a model, see
+            :func:`ablation_rows`).
+        ablation_takes_model: The ablation varies the strategy, so it needs a model
+            spec, not an agent spec.
+    """
+
+    game: str
+    level_option: str | None
+    options: dict[str, Any]
+    sweep: Callable[[Mapping[str, Any]], Sweep]
+    repeats: Callable[[Mapping[str, Any], Sweep], int]
+    max_retries: int | None
+    ablation: Callable[[str], list[AblationRow]]
+    ablation_takes_model: bool = False
+
+
+def _fixed_sets(level_option: str, levels: list[Any]) -> Callable[[Mapping[str, Any]], Sweep]:
+    def sweep(options: Mapping[str, Any]) -> Sweep:
+        out: Sweep = {}
+        map_set = options.get("map_set", "generated")
+        if map_set in ("eval", "train") and options.get("map_index") is None:
+            out["map_index"] = list(range(1, (30 if map_set == "eval" else 10) + 1))
+        if level_option not in options:
+            out[level_option] = list(levels)
+        return out
+
+    return sweep
+
+
+def _one_per_map(options: Mapping[str, Any], sweep: Sweep) -> int:
+    return 1 if "map_index" in sweep else 10
+
+
+def _maze_ablation(agent: str) -> list[AblationRow]:
+    return [AblationRow("EEB", agent), AblationRow("Full-Vision", agent, {"full_vision": True})]
+
+
+def _match2_ablation(agent: str) -> list[AblationRow]:
+    return [AblationRow("EEB", agent), AblationRow("NoProps", agent, {"props": False})]
+
+
+def _minesweeper_ablation(model: str) -> list[AblationRow]:
+    return [AblationRow(VARIANT_LABELS[v], f"ms_{v.value}:{model}") for v in Variant]
+
+
+PROTOCOLS: dict[str, Protocol] = {
+    "maze": Protocol(
+        game="maze",
+        level_option="level",
+        options={"map_set": "eval"},
+        sweep=_fixed_sets("level", [1, 2, 3]),
+        repeats=_one_per_map,
+        max_retries=0,
+        ablation=_maze_ablation,
+    ),
+    "match2": Protocol(
+        game="match2",
+        level_option="difficulty",
+        options={"map_set": "eval"},
+        sweep=_fixed_sets("difficulty", ["easy", "medium", "hard"]),
+        repeats=_one_per_map,
+        max_retries=None,
+        ablation=_match2_ablation,
+    ),
+    "minesweeper": Protocol(
+        game="minesweeper",
+        level_option=None,
+        options={"rows": 9, "cols": 9},
+        sweep=lambda options: {} if "mines" in options else {"mines": [1, 2, 3]},
+        repeats=lambda options, sweep: 10,
+        max_retries=0,
+        ablation=_minesweeper_ablation,
+        ablation_takes_model=True,
+    ),
+}
+"""The protocols by game id (without version)."""
+
+
+def protocol_for(game: str) -> Protocol | None:
+    """The paper protocol of a game id (``None`` when it has none)."""
+    return PROTOCOLS.get(make(game).id)
+
+
+def ablation_rows(game: str, agent_or_model: str) -> list[AblationRow]:
+    """The rows of the game's paper ablation.
+
+    Raises:
+        ValueError: The game has no ablation.
+    """
+    protocol = protocol_for(game)
+    if protocol is None:
+        raise ValueError(f"No paper ablation for {game!r}; games with one: {', '.join(PROTOCOLS)}")
+    return protocol.ablation(agent_or_model)
+
+
+def plan_eval(
+    game: str,
+    agent: str,
+    *,
+    options: Mapping[str, Any] | None = None,
+    sweep: Mapping[str, list[Any]] | None = None,
+    level: Any = None,
+    episodes: int | None = None,
+    max_retries: int | None = None,
+    fallback: str = "game",
+    max_steps: int | None = None,
+    **spec: Any,
+) -> EvalSpec:
+    """An evaluation spec with the game's paper protocol filled in where not given.
+
+    Args:
+        game: Game id.
+        agent: The evaluated player spec.
+        options: Game options given explicitly.
+        sweep: Option sweeps given explicitly.
+        level: ``--level``: the maze level, the Match-2 difficulty, or ``level`` for
+            other games.
+        episodes: Episodes per combination (default: the protocol's, else 1 when swept
+            and 10 when not).
+        max_retries: Re-asks per decision (default: the protocol's, else 2).
+        fallback: The loop's fallback after the re-asks.
+        max_steps: Stop each episode after this many moves.
+        **spec: Other :class:`EvalSpec` fields (``opponents``, ``seed``, ``label``,
+            ``concurrency``, ``model``).
+
+    Example:
+        >>> spec = plan_eval("maze", "maze_explorer", level=2)
+        >>> spec.options, len(spec.sweep["map_index"]), spec.repeats, spec.episode.max_retries
+        ({'map_set': 'eval', 'level': 2}, 30, 1, 0)
+        >>> plan_eval("minesweeper", "minesweeper_solver").sweep
+        {'mines': [1, 2, 3]}
+    """
+    protocol = protocol_for(game)
+    given = dict(options or {})
+    swept = dict(sweep or {})
+    if level is not None:
+        given[(protocol.level_option if protocol else None) or "level"] = level
+    if protocol is not None:
+        merged = {**protocol.options, **given}
+        default_sweep = {
+            k: v for k, v in protocol.sweep(merged).items() if k not in given and k not in swept
+        }
+        swept = {**default_sweep, **swept}
+        # A swept key is not a fixed option.
+        merged = {k: v for k, v in merged.items() if k not in swept}
+        repeats = episodes or protocol.repeats(merged, swept)
+        retries = max_retries if max_retries is not None else protocol.max_retries
+    else:
+        merged = given
+        repeats = episodes or (1 if swept else 10)
+        retries = max_retries
+    episode = EpisodeOptions(
+        max_retries=2 if retries is None else retries,
+        fallback=fallback,
+        max_steps=max_steps,
+    )
+    return EvalSpec(
+        game=game,
+        options=merged,
+        agent=agent,
+        sweep=swept,
+        repeats=repeats,
+        episode=episode,
+        **spec,
+    )
+
+
+def plan_ablation(game: str, agent_or_model: str, **plan: Any) -> list[EvalSpec]:
+    """One evaluation spec per row of the game's paper ablation (see :func:`plan_eval`).
+
+    Args:
+        game: ``maze``, ``match2`` or ``minesweeper``.
+        agent_or_model: The agent spec (maze, Match-2), or the model spec (Minesweeper,
+            whose ablation varies the prompt strategy).
+        **plan: Arguments of :func:`plan_eval` shared by every row.
+
+    Raises:
+        ValueError: The game has no ablation.
+
+    Example:
+        >>> [(s.row_label, s.agent) for s in plan_ablation("minesweeper", "local")][:2]
+        [('Baseline', 'ms_baseline:local'), ('+ Examples', 'ms_examples:local')]
+    """
+    rows = ablation_rows(game, agent_or_model)
+    options = dict(plan.pop("options", None) or {})
+    plan.pop("label", None)
+    return [
+        plan_eval(game, row.agent, options={**options, **row.options}, label=row.label, **plan)
+        for row in rows
+    ]
+
+
+async def run_specs(
+    specs: Sequence[EvalSpec], out_dir: str | Path = "runs", *, progress: bool = True
+) -> tuple[str, list[EvalReport]]:
+    """Run (or resume) several evaluations one after another; one table for them all.
+
+    The table is the family's paper table over every run's results, rows in the order
+    of ``specs`` (for Minesweeper: by mine count, then that order, as in Table 1).
+    """
+    reports = [await run_eval(spec, out_dir, progress=progress) for spec in specs]
+    table, _, _ = summarize_episodes([r.results_path for r in reports])
+    return table, reports

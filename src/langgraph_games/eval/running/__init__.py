@@ -1,0 +1,1 @@
+"""Running evaluations: specs, the executor, arenas, results files, training rounds, players."""

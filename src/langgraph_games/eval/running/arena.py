@@ -1,0 +1,291 @@
+"""Head-to-head arenas: a run spec, round-robin scheduling and a concurrent executor.
+
+An :class:`ArenaSpec` is pure data (game and options, player specs, matches per pair,
+seed, seat swapping and seeding, episode options, model settings). Its hash names the
+results file, and every match has an id derived from the pair, the round and the seating,
+so a rerun of the same spec skips the matches already on disk: an interrupted arena
+resumes, and each match appears exactly once.
+
+Seeding: with seats swapped, matches ``2k`` and ``2k + 1`` of a pair play the same seed
+(``seed + k``) with the seats exchanged, so both players get the same deals (Texas
+Hold'em's cards, Negotiation's pool and values) from both seats (``seeding="mirrored"``,
+the default); ``"per_match"`` gives match ``m`` the seed ``seed + m`` (the former rule).
+The field is part of the spec hash, so results files written before it existed (every
+match its own seed) are not resumed by a new run: it starts a new file.
+
+Matches run concurrently under a bound; a match whose model calls keep failing is recorded
+with ``status: "error"`` without stopping the others (and is retried by the next rerun).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
+from langgraph_games.eval.running.players import ModelPool
+from langgraph_games.eval.running.records import load_results
+from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.eval.scoring.metrics import Scoring, pairwise_wdl, player_rows
+from langgraph_games.eval.scoring.tables import arena_csv, arena_markdown
+from langgraph_games.games.registry import make
+from langgraph_games.graphs.episode.options import EpisodeOptions
+
+__all__ = ["ArenaReport", "ArenaSpec", "MatchSpec", "run_arena", "settled_matches", "summarize"]
+
+
+class ArenaSpec(BaseModel):
+    """A round-robin arena, as pure data.
+
+    Attributes:
+        game: Game id (with or without version).
+        options: Game options.
+        players: Player specs, e.g. ``["gamebot:local", "minimax"]``.
+        matches: Matches per pair of players.
+        seed: Base seed (see ``seeding``).
+        swap_seats: Alternate who moves first within each pair (half and half).
+        seeding: ``"mirrored"``: the two seatings of a pair's round play the same seed,
+            match ``m`` using ``seed + m // 2`` (``seed + m`` without seat swapping);
+            ``"per_match"``: match ``m`` uses ``seed + m``.
+        baseline: Add the ``random`` player if it is not among ``players``.
+        concurrency: Matches run at once (does not change results, so not hashed).
+        episode: Retries, fallback and step limit.
+        model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: list[str]
+    matches: int = Field(10, ge=1)
+    seed: int = 0
+    swap_seats: bool = True
+    seeding: Literal["mirrored", "per_match"] = "mirrored"
+    baseline: bool = True
+    concurrency: int = Field(4, ge=1)
+    episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
+    model: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("players")
+    @classmethod
+    def _distinct(cls, players: list[str]) -> list[str]:
+        if not players:
+            raise ValueError("an arena needs at least one player spec")
+        if len(set(players)) != len(players):
+            raise ValueError(f"player specs must be distinct, got {players}")
+        return players
+
+    @property
+    def roster(self) -> list[str]:
+        """The players, with the random baseline added when asked for."""
+        roster = list(self.players)
+        if self.baseline and "random" not in roster:
+            roster.append("random")
+        return roster
+
+    def spec_hash(self) -> str:
+        """Short hash of everything that changes results (not ``concurrency``)."""
+        data = self.model_dump(mode="json", exclude={"concurrency"})
+        data["game"] = make(self.game, **self.options).versioned_id
+        blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def schedule(self) -> list[MatchSpec]:
+        """Every match of the round robin, in a stable order."""
+        game = make(self.game, **self.options)
+        if game.num_players != 2:
+            raise ValueError(
+                f"the arena plays two-player games; {game.id} has {game.num_players} seats"
+            )
+        matches = []
+        for a, b in itertools.combinations(self.roster, 2):
+            for m in range(self.matches):
+                seats = [b, a] if self.swap_seats and m % 2 == 1 else [a, b]
+                key = json.dumps([a, b, m, seats])
+                match_id = hashlib.sha256(key.encode()).hexdigest()[:16]
+                mirrored = self.seeding == "mirrored" and self.swap_seats
+                seed = self.seed + (m // 2 if mirrored else m)
+                matches.append(MatchSpec(match_id=match_id, seats=seats, seed=seed, round=m))
+        return matches
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match: its id, the player spec of each seat, the seed and round number."""
+
+    match_id: str
+    seats: list[str]
+    seed: int
+    round: int
+
+
+@dataclass
+class ArenaReport:
+    """What a run did and where its files are."""
+
+    results_path: Path
+    summary_path: Path
+    csv_path: Path
+    played: int = 0
+    skipped: int = 0
+    errors: int = 0
+    markdown: str = ""
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+def results_path_for(spec: ArenaSpec, out_dir: str | Path) -> Path:
+    """``<out_dir>/arena-<game>-<hash>.jsonl``."""
+    game_id = make(spec.game, **spec.options).id
+    return Path(out_dir) / f"arena-{game_id}-{spec.spec_hash()}.jsonl"
+
+
+def settled_matches(
+    records: Sequence[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(finished, failed)``: each match once, a rerun's result over an earlier error.
+
+    A match whose first run ended in an error is played again by the next run and
+    appended; its error record stays in the file. A match counts as failed only when no
+    record of it finished; the first finished record of a match is the one used.
+    Records without a ``match_id`` (written by hand) are taken as they are.
+    """
+    finished: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    errors: dict[str, dict[str, Any]] = {}
+    anonymous_errors: list[dict[str, Any]] = []
+    for record in records:
+        match_id = record.get("match_id")
+        if record.get("status") == "error":
+            if match_id is None:
+                anonymous_errors.append(record)
+            else:
+                errors.setdefault(str(match_id), record)
+            continue
+        if match_id is not None:
+            if str(match_id) in seen:
+                continue
+            seen.add(str(match_id))
+        finished.append(record)
+    failed = [r for key, r in errors.items() if key not in seen] + anonymous_errors
+    return finished, failed
+
+
+def summarize(
+    results: str | Path, scoring: Scoring | None = None
+) -> tuple[str, list[dict[str, Any]], str, list[str]]:
+    """Tables of a results file: ``(markdown, rows, csv, notes about what was skipped)``.
+
+    Lines a crashed run truncated, records of unregistered games or of another spec than
+    the file's, and matches whose every run ended in an error are left out, each with a
+    note (see :func:`~langgraph_games.eval.running.records.load_results`); a match that a rerun
+    finished counts once, with its finished record. Each row carries its ``game``.
+
+    Raises:
+        ValueError: The file holds no finished match of a known game.
+    """
+    loaded = load_results([results], kinds=("match",))
+    notes = list(loaded.notes)
+    matches = loaded.of_kind("match")
+    games = sorted({str(r["game"]) for r in matches})
+    if not games:
+        raise ValueError(f"{results} holds no match records")
+    markdown_parts: list[str] = []
+    csv_parts: list[str] = []
+    all_rows: list[dict[str, Any]] = []
+    for game_id in games:
+        records, failed = settled_matches([r for r in matches if r["game"] == game_id])
+        if failed:
+            notes.append(
+                f"{game_id}: {len(failed)} match(es) ended with an error and are left out "
+                "(rerun the same command to play them again)"
+            )
+        rows = player_rows(records, scoring)
+        all_rows.extend({**row, "game": game_id} for row in rows)
+        markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records), scoring))
+        csv_parts.append(arena_csv(game_id, rows))
+    return "\n".join(markdown_parts), all_rows, "\n".join(csv_parts), notes
+
+
+async def run_arena(
+    spec: ArenaSpec,
+    out_dir: str | Path = "runs",
+    *,
+    progress: bool = True,
+    on_match: Callable[[dict[str, Any]], None] | None = None,
+    scoring: Scoring | None = None,
+) -> ArenaReport:
+    """Run (or resume) an arena and write its results, summary and CSV.
+
+    Args:
+        spec: The arena.
+        out_dir: Folder of the results file and summaries.
+        progress: Show a progress bar on stderr.
+        on_match: Called with each match record as it is written.
+        scoring: How the summary scores the matches (O's scale for games that are not
+            constant-sum, which answers I counts); default the paper's.
+
+    Returns:
+        Paths and counts, and the summary tables.
+
+    Raises:
+        ModelUnavailableError: A model cannot be used (checked before any match starts).
+        PlayerSpecError: A player spec is not understood.
+    """
+    game = make(spec.game, **spec.options)
+    schedule = spec.schedule()
+    path = results_path_for(spec, out_dir)
+    results = ResultsFile(path)
+    models = ModelPool(**spec.model)
+    preflight(spec.roster, game, models)
+    write_manifest(
+        path,
+        {
+            "spec": spec.model_dump(mode="json"),
+            "spec_hash": spec.spec_hash(),
+            "roster": spec.roster,
+        },
+        models,
+    )
+    done = results.finished_ids()
+    jobs = [
+        Job(
+            job_id=m.match_id,
+            seats=m.seats,
+            seed=m.seed,
+            extra={"match_id": m.match_id, "round": m.round},
+            game=game,
+        )
+        for m in schedule
+        if m.match_id not in done
+    ]
+    report = ArenaReport(
+        results_path=path,
+        summary_path=path.with_suffix(".summary.md"),
+        csv_path=path.with_suffix(".summary.csv"),
+        skipped=len(schedule) - len(jobs),
+    )
+    report.played, report.errors = await run_jobs(
+        jobs,
+        base={"kind": "match", "spec_hash": spec.spec_hash()},
+        results=results,
+        options=spec.episode,
+        models=models,
+        concurrency=spec.concurrency,
+        progress=progress,
+        total=len(schedule),
+        on_record=on_match,
+    )
+    if report.played + report.skipped > 0:  # some match record is on disk
+        markdown, rows, csv_text, _ = summarize(path, scoring)
+        report.markdown, report.rows = markdown, rows
+        report.summary_path.write_text(markdown, encoding="utf-8")
+        report.csv_path.write_text(csv_text, encoding="utf-8")
+    return report

@@ -1,0 +1,269 @@
+"""The shared executor of arenas and evaluation runs.
+
+Jobs (one episode each) run concurrently under a bound on one asyncio loop. Each finished
+episode becomes one record appended to the results file at once; a job whose players fail
+(e.g. a model endpoint that stays down after retries) is recorded with ``status: "error"``
+and the others go on. On Ctrl-C or any failure the jobs still running are cancelled, so
+what is on disk is exactly what finished, and a rerun skips it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph.store.base import BaseStore
+
+from langgraph_games import __version__
+from langgraph_games.eval.running.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.games.base import Game
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.run import run_episode
+from langgraph_games.models.factory import check_model, describe_model
+from langgraph_games.models.limiter import CallLimiter
+from langgraph_games.players.base import Decision, DecisionRequest, Player
+
+__all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One episode to play: its record id, the player spec of each seat, seed, extras.
+
+    ``settings`` maps a seat to its strategy settings (see
+    :func:`~langgraph_games.eval.running.players.build_player`).
+    """
+
+    job_id: str
+    seats: list[str]
+    seed: int
+    extra: dict[str, Any]
+    game: Game[Any]
+    settings: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+def preflight(
+    specs: Sequence[str],
+    game: Game[Any],
+    models: ModelPool,
+    settings: dict[int, dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Build every player once and check every model before any episode starts.
+
+    Returns:
+        Each seat's player description (``Player.describe()``: the strategy's settings
+        as it will play them, e.g. the SmartPlay history window), for the manifest.
+
+    Raises:
+        PlayerSpecError: A player spec (or a seat's settings) is not understood.
+        ModelSpecError: A model spec is not understood.
+        ModelUnavailableError: A model cannot be reached or loaded.
+    """
+    described = []
+    for seat, spec in enumerate(specs):
+        player = build_player(spec, game, models=models, settings=(settings or {}).get(seat))
+        described.append({"spec": spec, **player.describe()})
+        parts = split_llm_spec(spec)
+        if parts is not None:
+            check_model(models.get(parts[1]))
+    return described
+
+
+def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
+    """Write ``<results>.manifest.json`` atomically: spec, versions and models used."""
+    manifest = {
+        **data,
+        "package_version": __version__,
+        "python": sys.version.split()[0],
+        "models": {name: describe_model(model) for name, model in models.models.items()},
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    target = path.with_suffix(".manifest.json")
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
+    tmp.replace(target)
+
+
+class _Counted(Player):
+    """A player whose decisions are reported to ``hook`` (for the decisions progress bar)."""
+
+    def __init__(self, inner: Player, hook: Callable[[Decision], None]) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.hook = hook
+
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        decision = await self.inner.adecide(request)
+        self.hook(decision)
+        return decision
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()
+
+
+async def _play(
+    job: Job,
+    base: dict[str, Any],
+    options: EpisodeOptions,
+    models: ModelPool,
+    hook: Callable[[Decision], None] | None = None,
+    store: BaseStore | None = None,
+    truth_limit: int | None = None,
+) -> dict[str, Any]:
+    started = time.time()
+    record: dict[str, Any] = {
+        **base,
+        **job.extra,
+        "game": job.game.versioned_id,
+        "options": job.game.options_dict(),
+        "seed": job.seed,
+        "seats": job.seats,
+        "started_at": started,
+    }
+    try:
+        players = [
+            build_player(
+                spec,
+                job.game,
+                models=models,
+                seed=job.seed * 10 + seat,
+                settings=job.settings.get(seat),
+            )
+            for seat, spec in enumerate(job.seats)
+        ]
+        if hook is not None:
+            players = [_Counted(player, hook) for player in players]
+        episode = await run_episode(
+            job.game,
+            players,
+            seed=job.seed,
+            options=options,
+            store=store,
+            truth_seats=[0],
+            truth_limit=truth_limit,
+        )
+    except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
+        record.update(status="error", error=f"{type(exc).__name__}: {exc}")
+    else:
+        result = episode["result"]
+        record.update(status=result["status"], result=result, trajectory=episode["trajectory"])
+    record["duration_s"] = time.time() - started
+    return record
+
+
+async def run_jobs(
+    jobs: Sequence[Job],
+    *,
+    base: dict[str, Any],
+    results: ResultsFile,
+    options: EpisodeOptions,
+    models: ModelPool,
+    concurrency: int,
+    progress: bool,
+    total: int,
+    finish: Callable[[dict[str, Any]], None] | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+    store: BaseStore | None = None,
+    truth_limit: int | None = None,
+) -> tuple[int, int]:
+    """Play ``jobs`` and append one record each; returns ``(played, errors)``.
+
+    Args:
+        jobs: The episodes still to play.
+        base: Fields every record starts with (``kind``, ``spec_hash``, the id key ...).
+        results: Where records go.
+        options: Episode options.
+        models: Shared chat models.
+        concurrency: Episodes at once (a :class:`~langgraph_games.models.limiter.
+            CallLimiter`, the class that bounds model calls per endpoint).
+        progress: Show progress bars on stderr: episodes, and decisions with the model
+            calls and tokens so far (LLM episodes are long: this one moves every step).
+        total: Size of the whole run (for the bar; finished ones count as done).
+        finish: Adds fields to a record before it is written (e.g. family metrics).
+        on_record: Called with each record after it is written.
+        store: A store holding truths: seat 0 (the evaluated agent) reads the game's
+            truths from it in every episode.
+        truth_limit: At most this many truths from ``store``.
+    """
+    bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
+    steps = _decisions_bar(jobs, options, enabled=progress)
+    episodes_at_once = CallLimiter(concurrency, name="episodes")
+    counts = {"played": 0, "errors": 0}
+    used = {"calls": 0, "tokens": 0}
+
+    def on_decision(decision: Decision) -> None:
+        used["calls"] += int(decision.usage.get("calls", 0))
+        used["tokens"] += int(decision.usage.get("input_tokens", 0)) + int(
+            decision.usage.get("output_tokens", 0)
+        )
+        steps.update(1)
+        if used["calls"]:
+            steps.set_postfix(calls=used["calls"], tokens=used["tokens"], refresh=False)
+
+    async def one(job: Job) -> None:
+        async with episodes_at_once.slot():
+            record = await _play(
+                job,
+                base,
+                options,
+                models,
+                on_decision if progress else None,
+                store=store,
+                truth_limit=truth_limit,
+            )
+            if finish is not None and record["status"] != "error":
+                finish(record)
+            results.append(record)
+            counts["played"] += 1
+            counts["errors"] += record["status"] == "error"
+            bar.update(1)
+            if on_record is not None:
+                on_record(record)
+
+    tasks = [asyncio.ensure_future(one(job)) for job in jobs]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        steps.close()
+        bar.close()
+    return counts["played"], counts["errors"]
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        """Ignore progress."""
+
+    def set_postfix(self, **kwargs: Any) -> None:
+        """Ignore progress."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def _progress(total: int, initial: int, enabled: bool) -> Any:
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, desc="episodes", unit="ep", file=sys.stderr)
+
+
+def _decisions_bar(jobs: Sequence[Job], options: EpisodeOptions, enabled: bool) -> Any:
+    """A bar over decisions; its total is known for one-seat games with a step limit."""
+    if not enabled or not jobs:
+        return _NoBar()
+    from tqdm import tqdm
+
+    single = all(job.game.num_players == 1 for job in jobs)
+    total = len(jobs) * options.max_steps if single and options.max_steps else None
+    return tqdm(total=total, desc="decisions", unit="dec", file=sys.stderr, position=1)

@@ -1,0 +1,379 @@
+"""Evaluation runs: one agent over many episodes of a game, scored by its paper's metrics.
+
+An :class:`EvalSpec` names the game, the agent (any player spec, LLM or not), the
+opponents filling other seats (if the game has them), a *sweep* of game options (e.g.
+the 30 evaluation maps of a maze level: ``{"map_index": [0, ..., 29]}``), repeats with
+successive seeds, and the episode options. Like arenas, runs append one JSON line per
+episode to a results file named by the spec's hash, skip what is done on a rerun, and
+record failing episodes without stopping the others. Each record carries the family's
+per-episode metrics (see :mod:`langgraph_games.eval.scoring.families`), and the summary is the
+paper's table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph.store.base import BaseStore
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
+from langgraph_games.eval.running.players import ModelPool
+from langgraph_games.eval.running.records import load_results
+from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.eval.scoring.families import counters_of, decisions_of, family_of
+from langgraph_games.games.registry import make
+from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.memory.chroma_store import ChromaStore
+from langgraph_games.memory.errors import StoreOpenError
+from langgraph_games.memory.hooks import load_truths
+
+__all__ = [
+    "EpisodeGroups",
+    "EvalReport",
+    "EvalSpec",
+    "format_groups",
+    "group_episodes",
+    "run_eval",
+    "summarize_episodes",
+]
+
+
+class EvalSpec(BaseModel):
+    """An evaluation run, as pure data.
+
+    Attributes:
+        game: Game id.
+        options: Game options shared by every episode.
+        agent: The evaluated player spec (seat 0).
+        agent_settings: Options of the agent's strategy that a spec string cannot carry,
+            e.g. ``{"context": "..."}`` for SPRING (the whole text, so the results
+            depend on it and the hash covers it).
+        opponents: Player specs of the other seats, in order (empty for one-seat games).
+        sweep: Option values to sweep: every combination is played ``repeats`` times.
+        repeats: Episodes per combination, with seeds ``seed, seed + 1, ...``.
+        seed: Base seed.
+        label: Row label in tables (default: the agent spec).
+        concurrency: Episodes at once (does not change results, so not hashed).
+        episode: Retries, fallback and step limit.
+        model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
+        truths: A truth store directory (as ``langgraph-games train`` writes): the agent
+            plays with the game's active truths from it in its prompt. The path is not
+            hashed; what the store holds is (``truths_digest``).
+        truth_limit: At most this many truths (the oldest first).
+        truths_digest: Fingerprint of the truths used, filled in by :func:`run_eval` from
+            the store (so a results file never mixes truth bases).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    agent: str
+    agent_settings: dict[str, Any] = Field(default_factory=dict)
+    opponents: list[str] = Field(default_factory=list)
+    sweep: dict[str, list[Any]] = Field(default_factory=dict)
+    repeats: int = Field(1, ge=1)
+    seed: int = 0
+    label: str | None = None
+    concurrency: int = Field(4, ge=1)
+    episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
+    model: dict[str, Any] = Field(default_factory=dict)
+    truths: str | None = None
+    truth_limit: int | None = Field(None, ge=0)
+    truths_digest: str | None = None
+
+    @field_validator("sweep")
+    @classmethod
+    def _non_empty(cls, sweep: dict[str, list[Any]]) -> dict[str, list[Any]]:
+        for key, values in sweep.items():
+            if not values:
+                raise ValueError(f"sweep of {key!r} has no values")
+        return sweep
+
+    @property
+    def row_label(self) -> str:
+        """The label of this run's row in tables (``<agent> +truths`` with a truth store)."""
+        if self.label:
+            return self.label
+        return f"{self.agent} +truths" if self.truths else self.agent
+
+    def spec_hash(self) -> str:
+        """Short hash of everything that changes results (not ``concurrency``)."""
+        data = self.model_dump(mode="json", exclude={"concurrency", "label", "truths"})
+        if not data["agent_settings"]:  # specs without settings keep their earlier hash
+            del data["agent_settings"]
+        for key in ("truth_limit", "truths_digest"):  # likewise specs without truths
+            if data[key] is None:
+                del data[key]
+        data["game"] = make(self.game, **self.options).versioned_id
+        blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def schedule(self) -> list[tuple[str, dict[str, Any], int]]:
+        """``(episode id, options, seed)`` of every episode, in a stable order.
+
+        Raises:
+            ValueError: The seats do not match the game.
+            OptionError: A swept or fixed option is not valid for the game.
+        """
+        seats = 1 + len(self.opponents)
+        game = make(self.game, **self.options)
+        if seats != game.num_players:
+            raise ValueError(
+                f"{game.id} has {game.num_players} seats; the agent plus "
+                f"{len(self.opponents)} opponent(s) fill {seats}"
+            )
+        keys = sorted(self.sweep)
+        plan = []
+        for values in itertools.product(*(self.sweep[k] for k in keys)):
+            options = {**self.options, **dict(zip(keys, values, strict=True))}
+            make(self.game, **options)  # validates the swept values early
+            for r in range(self.repeats):
+                key = json.dumps([options, self.seed + r], sort_keys=True)
+                episode_id = hashlib.sha256(key.encode()).hexdigest()[:16]
+                plan.append((episode_id, options, self.seed + r))
+        return plan
+
+
+@dataclass
+class EvalReport:
+    """What an evaluation run did, its files and the table."""
+
+    results_path: Path
+    summary_path: Path
+    played: int = 0
+    skipped: int = 0
+    errors: int = 0
+    table: str = ""
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+    truths: list[str] = field(default_factory=list)
+
+
+def results_path_for(spec: EvalSpec, out_dir: str | Path) -> Path:
+    """``<out_dir>/eval-<game>-<hash>.jsonl``."""
+    return Path(out_dir) / f"eval-{make(spec.game, **spec.options).id}-{spec.spec_hash()}.jsonl"
+
+
+def _add_metrics(record: dict[str, Any]) -> None:
+    session = GameSession.from_dict(record["result"]["record"])
+    family = family_of(session.game.id)
+    record["family"] = family.name
+    record["metrics"] = family.episode_metrics(session, counters_of(record["result"]))
+    if family.decision_metrics is not None:
+        decisions = decisions_of(record.get("trajectory") or [])
+        record["metrics"].update(family.decision_metrics(decisions))
+
+
+async def run_eval(
+    spec: EvalSpec,
+    out_dir: str | Path = "runs",
+    *,
+    progress: bool = True,
+    on_episode: Callable[[dict[str, Any]], None] | None = None,
+) -> EvalReport:
+    """Run (or resume) an evaluation and write its results and summary table.
+
+    With ``spec.truths`` the truth store is opened once for the whole run (ChromaStore
+    allows one process per directory: evaluate after training, not during it) and the
+    agent's seat reads the game's active truths from it in every episode.
+
+    Raises:
+        ModelUnavailableError: A model cannot be used (checked before any episode starts).
+        PlayerSpecError: A player spec is not understood.
+        OptionError: A game option (fixed or swept) is not valid.
+        StoreOpenError: ``spec.truths`` is not a truth store.
+    """
+    if spec.truths is None:
+        return await _run_eval(spec, out_dir, progress=progress, on_episode=on_episode)
+    with open_truths(spec.truths) as store:
+        truths = load_truths(store, make(spec.game).id, limit=spec.truth_limit)
+        blob = json.dumps(truths, separators=(",", ":")).encode()
+        digest = hashlib.sha256(blob).hexdigest()[:16]
+        pinned = spec.model_copy(update={"truths_digest": digest})
+        report = await _run_eval(
+            pinned, out_dir, progress=progress, on_episode=on_episode, store=store
+        )
+    report.truths = truths
+    return report
+
+
+def open_truths(path: str | Path) -> ChromaStore:
+    """Open a truth store directory for reading (it must exist and hold a Chroma store).
+
+    Raises:
+        StoreOpenError: Nothing there, or not a store.
+    """
+    directory = Path(path)
+    if not (directory / "chroma.sqlite3").is_file():
+        raise StoreOpenError(
+            f"no truth store at {directory}: expected a directory written by "
+            "'langgraph-games train' (the 'truths:' line it prints) or by ChromaStore"
+        )
+    return ChromaStore(directory)
+
+
+async def _run_eval(
+    spec: EvalSpec,
+    out_dir: str | Path,
+    *,
+    progress: bool,
+    on_episode: Callable[[dict[str, Any]], None] | None,
+    store: BaseStore | None = None,
+) -> EvalReport:
+    plan = spec.schedule()
+    base_game = make(spec.game, **spec.options)
+    path = results_path_for(spec, out_dir)
+    results = ResultsFile(path)
+    models = ModelPool(**spec.model)
+    settings = {0: dict(spec.agent_settings)} if spec.agent_settings else {}
+    players = preflight([spec.agent, *spec.opponents], base_game, models, settings)
+    write_manifest(
+        path,
+        {"spec": spec.model_dump(mode="json"), "spec_hash": spec.spec_hash(), "players": players},
+        models,
+    )
+    done = results.finished_ids("episode_id")
+    seats = [spec.agent, *spec.opponents]
+    jobs = [
+        Job(
+            job_id=episode_id,
+            seats=seats,
+            seed=seed,
+            extra={"episode_id": episode_id, "label": spec.row_label},
+            game=make(spec.game, **options),
+            settings=settings,
+        )
+        for episode_id, options, seed in plan
+        if episode_id not in done
+    ]
+    report = EvalReport(
+        results_path=path,
+        summary_path=path.with_suffix(".summary.md"),
+        skipped=len(plan) - len(jobs),
+    )
+    report.played, report.errors = await run_jobs(
+        jobs,
+        base={"kind": "episode", "spec_hash": spec.spec_hash()},
+        results=results,
+        options=spec.episode,
+        models=models,
+        concurrency=spec.concurrency,
+        progress=progress,
+        total=len(plan),
+        finish=_add_metrics,
+        on_record=on_episode,
+        store=store,
+        truth_limit=spec.truth_limit,
+    )
+    table, rows, _ = summarize_episodes([path])
+    report.table = table
+    report.metrics = [m for episodes in rows.values() for m in episodes]
+    report.summary_path.write_text(table, encoding="utf-8")
+    return report
+
+
+@dataclass
+class EpisodeGroups:
+    """Evaluation records grouped for tables: ``{family: {label: [metrics, ...]}}``.
+
+    Attributes:
+        families: Per-episode metrics by family name, then row label.
+        games: A game id of each family (to find its :class:`Family`).
+        notes: What was left out and why, and labels kept apart by spec.
+    """
+
+    families: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
+    games: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _spec_key(record: dict[str, Any]) -> tuple[str, str, str]:
+    return (
+        str(record.get("family", "generic")),
+        str(record.get("label")),
+        str(record.get("game", "")).split("-v")[0],
+    )
+
+
+def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
+    """Read evaluation records and group their metrics by family and label.
+
+    What cannot be used (a truncated last line, an unregistered game, another spec than
+    the file's, a failed episode) is left out with a note. When one label comes from runs
+    of different specs of the same game (e.g. the same agent on two maze levels, in two
+    files), its rows are kept apart as ``label [spec]`` and a note says so.
+
+    Raises:
+        ValueError: A path does not exist.
+    """
+    loaded = load_results(list(paths), kinds=("episode",))
+    groups = EpisodeGroups(notes=list(loaded.notes))
+    usable = []
+    for item in loaded.records:
+        record = item.record
+        if record.get("kind") != "episode":
+            continue
+        if record.get("status") == "error":
+            groups.notes.append(
+                f"{item.source}: episode {record.get('episode_id')} failed: "
+                f"{record.get('error')}; left out"
+            )
+            continue
+        usable.append(record)
+    specs: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    for record in usable:
+        specs[_spec_key(record)].add(str(record.get("spec_hash", "")))
+    for (family, label, game), hashes in specs.items():
+        if len(hashes) > 1:
+            groups.notes.append(
+                f"{family}: label {label!r} holds {game} runs of {len(hashes)} specs "
+                f"({', '.join(sorted(h or '-' for h in hashes))}); their rows are kept apart "
+                f"as '{label} [spec]'"
+            )
+    for record in usable:
+        name = str(record.get("family", "generic"))
+        label = str(record.get("label"))
+        if len(specs[_spec_key(record)]) > 1:
+            label = f"{label} [{record.get('spec_hash', '-')}]"
+        groups.games.setdefault(name, str(record["game"]))
+        groups.families.setdefault(name, {}).setdefault(label, []).append(record["metrics"])
+    return groups
+
+
+def summarize_episodes(
+    paths: list[str | Path],
+) -> tuple[str, dict[str, list[dict[str, Any]]], list[str]]:
+    """The paper tables of evaluation results: ``(text, metrics by label, notes)``.
+
+    Several files (e.g. the variants of an ablation) can be summarised together; rows are
+    grouped by family and labelled by each record's ``label`` (see :func:`group_episodes`
+    for what is left out).
+
+    Raises:
+        ValueError: A path does not exist.
+    """
+    groups = group_episodes(paths)
+    text, flat = format_groups(groups)
+    return text, flat, groups.notes
+
+
+def format_groups(groups: EpisodeGroups) -> tuple[str, dict[str, list[dict[str, Any]]]]:
+    """Each family's paper table of grouped episodes, and the metrics by label."""
+    parts = []
+    flat: dict[str, list[dict[str, Any]]] = {}
+    for family_name, rows in groups.families.items():
+        family = family_of(groups.games[family_name])
+        title = f"## {family.name} ({family.paper})" if family.paper else f"## {family.name}"
+        parts.append(f"{title}\n\n{family.table(rows)}\n")
+        for label, metrics in rows.items():
+            flat.setdefault(label, []).extend(metrics)
+    return "\n".join(parts), flat

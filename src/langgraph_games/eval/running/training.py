@@ -1,0 +1,424 @@
+"""Agent-ExpVer training runs: a results file, a truth store, rounds that resume after a crash.
+
+A :class:`TrainSpec` names the game, the GeoLink player (an LLM strategy spec such as
+``eeb:local``), the levels (the fixed training maps of the maze or Match-2, taken
+``train_maps`` per level and round; ``test_maps`` fixed evaluation maps per level) and the
+loop's options (:class:`~langgraph_games.graphs.expver.parts.ExpVerOptions`).
+:func:`run_training` runs :func:`~langgraph_games.graphs.expver.graph.create_expver_graph` with
+
+- a **results file** ``<out>/train-<game>-<hash>.jsonl`` as the ledger: every episode
+  (``kind: "episode"``, with the family's metrics and a label ``<label> r<round>
+  <train|replay|test>``, so ``langgraph-games report`` prints the paper's table per round
+  and split) and two records per round (``kind: "round"``, split ``train`` and ``test``,
+  the shape of :data:`~langgraph_games.eval.reports.report.ROUND_FIELDS`, so the report draws the
+  learning curves); plus ``.manifest.json`` and ``.summary.md`` (the per-round table);
+- a **store** (a :class:`~langgraph_games.memory.ChromaStore` directory, default
+  ``<out>/train-<game>-<hash>-store``) holding the experiences, the truths and the run
+  marker; ``langgraph-games eval ... --truths DIR`` plays with its truths.
+
+The hash covers what changes results, not the number of rounds: running the same command
+again (after a crash, or with more ``--rounds``) continues the same run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from langgraph_games.eval.protocols.plans import protocol_for
+from langgraph_games.eval.running.executor import preflight, write_manifest
+from langgraph_games.eval.running.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.eval.scoring.families import counters_of, decisions_of, family_of
+from langgraph_games.eval.scoring.tables import markdown_table
+from langgraph_games.games.base import Game
+from langgraph_games.games.registry import make
+from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.expver.graph import create_expver_graph
+from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
+from langgraph_games.memory.chroma_store import ChromaStore
+from langgraph_games.memory.embeddings import minilm_index
+from langgraph_games.memory.hooks import load_truths
+from langgraph_games.players.base import Player
+from langgraph_games.players.registry import PlayerSpecError
+
+__all__ = [
+    "FileLedger",
+    "TrainReport",
+    "TrainSpec",
+    "describe_event",
+    "family_metrics",
+    "round_table",
+    "run_training",
+    "training_paths",
+]
+
+FIXED_SET_SIZES = {"train": 10, "eval": 30}
+"""Maps (levels) per maze level or Match-2 difficulty in the fixed sets."""
+
+
+class TrainSpec(BaseModel):
+    """A training run, as pure data.
+
+    Attributes:
+        game: Game id (``maze``, ``match2``, or any scored single-player game).
+        options: Game options shared by every level.
+        agent: GeoLink's player: an LLM strategy spec, ``<strategy>:<model>``.
+        levels: Maze levels (1-3) or Match-2 difficulties trained and tested on (default:
+            level 1 / easy).
+        train_maps: Training maps per level and round (the round plays
+            ``train_maps x len(levels)`` levels).
+        train_pool: Maps per level the rounds take their training maps from, in turn
+            (default: the whole fixed training set, 10).
+        test_maps: Fixed evaluation maps per level every round is tested on.
+        seed: Episode seed of map 1 (map ``k`` plays seed ``seed + k - 1``).
+        label: Names the run in tables (default ``expver``, or ``expver-append`` etc.).
+        expver: The loop's options (``levels_per_round`` is set from ``train_maps``).
+        model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    agent: str = "eeb:local"
+    levels: list[Any] = Field(default_factory=list)
+    train_maps: int = Field(2, ge=1)
+    train_pool: int | None = Field(None, ge=1)
+    test_maps: int = Field(2, ge=1)
+    seed: int = 0
+    label: str | None = None
+    expver: ExpVerOptions = Field(default_factory=ExpVerOptions)
+    model: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def row_label(self) -> str:
+        """The label of this run's rows and curves."""
+        if self.label:
+            return self.label
+        mode = self.expver.weave_mode.value
+        return "expver" if mode == "merge" else f"expver-{mode}"
+
+    def spec_hash(self) -> str:
+        """Short hash of what changes results (not the rounds, concurrency or label)."""
+        data = self.model_dump(mode="json", exclude={"label"})
+        data["expver"].pop("rounds")
+        data["expver"].pop("concurrency")
+        data["game"] = make(self.game, **self.options).versioned_id
+        blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def level_values(self) -> list[Any]:
+        """The maze levels / Match-2 difficulties (protocol default when none given)."""
+        if self.levels:
+            return list(self.levels)
+        protocol = protocol_for(self.game)
+        if protocol is not None and protocol.level_option == "difficulty":
+            return ["easy"]
+        return [1] if protocol is not None else []
+
+    def _base_options(self) -> dict[str, Any]:
+        options = dict(self.options)
+        limit = self.expver.episode.max_steps
+        fields = make(self.game).Options.model_fields
+        if limit is not None and "max_steps" in fields and "max_steps" not in options:
+            options["max_steps"] = limit  # the engine's own limit, shown in the prompt
+        return options
+
+    def _levels(self, split: str, count: int) -> list[Level]:
+        protocol = protocol_for(self.game)
+        base = self._base_options()
+        if protocol is None or protocol.level_option is None:
+            offset = 0 if split == "train" else 100_000
+            return [
+                Level(id=f"{split}-s{self.seed + offset + k}", options=base, seed=self.seed + k)
+                for k in range(count)
+            ]
+        key = protocol.level_option
+        prefix = "L" if key == "level" else ""
+        return [
+            Level(
+                id=f"{prefix}{value}-{split}{k:02d}",
+                options={**base, key: value, "map_set": split, "map_index": k},
+                seed=self.seed + k - 1,
+            )
+            for k in range(1, count + 1)
+            for value in self.level_values()
+        ]
+
+    def train_levels(self) -> list[Level]:
+        """The training pool, map by map (each map of every level in turn)."""
+        size = FIXED_SET_SIZES["train"]
+        pool = self.train_pool or size
+        if protocol_for(self.game) is not None and pool > size:
+            raise ValueError(f"train_pool is {pool}; the fixed training set has {size} maps")
+        return self._levels("train", pool)
+
+    def test_levels(self) -> list[Level]:
+        """The evaluation levels every round is tested on."""
+        size = FIXED_SET_SIZES["eval"]
+        if protocol_for(self.game) is not None and self.test_maps > size:
+            raise ValueError(f"test_maps is {self.test_maps}; the evaluation set has {size}")
+        return self._levels("eval", self.test_maps)
+
+    def graph_options(self) -> ExpVerOptions:
+        """The loop's options, with the round size from ``train_maps``."""
+        per_round = self.train_maps * max(1, len(self.level_values()))
+        return self.expver.model_copy(update={"levels_per_round": per_round})
+
+
+def training_paths(spec: TrainSpec, out_dir: str | Path) -> tuple[Path, Path]:
+    """``(results file, default store directory)`` of a run in ``out_dir``."""
+    stem = f"train-{make(spec.game, **spec.options).id}-{spec.spec_hash()}"
+    return Path(out_dir) / f"{stem}.jsonl", Path(out_dir) / f"{stem}-store"
+
+
+def family_metrics(
+    session: GameSession, result: Mapping[str, Any], trajectory: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """The evaluation family's metrics, so training and evaluation score alike (note E6).
+
+    Games without a ``score``/``success`` metric get ``score`` = the seat's return and
+    ``success`` = a positive return.
+    """
+    family = family_of(session.game.id)
+    metrics = family.episode_metrics(session, counters_of(result))
+    if family.decision_metrics is not None:
+        metrics.update(family.decision_metrics(decisions_of(trajectory)))
+    value = float(session.returns[0]) if session.returns else 0.0
+    metrics.setdefault("score", value)
+    metrics.setdefault("success", value > 0)
+    return metrics
+
+
+class FileLedger:
+    """The loop's ledger on a results file: records by id, appended durably.
+
+    Episode records get the evaluation fields (``spec_hash``, ``label`` per round and
+    split, ``seats``, ``family``), round records the run's label, so reports read them.
+    """
+
+    def __init__(self, results: ResultsFile, spec: TrainSpec) -> None:
+        self.results = results
+        self.spec = spec
+        self.spec_hash = spec.spec_hash()
+        self.records = {str(r["id"]): r for r in results.read().records if "id" in r}
+        self.played = 0
+
+    def get(self, record_id: str) -> dict[str, Any] | None:
+        """The record under ``record_id``."""
+        return self.records.get(record_id)
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Append ``record`` (fsynced) and index it."""
+        out = {**record, "spec_hash": self.spec_hash}
+        if record.get("kind") == "episode":
+            out["label"] = f"{self.spec.row_label} r{record['round']} {record['split']}"
+            out["seats"] = [self.spec.agent]
+            out["family"] = family_of(make(self.spec.game).id).name
+            self.played += 1
+        else:
+            out["label"] = self.spec.row_label
+        self.results.append(out)
+        self.records[str(out["id"])] = out
+
+
+@dataclass
+class TrainReport:
+    """What a training run did, its files and its per-round table."""
+
+    results_path: Path
+    store_path: Path
+    summary_path: Path
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    truths: list[str] = field(default_factory=list)
+    played: int = 0
+    table: str = ""
+
+
+ROUND_HEADERS = [
+    "round",
+    "train success %",
+    "train score",
+    "steps",
+    "promoted",
+    "truths added",
+    "merged",
+    "duplicates",
+    "test success %",
+    "test score",
+    "change",
+    "decision",
+]
+
+
+def round_table(records: Sequence[Mapping[str, Any]]) -> str:
+    """One line per round: training plays, what TruthWeaver did, the test and the decision.
+
+    Round 0 is the starting policy's test (eq. 6's first baseline). ``decision``: ``kept``,
+    ``reverted`` (the test score dropped), or ``unchanged`` (no truth changed, so the test
+    was not played again).
+    """
+    by_round: dict[int, dict[str, Mapping[str, Any]]] = {}
+    for record in records:
+        by_round.setdefault(int(record["round"]), {})[str(record.get("split"))] = record
+    rows = []
+    for number in sorted(by_round):
+        train = by_round[number].get("train", {})
+        test = by_round[number].get("test", {})
+
+        def pct(r: Mapping[str, Any]) -> float | None:
+            return None if "success_rate" not in r else 100 * float(r["success_rate"])
+
+        rows.append(
+            [
+                number,
+                pct(train),
+                train.get("score"),
+                train.get("steps"),
+                train.get("promoted"),
+                train.get("truths_added"),
+                train.get("truths_merged"),
+                train.get("duplicates"),
+                pct(test),
+                test.get("score"),
+                test.get("delta"),
+                test.get("decision"),
+            ]
+        )
+    return markdown_table(ROUND_HEADERS, rows)
+
+
+def _score(metrics: Mapping[str, Any], key: str) -> str:
+    value = metrics.get(key)
+    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
+
+
+def describe_event(event: Mapping[str, Any], score_key: str = "score") -> str | None:
+    """One progress line for a stream event of the ExpVer graph (``None``: nothing to say)."""
+    kind = event.get("event")
+    where = f"round {event.get('round')} {event.get('level', '')}".rstrip()
+    again = " (recorded earlier)" if event.get("cached") else ""
+    if kind in ("play", "replay"):
+        m = event.get("metrics") or {}
+        ok = "success" if m.get("success") else "no success"
+        return f"{where}: {kind} score {_score(m, score_key)}, {ok}{again}"
+    if kind == "reflect":
+        exp = event.get("experience") or {}
+        text = exp.get("text") or (exp.get("provenance") or {}).get("verdict", "")
+        return f"{where}: experience{again}: {str(text)[:100]}"
+    if kind == "promote":
+        weave = event.get("weave")
+        woven = ""
+        if weave:
+            woven = (
+                f"; truths +{weave['added']} added, {weave['merged']} merged, "
+                f"{weave['duplicates']} duplicates, {weave['already_present']} already there"
+            )
+        kept_out = f"; {event['not_promoted']}" if event.get("not_promoted") else ""
+        return f"{where}: {event.get('verdict') or event.get('status')}{woven}{kept_out}"
+    if kind in ("baseline", "round"):
+        r = event.get("record") or {}
+        decision = r.get("decision", "")
+        delta = f", change {r['delta']:+.1f}" if "delta" in r else ""
+        return (
+            f"round {r.get('round')} test: success {100 * float(r.get('success_rate', 0)):.0f}%, "
+            f"score {float(r.get('score', 0)):.1f}{delta}: {decision}{again}"
+        )
+    if kind == "plan":
+        return f"round {event.get('round')}: training on {', '.join(event.get('levels') or [])}"
+    return None
+
+
+def _strategy_player(spec: str, models: ModelPool) -> Callable[[Any, Game[Any]], Player]:
+    def build(model: Any, game: Game[Any]) -> Player:
+        return build_player(spec, game, models=models)
+
+    return build
+
+
+async def run_training(
+    spec: TrainSpec,
+    out_dir: str | Path = "runs",
+    *,
+    store: str | Path | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+) -> TrainReport:
+    """Run (or resume) a training run and write its results, store and per-round table.
+
+    Args:
+        spec: The run.
+        out_dir: Folder of the results file (and of the store by default).
+        store: The truth store directory (default ``<out>/train-<game>-<hash>-store``).
+        on_event: Called with each stream event of the graph (see :func:`describe_event`).
+
+    Raises:
+        PlayerSpecError: ``spec.agent`` is not an LLM strategy.
+        ModelUnavailableError: The model cannot be used (checked before anything runs).
+        StoreOpenError: The store directory is not usable (another run's, damaged, locked).
+    """
+    parts = split_llm_spec(spec.agent)
+    if parts is None:
+        raise PlayerSpecError(
+            f"train needs an LLM strategy for GeoLink (e.g. eeb:local); {spec.agent!r} is not one"
+        )
+    train, test = spec.train_levels(), spec.test_levels()
+    results_path, default_store = training_paths(spec, out_dir)
+    store_path = Path(store) if store is not None else default_store
+    models = ModelPool(**spec.model)
+    preflight([spec.agent], make(spec.game, **train[0].options), models)
+    model = models.get(parts[1])
+    write_manifest(
+        results_path,
+        {
+            "spec": spec.model_dump(mode="json"),
+            "spec_hash": spec.spec_hash(),
+            "store": str(store_path),
+            "train_levels": [lv.id for lv in train],
+            "test_levels": [lv.id for lv in test],
+        },
+        models,
+    )
+    results = ResultsFile(results_path)
+    ledger = FileLedger(results, spec)
+    with ChromaStore(store_path, index=minilm_index(["text"])) as chroma:
+        graph = create_expver_graph(
+            model,
+            spec.game,
+            train_levels=train,
+            test_levels=test,
+            store=chroma,
+            options=spec.graph_options(),
+            player_factory=_strategy_player(spec.agent, models),
+            ledger=ledger,
+            metrics=family_metrics,
+            run_id=f"train-{spec.spec_hash()}",
+        )
+        async for event in graph.astream({}, stream_mode="custom"):
+            if on_event is not None:
+                on_event(event)
+        truths = load_truths(chroma, make(spec.game).id)
+    rounds = [
+        r for r in results.read().records if r.get("kind") == "round" and r.get("round") is not None
+    ]
+    rounds = [r for r in rounds if int(r["round"]) <= spec.expver.rounds]
+    table = round_table(rounds)
+    summary = results_path.with_suffix(".summary.md")
+    summary.write_text(
+        f"## Training rounds (ExpVer): {spec.row_label}\n\n{table}\n", encoding="utf-8"
+    )
+    return TrainReport(
+        results_path=results_path,
+        store_path=store_path,
+        summary_path=summary,
+        rounds=rounds,
+        truths=truths,
+        played=ledger.played,
+        table=table,
+    )

@@ -1,0 +1,1 @@
+"""Scoring: per-episode metrics, per-family counters, tables, the SmartPlay summary."""

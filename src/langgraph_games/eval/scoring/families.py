@@ -1,0 +1,326 @@
+"""Metric families: which paper's metrics and table a single-agent game is scored with.
+
+Each family names its games, computes per-episode metrics from a finished
+:class:`~langgraph_games.games.GameSession` plus the episode loop's counters (model
+calls, valid answers, rejected answers), and renders the paper's table from labelled
+lists of those per-episode metrics. The metric functions themselves live next to the
+games (``games/<game>/metrics.py``); this module only routes to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langgraph_games.eval.scoring.tables import markdown_table
+from langgraph_games.games.session import GameSession
+
+__all__ = [
+    "FAMILIES",
+    "Family",
+    "counters_of",
+    "crafter_costs",
+    "decisions_of",
+    "family_of",
+    "generic_table",
+]
+
+EpisodeMetrics = Callable[[GameSession, Mapping[str, Any]], dict[str, Any]]
+Table = Callable[[Mapping[str, Sequence[Mapping[str, Any]]]], str]
+Headline = Callable[[Sequence[Mapping[str, Any]]], dict[str, float | None]]
+DecisionMetrics = Callable[[Sequence[Mapping[str, Any]]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A paper's metrics for some games.
+
+    Attributes:
+        name: Short name, e.g. ``"maze"``.
+        paper: The paper the table comes from.
+        games: Game ids (without version) scored this way.
+        episode_metrics: ``(session, counters) -> metrics`` of one episode.
+        table: ``{label: [metrics, ...]} -> text`` in the paper's layout.
+        headline: ``[metrics, ...] -> {name: value}``: the family's main figure(s) for bar
+            plots, e.g. ``{"success rate %": 66.7}``, or one normalised score per
+            SmartPlay setting.
+        decision_metrics: Optional extra metrics from the agent's per-step decisions
+            (e.g. how its intermediate answers scored against ground truth).
+    """
+
+    name: str
+    paper: str
+    games: tuple[str, ...]
+    episode_metrics: EpisodeMetrics
+    table: Table
+    headline: Headline | None = None
+    decision_metrics: DecisionMetrics | None = None
+
+
+def counters_of(result: Mapping[str, Any], seat: int = 0) -> dict[str, Any]:
+    """The loop's counters of one seat.
+
+    ``api_calls``, ``valid_responses`` (decisions not settled by the fallback),
+    ``rejected_answers`` (answers without a legal action, re-asked or not), ``fallbacks``,
+    ``decisions``, ``defaulted`` (answers replaced by the strategy's own default action,
+    e.g. SPRING's "Do"), ``input_tokens``, ``output_tokens`` and ``latency_s`` (the seat's
+    decision time).
+    """
+    counters = result["players"][seat]
+    return {
+        "api_calls": int(counters.get("model_calls", 0)),
+        "valid_responses": int(counters["decisions"]) - int(counters.get("fallbacks", 0)),
+        "rejected_answers": int(counters.get("invalid_answers", 0)),
+        "fallbacks": int(counters.get("fallbacks", 0)),
+        "decisions": int(counters["decisions"]),
+        "defaulted": int(counters.get("defaulted", 0)),
+        "input_tokens": int(counters.get("input_tokens", 0)),
+        "output_tokens": int(counters.get("output_tokens", 0)),
+        "latency_s": round(float(counters.get("latency_s", 0.0)), 6),
+    }
+
+
+def decisions_of(trajectory: Sequence[Mapping[str, Any]], seat: int = 0) -> list[dict[str, Any]]:
+    """The per-step decisions of one seat in an episode's trajectory."""
+    return [
+        step["decisions"][str(seat)]
+        for step in trajectory
+        if str(seat) in (step.get("decisions") or {})
+    ]
+
+
+def _generic_metrics(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
+    return {
+        "return": float(session.returns[0]),
+        "steps": len(session.actions),
+        "done": session.done,
+        **counters,
+    }
+
+
+def generic_table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """Episodes, mean return, mean steps and finished share per label."""
+    body = []
+    for label, episodes in rows.items():
+        n = max(1, len(episodes))
+        body.append(
+            [
+                label,
+                len(episodes),
+                sum(float(e["return"]) for e in episodes) / n,
+                sum(float(e["steps"]) for e in episodes) / n,
+                sum(1 for e in episodes if e["done"]) / n,
+            ]
+        )
+    return markdown_table(["agent", "episodes", "mean return", "mean steps", "finished"], body)
+
+
+def _generic_headline(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+    n = max(1, len(episodes))
+    return {"mean return": sum(float(e["return"]) for e in episodes) / n}
+
+
+def _maze() -> Family:
+    from langgraph_games.games.maze import metrics
+
+    return Family(
+        "maze",
+        "EvoEmpirBench",
+        ("maze",),
+        lambda s, c: metrics.episode_metrics(s, api_calls=c.get("api_calls")),
+        lambda rows: metrics.format_table({k: metrics.aggregate(v) for k, v in rows.items()}),
+        lambda episodes: {"success rate %": float(metrics.aggregate(episodes)["Suc.Rate"])},
+    )
+
+
+def _match2() -> Family:
+    from langgraph_games.games.match2 import metrics
+
+    def episode(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
+        calls = counters.get("api_calls") or None  # search players make no calls
+        return metrics.episode_metrics(
+            session,
+            api_calls=calls,
+            valid_responses=min(counters.get("valid_responses", 0), calls) if calls else None,
+        )
+
+    return Family(
+        "match2",
+        "EvoEmpirBench",
+        ("match2",),
+        episode,
+        lambda rows: metrics.format_table({k: metrics.aggregate(v) for k, v in rows.items()}),
+        lambda episodes: {"success rate %": _number(metrics.aggregate(episodes)["Suc.Rate"])},
+    )
+
+
+def _minesweeper() -> Family:
+    from langgraph_games.games.minesweeper import metrics
+
+    def episode(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
+        # Each fallback applied an action that stands for one rejected answer, and the
+        # engine already counted it; the other rejected answers were re-asked unseen.
+        # Under the paper's protocol (no re-asks) this is always 0.
+        unseen = counters.get("rejected_answers", 0) - counters.get("fallbacks", 0)
+        return metrics.episode_metrics(session, rejected_answers=max(0, unseen))
+
+    def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+        # Table 1's layout: by mine count, then the labels in the order they came.
+        groups: dict[tuple[int, str], list[Mapping[str, Any]]] = {}
+        for label, episodes in rows.items():
+            for e in episodes:
+                groups.setdefault((int(e["mines"]), label), []).append(e)
+        order = {label: i for i, label in enumerate(rows)}
+        keys = sorted(groups, key=lambda k: (k[0], order[k[1]]))
+        table1 = metrics.format_table1({k: metrics.aggregate(groups[k]) for k in keys})
+        checks = {k: metrics.reasoning_row(groups[k]) for k in keys}
+        if not any(row["Checked"] for row in checks.values()):
+            return table1
+        return (
+            f"{table1}\n\nMoves checked against the logic solver (ours)\n"
+            f"{metrics.format_reasoning(checks)}"
+        )
+
+    return Family(
+        "minesweeper",
+        "Minesweeper Agent",
+        ("minesweeper",),
+        episode,
+        table,
+        lambda episodes: {"win rate %": 100 * float(metrics.aggregate(episodes)["Winning Rate"])},
+        decision_metrics=metrics.report_counts,
+    )
+
+
+def _smartplay() -> Family:
+    from langgraph_games.games.smartplay import metrics
+
+    def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+        columns = sorted({str(e["column"]) for episodes in rows.values() for e in episodes})
+        normalized = metrics.format_table(metrics.smartplay_table(rows, columns=columns))
+        raw = metrics.format_table(metrics.smartplay_table(rows, normalized=False, columns=columns))
+        return f"Human-normalised scores (Table 2)\n{normalized}\n\nRaw scores (Table 4)\n{raw}"
+
+    def headline(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+        summary = metrics.aggregate_episodes(episodes)
+        return {column: cell.normalized_score for column, cell in sorted(summary.items())}
+
+    return Family(
+        "smartplay",
+        "SmartPlay",
+        ("bandit", "rock_paper_scissors", "hanoi", "messenger"),
+        lambda s, c: metrics.episode_metrics(s, **c),
+        table,
+        headline,
+    )
+
+
+def _crafter() -> Family:
+    from langgraph_games.games.crafter import metrics
+    from langgraph_games.games.crafter.data import ACHIEVEMENTS
+
+    def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+        body = []
+        for label, episodes in rows.items():
+            summary = metrics.summarize(list(episodes))
+            per_step = crafter_costs(episodes)
+            body.append(
+                [
+                    label,
+                    len(episodes),
+                    summary["score"],
+                    f"{summary['reward_mean']:.1f}±{summary['reward_std']:.1f}",
+                    summary["depth_max"],
+                    summary["length_mean"],
+                    per_step["defaulted_pct"],
+                    per_step["calls_per_step"],
+                    per_step["tokens_per_step"],
+                    per_step["seconds_per_step"],
+                ]
+            )
+        main = markdown_table(
+            [
+                "agent",
+                "episodes",
+                "score %",
+                "reward",
+                "depth",
+                "steps",
+                "defaulted %",
+                "calls/step",
+                "tokens/step",
+                "s/step",
+            ],
+            body,
+        )
+        labels = [label for label, episodes in rows.items() if episodes]
+        if not labels:
+            return main
+        rates = {label: metrics.success_rates(rows[label]) for label in labels}
+        unlocks = markdown_table(
+            ["achievement", *labels],
+            [[name, *(rates[label][name] for label in labels)] for name in ACHIEVEMENTS],
+        )
+        return f"{main}\n\nAchievement unlock rates (% of episodes)\n\n{unlocks}"
+
+    return Family(
+        "crafter",
+        "SPRING / SmartPlay",
+        ("crafter",),
+        lambda s, c: metrics.episode_metrics(s, **c),
+        table,
+        lambda episodes: {"Crafter score %": metrics.summarize(list(episodes))["score"]},
+    )
+
+
+def crafter_costs(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+    """Per decision over all episodes: defaulted share (%), model calls, tokens, seconds.
+
+    ``None`` where the episodes hold no decision counters (e.g. records of other runs).
+
+    Example:
+        >>> crafter_costs([{"decisions": 4, "defaulted": 1, "api_calls": 36,
+        ...                 "input_tokens": 900, "output_tokens": 100, "latency_s": 2.0}])
+        {'defaulted_pct': 25.0, 'calls_per_step': 9.0, 'tokens_per_step': 250.0, \
+'seconds_per_step': 0.5}
+    """
+    decisions = sum(int(e.get("decisions", 0)) for e in episodes)
+    if not decisions:
+        return dict.fromkeys(
+            ("defaulted_pct", "calls_per_step", "tokens_per_step", "seconds_per_step")
+        )
+
+    def total(key: str) -> float:
+        return float(sum(float(e.get(key, 0) or 0) for e in episodes))
+
+    return {
+        "defaulted_pct": 100.0 * total("defaulted") / decisions,
+        "calls_per_step": total("api_calls") / decisions,
+        "tokens_per_step": (total("input_tokens") + total("output_tokens")) / decisions,
+        "seconds_per_step": total("latency_s") / decisions,
+    }
+
+
+_BUILDERS = (_maze, _match2, _minesweeper, _smartplay, _crafter)
+FAMILIES: dict[str, Family] = {}
+
+
+def family_of(game_id: str) -> Family:
+    """The family scoring ``game_id`` (a generic one when no paper table applies)."""
+    if not FAMILIES:
+        for build in _BUILDERS:
+            try:
+                family = build()
+            except ImportError:  # an optional game that is not installed
+                continue
+            for game in family.games:
+                FAMILIES[game] = family
+    base = game_id.split("-v")[0]
+    return FAMILIES.get(base) or Family(
+        "generic", "", (base,), _generic_metrics, generic_table, _generic_headline
+    )
+
+
+def _number(value: Any) -> float | None:
+    return None if value is None else float(value)

@@ -1,0 +1,151 @@
+"""Rendering metric rows as Markdown and CSV tables."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langgraph_games.eval.scoring.metrics import Scoring
+from langgraph_games.games.registry import make
+
+__all__ = ["arena_csv", "arena_markdown", "markdown_table"]
+
+
+def _fmt(value: Any, digits: int = 2) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A GitHub-flavoured Markdown table."""
+    cells = [[str(h) for h in headers], *[[_fmt(c) for c in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)) + " |"]
+    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in cells[1:]:
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
+    return "\n".join(lines)
+
+
+def _sub_headers(game_id: str) -> list[tuple[int, str]]:
+    game = make(game_id)
+    return [
+        (
+            s.index,
+            f"P{s.index}-{'f1' if s.metric.value == 'f1' else 'acc'}" + ("" if s.scored else "*"),
+        )
+        for s in game.subproblems
+    ]
+
+
+def _player_table(
+    game_id: str, rows: Sequence[Mapping[str, Any]]
+) -> tuple[list[str], list[list[Any]]]:
+    subs = _sub_headers(game_id)
+    headers = [
+        "player",
+        "matches",
+        "W-D-L",
+        "O",
+        "I",
+        *[h for _, h in subs],
+        "I re-asked",
+        "invalid %",
+        "ambiguous",
+        "fallbacks",
+        "tokens in",
+        "tokens out",
+        "s/decision",
+    ]
+    body = []
+    for row in rows:
+        body.append(
+            [
+                row["player"],
+                row["matches"],
+                f"{row['wins']}-{row['draws']}-{row['losses']}",
+                row["O"],
+                row["I"],
+                *[row["I_sub"].get(index) for index, _ in subs],
+                row.get("I_retry"),
+                f"{100 * row['invalid_rate']:.1f}",
+                row.get("ambiguous", 0),
+                row["fallbacks"],
+                row["input_tokens"],
+                row["output_tokens"],
+                row["seconds_per_decision"],
+            ]
+        )
+    return headers, body
+
+
+def _notes(game_id: str, rows: Sequence[Mapping[str, Any]], scoring: Scoring) -> list[str]:
+    game = make(game_id)
+    notes = []
+    if any(not s.scored for s in game.subproblems):
+        notes.append("`*` reported but not part of I (as in the paper).")
+    if not game.constant_sum:
+        scale = game.return_scale
+        notes.append(
+            f"O: (own return - opponent's return) / {scale:g}, the paper's [-1, 1] scale."
+            if scoring.outcome == "paper"
+            else f"O: own return / {scale:g} (share scale, in [0, 1]; not the paper's)."
+        )
+    if any(row.get("I") is not None or row.get("I_retry") is not None for row in rows):
+        basis = {
+            "first": "each decision's first answer (before any feedback)",
+            "last": "the answer whose move was played",
+            "all": "every answer, re-asked ones included",
+        }[scoring.intermediate]
+        notes.append(f"I scores {basis}; 'I re-asked' scores the answers given after feedback.")
+    return notes
+
+
+def arena_markdown(
+    game_id: str,
+    rows: Sequence[Mapping[str, Any]],
+    pairs: Mapping[tuple[str, str], Sequence[int]],
+    scoring: Scoring | None = None,
+) -> str:
+    """The arena summary: per-player O/I table, notes on the scales, pairwise W-D-L."""
+    headers, body = _player_table(game_id, rows)
+    parts = [
+        f"## {game_id}: outcome (O) and intermediate (I) scores",
+        "",
+        markdown_table(headers, body),
+    ]
+    notes = _notes(game_id, rows, scoring or Scoring())
+    if notes:
+        parts.append("\n" + "\n\n".join(notes))
+    names = [r["player"] for r in rows]
+    if len(names) > 1 and pairs:
+        grid = []
+        for a in names:
+            line: list[Any] = [a]
+            for b in names:
+                wdl = pairs.get((a, b))
+                line.append("" if a == b else "-".join(map(str, wdl)) if wdl else "")
+            grid.append(line)
+        parts += [
+            "",
+            "### Head to head (W-D-L of the row player)",
+            "",
+            markdown_table(["", *names], grid),
+        ]
+    return "\n".join(parts) + "\n"
+
+
+def arena_csv(game_id: str, rows: Sequence[Mapping[str, Any]]) -> str:
+    """The per-player table as CSV."""
+    headers, body = _player_table(game_id, rows)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(headers)
+    for line in body:
+        writer.writerow([_fmt(c, 4) for c in line])
+    return out.getvalue()

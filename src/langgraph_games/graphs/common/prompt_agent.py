@@ -1,0 +1,96 @@
+"""Pieces shared by the single-call agents (GAMEBoT, EvoEmpirBench, Minesweeper).
+
+A single-prompt agent builds its messages, calls the model once, and parses the reply.
+The call node records tokens and latency the same way the GAMEBoT graph does; the
+decision helper writes the JSON form of a :class:`~langgraph_games.players.base.Decision`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from langgraph_games.graphs.common.llm import reply_text
+from langgraph_games.models.usage import ainvoke_measured
+from langgraph_games.players.base import ParseStatus
+
+__all__ = ["call_model", "compile_model_check", "decision_dict", "to_messages"]
+
+
+def to_messages(pairs: Sequence[tuple[str, str]]) -> list[BaseMessage]:
+    """``[("system", text), ("user", text)]`` as LangChain messages.
+
+    Example:
+        >>> [type(m).__name__ for m in to_messages([("system", "a"), ("user", "b")])]
+        ['SystemMessage', 'HumanMessage']
+    """
+    out: list[BaseMessage] = []
+    for role, text in pairs:
+        if role == "system":
+            out.append(SystemMessage(content=text))
+        elif role == "user":
+            out.append(HumanMessage(content=text))
+        else:
+            raise ValueError(f"unknown message role {role!r}; expected 'system' or 'user'")
+    return out
+
+
+async def call_model(
+    model: BaseChatModel,
+    messages: list[BaseMessage],
+    *,
+    attempts: int,
+    delay_s: float,
+) -> dict[str, Any]:
+    """One model call with retries: ``{"reply": text, "usage": {...}, "latency_s": s}``."""
+    reply, usage = await ainvoke_measured(model, messages, attempts=attempts, base_delay_s=delay_s)
+    latency = usage.pop("latency_s")
+    return {"reply": reply_text(reply), "usage": usage, "latency_s": latency}
+
+
+def decision_dict(
+    state: dict[str, Any] | Any,
+    action: str | None,
+    status: ParseStatus,
+    info: dict[str, Any],
+    *,
+    intermediate: dict[int, str] | None = None,
+) -> dict[str, Any]:
+    """The JSON form of a decision from a graph state holding ``reply``/``usage``/``latency_s``."""
+    return {
+        "action": action,
+        "status": status.value,
+        "raw_outputs": [state.get("reply") or ""],
+        "intermediate": {str(k): v for k, v in (intermediate or {}).items()},
+        "scores": [],
+        "usage": dict(state.get("usage") or {}),
+        "latency_s": float(state.get("latency_s", 0.0)),
+        "info": info,
+    }
+
+
+def compile_model_check(
+    state_schema: type[Any],
+    input_schema: type[Any],
+    call: Any,
+    check: Any,
+    name: str,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The shape every single-call strategy graph shares: ``model -> check -> END``.
+
+    ``call`` builds the prompt and asks the model (usage recorded); ``check`` reads the
+    reply into a decision. Two nodes, because each LangGraph node costs a fixed overhead
+    per decision and the pieces need no checkpoint between them.
+    """
+    builder = StateGraph(state_schema, input_schema=input_schema)
+    builder.add_node("model", call)
+    builder.add_node("check", check)
+    builder.add_edge(START, "model")
+    builder.add_edge("model", "check")
+    builder.add_edge("check", END)
+    return builder.compile(name=name)

@@ -1,0 +1,62 @@
+"""Per-seat counters of an episode's trajectory."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langgraph_games.players.base import ParseStatus
+
+__all__ = ["summarize_players"]
+
+
+def summarize_players(
+    trajectory: Sequence[Mapping[str, Any]], num_players: int
+) -> list[dict[str, Any]]:
+    """Per-seat counters over a trajectory: decisions, invalid answers, fallbacks, usage.
+
+    ``fallbacks`` counts the loop's fallbacks (after the retries); ``defaulted`` counts
+    decisions where the player itself took its paper's default action because the answer
+    named none (status ``fallback`` without a loop fallback, e.g. SPRING's "Do");
+    ``ambiguous_answers`` counts the answers (first or re-asked) that named two different
+    actions, which are also among ``invalid_answers``.
+    """
+    summary = [
+        {
+            "decisions": 0,
+            "first_try_valid": 0,
+            "invalid_answers": 0,
+            "ambiguous_answers": 0,
+            "retries": 0,
+            "fallbacks": 0,
+            "defaulted": 0,
+            "model_calls": 0,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "latency_s": 0.0,
+        }
+        for _ in range(num_players)
+    ]
+    for step in trajectory:
+        for seat, decision in (step.get("decisions") or {}).items():
+            entry = summary[int(seat)]
+            attempts = decision.get("attempts") or []
+            entry["decisions"] += 1
+            invalid = sum(1 for a in attempts if a.get("status") != ParseStatus.OK.value)
+            entry["invalid_answers"] += invalid
+            entry["ambiguous_answers"] += sum(
+                1 for a in attempts if a.get("status") == ParseStatus.AMBIGUOUS.value
+            )
+            entry["retries"] += max(0, len(attempts) - 1)
+            entry["first_try_valid"] += int(bool(attempts) and attempts[0].get("status") == "ok")
+            entry["fallbacks"] += int(decision.get("fallback") is not None)
+            entry["defaulted"] += int(
+                decision.get("fallback") is None
+                and decision.get("status") == ParseStatus.FALLBACK.value
+            )
+            usage = decision.get("usage") or {}
+            entry["model_calls"] += int(usage.get("calls", 0))
+            entry["input_tokens"] += int(usage.get("input_tokens", 0))
+            entry["output_tokens"] += int(usage.get("output_tokens", 0))
+            entry["latency_s"] += float(decision.get("latency_s", 0.0))
+    return summary

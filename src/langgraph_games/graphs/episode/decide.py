@@ -1,0 +1,126 @@
+"""One seat's decision in the episode loop: ask, re-ask with feedback, fall back."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from langgraph_games.games.base import Game
+from langgraph_games.games.errors import IllegalActionError
+from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import derive_rng
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
+
+__all__ = ["decide_seat"]
+
+
+def _history_lines(session: GameSession, count: int) -> tuple[str, ...]:
+    if count <= 0:
+        return ()
+    start = max(0, len(session.actions) - count)
+    lines = []
+    for index, joint in enumerate(session.actions[start:], start=start + 1):
+        moves = ", ".join(f"{session.game.player_label(p)} played {a}" for p, a in joint.items())
+        lines.append(f"Move {index}: {moves}")
+    return tuple(lines)
+
+
+def _problem(
+    decision: Decision, legal: Sequence[str], game: Game[Any], state: Any, seat: int
+) -> str:
+    """The feedback a player gets when its answer is rejected."""
+    if decision.action is None:
+        reason = decision.info.get("problem") or "your answer contained no move I could read"
+        return (
+            f"Your answer was rejected: {reason}. Answer again in the required format "
+            f"with one of the legal moves: {', '.join(legal)}."
+        )
+    try:
+        game.apply(state, {seat: decision.action})
+    except IllegalActionError as exc:
+        return f"Your answer was rejected. {exc}"
+    return f"Your answer was rejected: {decision.action!r} is not a legal move now."
+
+
+async def decide_seat(
+    player: Player,
+    session: GameSession,
+    seat: int,
+    options: EpisodeOptions,
+    truths: Sequence[str],
+) -> dict[str, Any]:
+    """Ask ``seat``'s player (re-asking with feedback), else apply the fallback."""
+    game, state = session.game, session.state
+    legal = session.legal_actions(seat)
+    observation = session.observe(seat)
+    history = _history_lines(session, options.history)
+    attempts: list[dict[str, Any]] = []
+    feedback: str | None = None
+    started = time.perf_counter()
+    chosen: Decision | None = None
+    for attempt in range(options.max_retries + 1):
+        request = DecisionRequest(
+            game=game,
+            state=state,
+            player=seat,
+            observation=observation,
+            legal_actions=legal,
+            history=history,
+            feedback=feedback,
+            truths=tuple(truths),
+            attempt=attempt,
+        )
+        decision = await player.adecide(request)
+        valid = decision.action is not None and game.is_legal(state, seat, decision.action)
+        if not valid and decision.status is ParseStatus.OK:
+            decision.status = (
+                ParseStatus.UNPARSABLE if decision.action is None else ParseStatus.ILLEGAL
+            )
+        entry = decision.to_dict()
+        if not valid:
+            feedback = _problem(decision, legal, game, state, seat)
+            entry["feedback"] = feedback
+        attempts.append(entry)
+        if valid:
+            chosen = decision
+            break
+    outcome: dict[str, Any] = {"attempts": attempts, "fallback": None, "forfeit": False}
+    if chosen is not None:
+        outcome["action"] = chosen.action
+        outcome["status"] = chosen.status.value
+    else:
+        rng = derive_rng("fallback", session.seed, state.turn, seat)
+        if options.fallback == "forfeit":
+            action = None
+        elif options.fallback == "random":
+            action = rng.choice(legal)
+        else:
+            action = game.fallback_action(state, seat, rng)
+        outcome["action"] = action
+        outcome["status"] = ParseStatus.FALLBACK.value
+        outcome["fallback"] = options.fallback
+        outcome["forfeit"] = action is None
+    # GAMEBoT's I scores what the model answered unprompted: the first attempt. Answers
+    # given after feedback are kept apart (each attempt also keeps its own scores).
+    first = attempts[0]
+    outcome["intermediate"] = first["intermediate"]
+    outcome["scores"] = first["scores"]
+    outcome["retry_scores"] = [
+        {**score, "attempt": number}
+        for number, attempt in enumerate(attempts[1:], start=1)
+        for score in attempt["scores"]
+    ]
+    outcome["latency_s"] = time.perf_counter() - started
+    outcome["usage"] = _sum_usage(a["usage"] for a in attempts)
+    return outcome
+
+
+def _sum_usage(usages: Any) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for usage in usages:
+        for key, value in (usage or {}).items():
+            if isinstance(value, (int, float)):
+                total[key] = total.get(key, 0) + int(value)
+    return total

@@ -1,0 +1,186 @@
+"""The episode loop: one game between players, as a LangGraph graph.
+
+``decide -> apply -> decide ... -> finish``: ``decide`` observes the acting seats and asks
+their players, ``apply`` plays the joint move, and a router after ``apply`` (and at the
+start) goes to ``finish`` once the game is over or the step limit is reached. The graph
+state holds only the session record ``{game, options, seed, actions}`` and the trajectory,
+both JSON, so a SQLite checkpointer can persist it and an interrupted episode resumes
+where it stopped. The live ``GameSession`` is cached in the run's context and rebuilt from
+the record when the cache does not match (after a resume, for instance).
+
+In ``decide`` every acting player is asked concurrently. An answer without a legal action
+is fed back to the player with the reason and the legal moves, and asked again up to
+``max_retries`` times; then the fallback applies (``"game"``: the source paper's rule for
+that game, ``"random"``: a random legal move, ``"forfeit"``: the player loses) and is
+counted. The trajectory keeps, per step, the observations, every attempt's raw outputs and
+parse status, the intermediate answers and their scores, usage and latency; a decision's
+own ``intermediate`` and ``scores`` are those of its first attempt (what the model
+answered before any feedback), and ``retry_scores`` those of the re-asked attempts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
+from langgraph.types import Checkpointer
+
+from langgraph_games.graphs.episode.context import EpisodeContext
+from langgraph_games.graphs.episode.counters import summarize_players
+from langgraph_games.graphs.episode.decide import decide_seat
+from langgraph_games.graphs.episode.options import EpisodeState
+
+__all__ = ["create_episode_graph"]
+
+
+def _stopped(state: EpisodeState, ctx: EpisodeContext) -> bool:
+    session = ctx.sessions.get(state["record"])
+    limit = ctx.options.max_steps
+    return session.done or (limit is not None and len(session.actions) >= limit)
+
+
+async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    session = ctx.sessions.get(state["record"])
+    seats = session.current_players
+    turn = {
+        "step": len(session.actions),
+        "players": list(seats),
+        "observations": {str(p): session.observe(p) for p in seats},
+    }
+    outcomes = await asyncio.gather(
+        *(
+            decide_seat(
+                ctx.players[seat],
+                session,
+                seat,
+                ctx.options,
+                ctx.truths_for(seat, session.game.id, runtime.store),
+            )
+            for seat in seats
+        )
+    )
+    decisions = {str(seat): outcome for seat, outcome in zip(seats, outcomes, strict=True)}
+    forfeit = next((seat for seat, o in zip(seats, outcomes, strict=True) if o["forfeit"]), None)
+    return {"turn": turn, "decisions": decisions, "forfeit": forfeit}
+
+
+async def _apply(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
+    session = runtime.context.sessions.get(state["record"])
+    decisions = state["decisions"] or {}
+    joint = {int(seat): d["action"] for seat, d in decisions.items()}
+    turn = state["turn"] or {}
+    events = session.step(joint)
+    step = {
+        "step": turn.get("step", len(session.actions) - 1),
+        "turn": session.states[-2].turn,
+        "observations": turn.get("observations", {}),
+        "decisions": decisions,
+        "actions": {str(p): a for p, a in joint.items()},
+        "events": events,
+    }
+    return {"record": session.to_dict(), "trajectory": [step], "turn": None, "decisions": None}
+
+
+async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
+    record = state["record"]
+    session = runtime.context.sessions.get(record)
+    new_steps: list[dict[str, Any]] = []
+    forfeit = state.get("forfeit")
+    returns = list(session.returns)
+    status = "finished" if session.done else "truncated"
+    if forfeit is not None:
+        status = "forfeit"
+        scale = session.game.return_scale
+        others = max(1, len(returns) - 1)
+        returns = [-scale if p == forfeit else scale / others for p in range(len(returns))]
+        # The forfeiting seat's last decision is part of the record too.
+        new_steps.append(
+            {
+                "step": len(session.actions),
+                "turn": session.state.turn,
+                "observations": (state.get("turn") or {}).get("observations", {}),
+                "decisions": state.get("decisions") or {},
+                "actions": {},
+                "events": [{"type": "forfeit", "player": forfeit}],
+            }
+        )
+    best = max(returns) if returns else 0.0
+    winners = [p for p, r in enumerate(returns) if r == best and best > min(returns)]
+    trajectory = [*(state.get("trajectory") or []), *new_steps]
+    result = {
+        "status": status,
+        "record": record,
+        "returns": returns,
+        "winners": winners,
+        "steps": len(session.actions),
+        "forfeit": forfeit,
+        "players": summarize_players(trajectory, session.game.num_players),
+    }
+    runtime.context.sessions.drop(record)
+    return {"result": result, "trajectory": new_steps}
+
+
+def _next_move(
+    state: EpisodeState, runtime: Runtime[EpisodeContext]
+) -> Literal["decide", "finish"]:
+    return "finish" if _stopped(state, runtime.context) else "decide"
+
+
+def _after_decide(state: EpisodeState) -> Literal["apply", "finish"]:
+    return "finish" if state.get("forfeit") is not None else "apply"
+
+
+_COMPILED: CompiledStateGraph[EpisodeState, EpisodeContext, EpisodeState, EpisodeState] | None
+_COMPILED = None
+
+
+def create_episode_graph(
+    *, checkpointer: Checkpointer = None, store: BaseStore | None = None
+) -> CompiledStateGraph[EpisodeState, EpisodeContext, EpisodeState, EpisodeState]:
+    """Compile the episode loop (one compiled graph serves every episode).
+
+    Invoke it with ``{"record": {"game": id, "options": {...}, "seed": n, "actions": []}}``
+    and ``context=EpisodeContext(players=[...])``; the final state's ``result`` holds the
+    outcome and per-player counters, and ``trajectory`` holds every step. With a
+    checkpointer, invoking again with ``None``, the same ``thread_id`` and the same context
+    resumes an interrupted episode.
+
+    Args:
+        checkpointer: Optional LangGraph checkpointer (e.g. ``AsyncSqliteSaver``).
+        store: Optional LangGraph store (e.g. ``ChromaStore``) holding truths that seats
+            without given truths read (see :class:`EpisodeContext`).
+
+    Returns:
+        The compiled graph (cached when there is neither checkpointer nor store).
+
+    Example:
+        >>> import asyncio
+        >>> from langgraph_games.players import MinimaxPlayer, RandomPlayer
+        >>> graph = create_episode_graph()
+        >>> record = {"game": "tictactoe", "seed": 1, "actions": []}
+        >>> context = EpisodeContext(players=[MinimaxPlayer(), RandomPlayer()])
+        >>> final = asyncio.run(graph.ainvoke({"record": record}, context=context))
+        >>> final["result"]["returns"]
+        [1.0, -1.0]
+    """
+    global _COMPILED
+    plain = checkpointer is None and store is None
+    if plain and _COMPILED is not None:
+        return _COMPILED
+    builder = StateGraph(EpisodeState, context_schema=EpisodeContext)
+    builder.add_node("decide", _decide)
+    builder.add_node("apply", _apply)
+    builder.add_node("finish", _finish)
+    builder.add_conditional_edges(START, _next_move)
+    builder.add_conditional_edges("decide", _after_decide)
+    builder.add_conditional_edges("apply", _next_move)
+    builder.add_edge("finish", END)
+    compiled = builder.compile(checkpointer=checkpointer, store=store, name="episode")
+    if plain:
+        _COMPILED = compiled
+    return compiled

@@ -1,0 +1,42 @@
+"""How an episode runs (:class:`EpisodeOptions`) and the state of its graph (JSON only)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal, TypedDict
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["EpisodeOptions", "EpisodeState", "Fallback"]
+
+Fallback = Literal["game", "random", "forfeit"]
+
+
+class EpisodeOptions(BaseModel):
+    """How an episode treats unusable answers and how long it may run.
+
+    Attributes:
+        max_retries: Re-asks after an unparsable or illegal answer, before the fallback.
+        fallback: ``"game"`` (the source paper's choice for the game), ``"random"`` (a
+            random legal move) or ``"forfeit"`` (the player loses the game).
+        max_steps: Stop after this many joint moves (``None``: play to the end).
+        history: How many recent moves to pass to players as text (0: none).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_retries: int = Field(2, ge=0, le=20)
+    fallback: Fallback = "game"
+    max_steps: int | None = Field(None, ge=1)
+    history: int = Field(0, ge=0)
+
+
+class EpisodeState(TypedDict, total=False):
+    """State of the episode graph (JSON only, so checkpoints stay portable)."""
+
+    record: dict[str, Any]
+    trajectory: Annotated[list[dict[str, Any]], operator.add]
+    turn: dict[str, Any] | None
+    decisions: dict[str, Any] | None
+    forfeit: int | None
+    result: dict[str, Any] | None

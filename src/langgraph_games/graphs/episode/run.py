@@ -1,0 +1,78 @@
+"""Play one episode: :func:`run_episode`, resuming from a checkpoint when there is one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.store.base import BaseStore
+from langgraph.types import Checkpointer
+
+from langgraph_games.games.base import Game
+from langgraph_games.games.registry import make
+from langgraph_games.graphs.episode.context import EpisodeContext
+from langgraph_games.graphs.episode.graph import create_episode_graph
+from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
+from langgraph_games.players.base import Player
+
+__all__ = ["run_episode"]
+
+
+async def run_episode(
+    game: Game[Any] | str,
+    players: Sequence[Player],
+    *,
+    seed: int = 0,
+    options: EpisodeOptions | None = None,
+    truths: Mapping[int, Sequence[str]] | None = None,
+    store: BaseStore | None = None,
+    truth_seats: Sequence[int] | None = None,
+    truth_limit: int | None = None,
+    checkpointer: Checkpointer = None,
+    thread_id: str | None = None,
+    **game_options: Any,
+) -> dict[str, Any]:
+    """Play one episode and return ``{"result": ..., "trajectory": [...]}``.
+
+    With a checkpointer and a ``thread_id`` that already has a checkpoint, the episode
+    resumes from it instead of starting over. With a ``store``, seats without given
+    ``truths`` (and in ``truth_seats``, default all) play with the game's truths from it.
+
+    Raises:
+        ValueError: The number of players does not match the game's seats.
+    """
+    engine = make(game, **game_options) if isinstance(game, str) else game
+    if len(players) != engine.num_players:
+        raise ValueError(f"{engine.id} has {engine.num_players} seats; got {len(players)} players")
+    graph = create_episode_graph(checkpointer=checkpointer, store=store)
+    context = EpisodeContext(
+        players=players,
+        game=engine,
+        options=options or EpisodeOptions(),
+        truths=truths or {},
+        truth_seats=truth_seats,
+        truth_limit=truth_limit,
+    )
+    config: RunnableConfig = {"recursion_limit": 10**6}
+    graph_input: EpisodeState | None = {
+        "record": {
+            "game": engine.versioned_id,
+            "options": engine.options_dict(),
+            "seed": seed,
+            "actions": [],
+        },
+        "trajectory": [],
+    }
+    if checkpointer is not None:
+        config["configurable"] = {"thread_id": thread_id or f"episode-{seed}"}
+        saved = await graph.aget_state(config)
+        if saved.values.get("record") is not None and saved.next:
+            graph_input = None  # resume
+        elif saved.values.get("result") is not None:
+            return {"result": saved.values["result"], "trajectory": saved.values["trajectory"]}
+    if checkpointer is None:
+        final = await graph.ainvoke(graph_input, config=config, context=context)
+    else:  # write each checkpoint before the next step, so a crash loses nothing
+        final = await graph.ainvoke(graph_input, config=config, context=context, durability="sync")
+    return {"result": final["result"], "trajectory": final["trajectory"]}

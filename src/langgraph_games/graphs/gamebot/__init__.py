@@ -1,0 +1,25 @@
+"""GAMEBoT: the subproblem chain-of-thought strategy and its per-game prompts (``prompts/``)."""
+
+from __future__ import annotations
+
+from langgraph_games.graphs.gamebot.graph import (
+    VARIANTS,
+    GamebotState,
+    build_gamebot_messages,
+    create_gamebot_agent,
+    gamebot_player,
+    load_prompt,
+    parse_gamebot_reply,
+    score_intermediate,
+)
+
+__all__ = [
+    "VARIANTS",
+    "GamebotState",
+    "build_gamebot_messages",
+    "create_gamebot_agent",
+    "gamebot_player",
+    "load_prompt",
+    "parse_gamebot_reply",
+    "score_intermediate",
+]

@@ -1,0 +1,378 @@
+"""SmartPlay's baseline agent: think step by step, then choose the exact action.
+
+``create_smartplay_agent(model)`` compiles a decision graph (see
+:mod:`langgraph_games.graphs.common.decision`)::
+
+    context -> think -> choose -> act -> END
+
+- ``context`` builds the released context from the input: the system line, the game's
+  manual (ending with the numbered action list), the history (the most recent earlier
+  observations, the game's window) and ``current step observation: ...``
+  (:mod:`langgraph_games.graphs.smartplay.prompts`).
+- ``think`` asks question 1 ("What is the best action to take? Let's think step by step,").
+- ``choose`` asks question 2 ("Choose the best executable action from the list of all
+  actions. Write the exact chosen action.") with question 1 and its answer in the
+  conversation.
+- ``act`` maps the second answer to an action by the earliest-position rule; when no action
+  is named it takes action 0 of the list, as released, and marks the decision
+  ``fallback`` with ``info["defaulted"] = True`` so the episode loop counts it (among the
+  player's invalid answers). ``default_action=None`` returns no action instead, so the
+  episode loop's retries and fallback apply (note S6).
+
+The graph is pure over its input: the history comes in the input's ``history`` (earlier
+observations, oldest first, ending just before the current step). :class:`SmartPlayPlayer`
+keeps those observations per episode, so in the episode loop, the arena and evaluation
+runs the agent sees the same history as the released environment's ``HistoryTracker``.
+
+It plays the SmartPlay games and Crafter (with Crafter's manual and SmartPlay's action
+list). The history window is an option (``history_length``); by default each game's:
+Bandit 50, RPS 50, Hanoi 5 and Messenger 2 as released, Crafter 5 as in the paper's
+Table 1 (the released Crafter environment showed 2:
+:data:`~langgraph_games.graphs.smartplay.prompts.RELEASED_CRAFTER_HISTORY`). Every decision
+records the window it used (``info["history_length"]``), and the player's description the
+window it plays with.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import time
+from collections import OrderedDict
+from typing import Annotated, Any, Literal
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from langgraph_games.games.base import Game
+from langgraph_games.games.registry import make
+from langgraph_games.graphs.common.decision import (
+    DecisionInput,
+    GraphPlayer,
+    decision_from_dict,
+    engine_of,
+    request_to_input,
+    state_of,
+)
+from langgraph_games.graphs.common.llm import add_usage, reply_text, reply_usage
+from langgraph_games.graphs.smartplay.prompts import (
+    QUESTIONS,
+    build_messages,
+    match_action,
+    render_history,
+    smartplay_history_length,
+    smartplay_view,
+)
+from langgraph_games.memory.hooks import format_truths
+from langgraph_games.models.factory import describe_model
+from langgraph_games.models.retry import ainvoke_with_retry
+from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus
+
+__all__ = [
+    "SmartPlayAgentState",
+    "SmartPlayPlayer",
+    "create_smartplay_agent",
+    "smartplay_player",
+]
+
+QuestionVariant = Literal["code", "paper"]
+
+CONTEXT = "context"
+THINK = "think"
+CHOOSE = "choose"
+ACT = "act"
+
+
+class SmartPlayAgentState(DecisionInput, total=False):
+    """Decision input plus the context, both answers, usage and the decision."""
+
+    actions: list[str]
+    window: int
+    context: list[BaseMessage]
+    answers: Annotated[list[str], operator.add]
+    usage: Annotated[dict[str, int], add_usage]
+    latency_s: Annotated[float, operator.add]
+    decision: dict[str, Any]
+
+
+def _check_game(game: Game[Any]) -> None:
+    if game.num_players != 1:
+        raise ValueError(
+            f"the SmartPlay baseline plays single-player games; {game.id} has "
+            f"{game.num_players} seats"
+        )
+    try:
+        smartplay_view(game, game.initial_state(0))
+    except TypeError as exc:
+        raise ValueError(
+            f"{exc}; try bandit, rock_paper_scissors, hanoi, messenger or crafter"
+        ) from None
+
+
+def create_smartplay_agent(
+    model: BaseChatModel,
+    *,
+    question_variant: QuestionVariant = "code",
+    history_length: int | None = None,
+    default_action: int | None = 0,
+    call_attempts: int = 3,
+    retry_delay_s: float = 0.5,
+    name: str = "smartplay",
+) -> CompiledStateGraph[SmartPlayAgentState, Any, DecisionInput, SmartPlayAgentState]:
+    """Compile SmartPlay's two-question baseline as a decision graph.
+
+    Args:
+        model: Any LangChain chat model (see :func:`~langgraph_games.models.load_chat_model`).
+        question_variant: Wording of question 1: ``"code"`` (released, default) or
+            ``"paper"`` (note S1).
+        history_length: Past observations to show; default the game's window (Bandit 50,
+            RPS 50, Hanoi 5, Messenger 2, Crafter 5 as in the paper; the released Crafter
+            code showed 2). The paper allows other windows when they are stated.
+        default_action: Index in the action list taken when the answer names no action
+            (0 as released); ``None`` leaves the decision without an action so the
+            episode loop's retries and fallback apply.
+        call_attempts: Attempts per model call on transient failures (with backoff).
+        retry_delay_s: First backoff delay; it doubles after each failed attempt.
+        name: Name of the compiled graph.
+
+    Returns:
+        A decision graph: input :class:`~langgraph_games.graphs.common.decision.DecisionInput`
+        (``history``: the earlier observations, oldest first), output key ``decision``.
+
+    Raises:
+        ValueError: An unknown question variant or a negative history length.
+
+    Example:
+        >>> import asyncio
+        >>> from langgraph_games import GameSession
+        >>> from langgraph_games.graphs.common.decision import request_to_input
+        >>> from langgraph_games.models import ScriptedChatModel
+        >>> from langgraph_games.players import request_for
+        >>> model = ScriptedChatModel(responses=["Rock loses to paper.", "Paper"])
+        >>> agent = create_smartplay_agent(model)
+        >>> request = request_for(GameSession("rock_paper_scissors"))
+        >>> out = asyncio.run(agent.ainvoke(request_to_input(request)))
+        >>> out["decision"]["action"], out["decision"]["status"], out["decision"]["usage"]["calls"]
+        ('Paper', 'ok', 2)
+    """
+    if question_variant not in QUESTIONS:
+        raise ValueError(
+            f"Unknown question variant {question_variant!r}; accepted: {', '.join(QUESTIONS)}"
+        )
+    if history_length is not None and history_length < 0:
+        raise ValueError(f"history_length must be >= 0, got {history_length}")
+    think_question, choose_question = QUESTIONS[question_variant]
+
+    async def ask(messages: list[BaseMessage], config: RunnableConfig) -> dict[str, Any]:
+        started = time.perf_counter()
+        reply = await ainvoke_with_retry(
+            model, messages, config=config, attempts=call_attempts, base_delay_s=retry_delay_s
+        )
+        return {
+            "answers": [reply_text(reply)],
+            "usage": {"calls": 1, **reply_usage(reply)},
+            "latency_s": time.perf_counter() - started,
+        }
+
+    async def build_context(state: SmartPlayAgentState) -> dict[str, Any]:
+        game = engine_of(state)
+        game_state = state_of(state)
+        view = smartplay_view(game, game_state)
+        length = view.history_length if history_length is None else history_length
+        earlier = list(state.get("history") or [])
+        history = render_history(earlier, length, first_step=max(0, game_state.turn - len(earlier)))
+        # The released context: everything but the question (it comes per node).
+        messages = build_messages(state["observation"], "", manual=view.manual, history=history)
+        context = messages[:-1]
+        truths = list(state.get("truths") or [])
+        if truths:
+            context.insert(2, SystemMessage(format_truths(truths)))
+        if state.get("feedback"):
+            context.append(SystemMessage(str(state["feedback"])))
+        return {"actions": list(view.actions), "context": context, "window": length}
+
+    async def think(state: SmartPlayAgentState, config: RunnableConfig) -> dict[str, Any]:
+        return await ask(_with_questions(state["context"], [think_question], []), config)
+
+    async def choose(state: SmartPlayAgentState, config: RunnableConfig) -> dict[str, Any]:
+        asked = [think_question, choose_question]
+        return await ask(_with_questions(state["context"], asked, state["answers"]), config)
+
+    async def act(state: SmartPlayAgentState) -> dict[str, Any]:
+        actions = state["actions"]
+        answers = list(state.get("answers") or [])
+        index = match_action(answers[-1] if answers else "", actions, default=None)
+        info: dict[str, Any] = {
+            "strategy": "smartplay",
+            "question_variant": question_variant,
+            "history_length": state.get("window"),
+            "defaulted": False,
+        }
+        legal = set(state.get("legal_actions") or actions)
+        if index is not None:
+            action: str | None = actions[index]
+            status = ParseStatus.OK
+        elif default_action is not None and 0 <= default_action < len(actions):
+            index = default_action
+            action = actions[index]
+            status = ParseStatus.FALLBACK
+            info["defaulted"] = True
+            info["problem"] = "the answer names none of the actions"
+        else:
+            action, status = None, ParseStatus.UNPARSABLE
+            info["problem"] = "your answer names none of the actions in the list"
+        if action is not None and action not in legal:
+            info["problem"] = f"{action!r} cannot be taken now"
+            action, status = None, ParseStatus.ILLEGAL
+        info["action_index"] = index
+        decision = Decision(
+            action=action,
+            status=status,
+            raw_outputs=answers,
+            usage=dict(state.get("usage") or {}),
+            latency_s=float(state.get("latency_s") or 0.0),
+            info=info,
+        )
+        return {"decision": decision.to_dict()}
+
+    builder = StateGraph(SmartPlayAgentState, input_schema=DecisionInput)
+    builder.add_node(CONTEXT, build_context)
+    builder.add_node(THINK, think)
+    builder.add_node(CHOOSE, choose)
+    builder.add_node(ACT, act)
+    builder.add_edge(START, CONTEXT)
+    builder.add_edge(CONTEXT, THINK)
+    builder.add_edge(THINK, CHOOSE)
+    builder.add_edge(CHOOSE, ACT)
+    builder.add_edge(ACT, END)
+    return builder.compile(name=name)
+
+
+def _with_questions(
+    context: list[BaseMessage], questions: list[str], answers: list[str]
+) -> list[BaseMessage]:
+    """The context, this step's earlier questions with their answers, then the last question."""
+    messages = list(context)
+    for asked, answered in zip(questions[:-1], answers, strict=False):
+        messages += [HumanMessage(asked), AIMessage(answered)]
+    messages.append(HumanMessage(questions[-1]))
+    return messages
+
+
+class SmartPlayPlayer(GraphPlayer):
+    """The SmartPlay agent as a player, keeping each episode's observations for the history.
+
+    The player remembers the observation of every step it is asked about, per episode
+    (game, options, seed and seat), and passes the ones before the current step as the
+    decision input's ``history``, as SmartPlay's ``HistoryTracker`` does. Only the last
+    ``keep`` steps are kept, and only for the most recent 32 episodes, so one instance can
+    serve several episodes, also concurrently. An episode that goes back to an earlier
+    step (a replay, a reset) forgets what came after it.
+
+    Args:
+        graph: A graph from :func:`create_smartplay_agent`.
+        name: Label in results tables.
+        description: What :meth:`describe` reports.
+        history_length: The window the graph shows (``None``: the game's).
+    """
+
+    max_episodes = 32
+
+    def __init__(
+        self,
+        graph: CompiledStateGraph[Any, Any, Any, Any],
+        name: str,
+        description: dict[str, Any] | None = None,
+        history_length: int | None = None,
+    ) -> None:
+        super().__init__(graph, name, description)
+        self.history_length = history_length
+        self._episodes: OrderedDict[tuple[Any, ...], dict[int, str]] = OrderedDict()
+
+    def _episode(self, request: DecisionRequest) -> dict[int, str]:
+        key = (
+            request.game.versioned_id,
+            json.dumps(request.game.options_dict(), sort_keys=True),
+            request.state.seed,
+            request.player,
+        )
+        seen = self._episodes.setdefault(key, {})
+        self._episodes.move_to_end(key)
+        while len(self._episodes) > self.max_episodes:
+            self._episodes.popitem(last=False)
+        return seen
+
+    def history_for(self, request: DecisionRequest) -> list[str]:
+        """Record the request's observation and return the earlier ones, oldest first."""
+        keep = (
+            smartplay_history_length(request.game)
+            if self.history_length is None
+            else self.history_length
+        )
+        seen = self._episode(request)
+        turn = request.state.turn
+        for stale in [t for t in seen if t >= turn or t < turn - keep]:
+            del seen[stale]
+        earlier = []
+        step = turn - 1
+        while step in seen:
+            earlier.append(seen[step])
+            step -= 1
+        seen[turn] = request.observation
+        return earlier[::-1]
+
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        """Run the graph with this episode's earlier observations as the history."""
+        data = request_to_input(request)
+        data["history"] = self.history_for(request)
+        final = await self.graph.ainvoke(data)
+        return decision_from_dict(final["decision"])
+
+
+def smartplay_player(
+    model: BaseChatModel,
+    game: Game[Any] | str,
+    *,
+    question_variant: QuestionVariant = "code",
+    history_length: int | None = None,
+    default_action: int | None = 0,
+    name: str | None = None,
+    **settings: Any,
+) -> SmartPlayPlayer:
+    """A :class:`SmartPlayPlayer` for ``game`` (checked to be a SmartPlay game or Crafter).
+
+    Extra keyword arguments go to :func:`create_smartplay_agent`.
+
+    Raises:
+        ValueError: The game is not a single-player SmartPlay-style game; the message
+            names those that are.
+    """
+    engine = make(game) if isinstance(game, str) else game
+    _check_game(engine)
+    if history_length is not None and (
+        isinstance(history_length, bool) or not isinstance(history_length, int)
+    ):
+        raise ValueError(f"history_length must be a whole number >= 0, got {history_length!r}")
+    graph = create_smartplay_agent(
+        model,
+        question_variant=question_variant,
+        history_length=history_length,
+        default_action=default_action,
+        **settings,
+    )
+    label = name or ("smartplay" if question_variant == "code" else "smartplay_paper")
+    description = {
+        "kind": "smartplay",
+        "question_variant": question_variant,
+        # The window this player shows for this game, and whether it was asked for.
+        "history_length": smartplay_history_length(engine)
+        if history_length is None
+        else history_length,
+        "history_length_source": "the game's default" if history_length is None else "given",
+        "default_action": default_action,
+        "model": describe_model(model),
+    }
+    return SmartPlayPlayer(graph, label, description, history_length)

@@ -1,0 +1,345 @@
+"""SPRING as a player: its question DAG behind the decision-graph protocol, with memory.
+
+``create_spring_decision_graph(model, game)`` compiles a decision graph (see
+:mod:`langgraph_games.graphs.common.decision`)::
+
+    reason -> decide -> END
+
+- ``reason`` runs SPRING's question DAG (:func:`~langgraph_games.graphs.spring.graph.
+  create_spring_agent`, any variant of the paper's Table 3) as a subgraph on the
+  observation, the earlier observations given in ``history`` (oldest first), the legal
+  actions and the step number. For a game whose manual depends on the episode (the
+  SmartPlay games) the default context is the manual of the input's state, so every
+  episode is played with its own manual. Truths from memory are appended to the context;
+  a rejected earlier answer's feedback is appended to the observation.
+- ``decide`` turns the DAG's output into a :class:`~langgraph_games.players.base.Decision`:
+  the action; status ``ok``, or ``fallback`` when the final answer named no action and
+  SPRING's default action ("Do") was taken (``info["defaulted"]``), or ``unparsable`` when
+  there is no default for this game (the episode loop's fallback then applies); every
+  answer (``raw_outputs``, in the DAG's topological order, the final answer last;
+  ``info["trace"]`` names the node of each, with its level, calls, tokens and latency);
+  usage (model calls, retried attempts included, and tokens) and latency.
+
+:class:`SpringPlayer` wraps that graph for the episode loop, the arena and the eval runner.
+It remembers the observations it was shown in the current episode (per seat) and passes
+the last ``history_window - 1`` of them, so SPRING sees the last two observations as in the
+paper. The arena and the eval runner build a fresh player per episode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from langgraph_games.games.base import Game
+from langgraph_games.games.registry import make
+from langgraph_games.graphs.common.decision import (
+    DecisionInput,
+    GraphPlayer,
+    decision_from_dict,
+    engine_of,
+    request_to_input,
+    state_of,
+)
+from langgraph_games.graphs.question_dag.graph import Execution
+from langgraph_games.graphs.spring.graph import (
+    SpringVariant,
+    context_per_episode,
+    context_source,
+    create_spring_agent,
+    spring_context,
+    spring_questions,
+)
+from langgraph_games.memory.hooks import format_truths
+from langgraph_games.models.factory import describe_model
+from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus
+
+__all__ = [
+    "SpringDecisionState",
+    "SpringPlayer",
+    "create_spring_decision_graph",
+    "spring_player",
+]
+
+
+class SpringDecisionState(DecisionInput, total=False):
+    """Decision input plus the DAG's output and the decision."""
+
+    dag: dict[str, Any]
+    latency_s: float
+    context_sha256: str
+    decision: dict[str, Any]
+
+
+def _digest(text: str) -> str:
+    """A short fingerprint of a context (recorded with each decision)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _game_default(engine: Game[Any], key: str, fallback: Any) -> Any:
+    """An option of the game (Crafter's ``default_action``, ``parse_rule``), if it has one."""
+    return getattr(engine.options, key, fallback)
+
+
+def create_spring_decision_graph(
+    model: BaseChatModel,
+    game: Game[Any] | str,
+    context: str | None = None,
+    *,
+    variant: SpringVariant | str = SpringVariant.FULL,
+    history_window: int = 2,
+    default_action: str | None = None,
+    action_rule: str | None = None,
+    execution: Execution = "levelled",
+    call_attempts: int = 3,
+    retry_delay_s: float = 0.5,
+    single_system_message: bool = False,
+    name: str | None = None,
+) -> CompiledStateGraph[SpringDecisionState, Any, DecisionInput, SpringDecisionState]:
+    r"""Compile SPRING (or one of its ablations) as a decision graph for ``game``.
+
+    Args:
+        model: Any LangChain chat model.
+        game: The game (engine or id).
+        context: The game knowledge C (e.g. a studied document); default: the game's
+            manual (per episode for the SmartPlay games). The ``actions`` variant keeps
+            only its studied actions answer; ``no_context`` ignores it.
+        variant: One of :class:`~langgraph_games.graphs.spring.graph.SpringVariant`.
+        history_window: Observations shown, the current one included (SPRING: 2).
+        default_action: The action when the final answer names none; default: the game's
+            ``default_action`` option if it has one (Crafter: "Do"), else "Do".
+        action_rule: How the final answer maps to an action; default: the game's
+            ``parse_rule`` option if it has one, else SPRING's ``list_order``.
+        execution: ``levelled`` (questions of a level at once) or ``sequential``.
+        call_attempts: Attempts per model call on transient failures, with backoff.
+        retry_delay_s: First backoff delay; it doubles after each failed attempt.
+        single_system_message: Join the system messages into one.
+        name: The compiled graph's name.
+
+    Returns:
+        A decision graph: input :class:`~langgraph_games.graphs.common.decision.DecisionInput`
+        (``history``: earlier observations, oldest first), output key ``decision``.
+
+    Raises:
+        DagError: An invalid option.
+
+    Example:
+        >>> import asyncio
+        >>> from langgraph_games import GameSession
+        >>> from langgraph_games.models import ScriptedChatModel
+        >>> from langgraph_games.players import request_for
+        >>> graph = create_spring_decision_graph(
+        ...     ScriptedChatModel(responses=["I cannot tell."]), "crafter", variant="action_only"
+        ... )
+        >>> request = request_for(GameSession("crafter", seed=1))
+        >>> decision = asyncio.run(graph.ainvoke(request_to_input(request)))["decision"]
+        >>> decision["action"], decision["status"], decision["info"]["defaulted"]
+        ('Do', 'fallback', True)
+    """
+    engine = make(game) if isinstance(game, str) else game
+    variant = SpringVariant(variant)
+    knowledge = spring_context(engine, context, variant)
+    default = (
+        default_action
+        if default_action is not None
+        else str(_game_default(engine, "default_action", "Do"))
+    )
+    rule = action_rule or str(_game_default(engine, "parse_rule", "list_order"))
+    dag = create_spring_agent(
+        model,
+        engine,
+        context,
+        variant=variant,
+        action_rule=rule,
+        default_action=default,
+        execution=execution,
+        history_window=history_window,
+        single_system_message=single_system_message,
+        call_attempts=call_attempts,
+        retry_delay_s=retry_delay_s,
+    )
+    window = history_window
+    per_episode = context_per_episode(engine, context, variant)
+
+    def knowledge_for(state: SpringDecisionState) -> str:
+        """C for this decision: the manual of the input's episode where it varies."""
+        if per_episode and state.get("state") and state.get("game"):
+            return spring_context(engine_of(state), context, variant, state=state_of(state))
+        return knowledge
+
+    async def reason(state: SpringDecisionState, config: RunnableConfig) -> dict[str, Any]:
+        observation = state["observation"]
+        if state.get("feedback"):
+            observation = f"{observation}\n\n{state['feedback']}"
+        earlier = list(state.get("history") or [])
+        dag_input: dict[str, Any] = {
+            "observation": observation,
+            "recent_observations": earlier[-(window - 1) :] if window > 1 else [],
+            "legal_actions": list(state.get("legal_actions") or []),
+            "step": int((state.get("state") or {}).get("turn", 0)),
+        }
+        used = knowledge_for(state)
+        truths = list(state.get("truths") or [])
+        if truths:
+            used = f"{used}\n\n{format_truths(truths)}".strip()
+        if per_episode or truths:
+            dag_input["context"] = used
+        started = time.perf_counter()
+        out = await dag.ainvoke(dag_input, config)
+        return {
+            "dag": dict(out),
+            "latency_s": time.perf_counter() - started,
+            "context_sha256": _digest(used),
+        }
+
+    def decide(state: SpringDecisionState) -> dict[str, Any]:
+        out = state.get("dag") or {}
+        action = out.get("action")
+        defaulted = bool(out.get("defaulted"))
+        answers = dict(out.get("answers") or {})
+        final = str(answers.get("qa", ""))
+        info: dict[str, Any] = {
+            "strategy": "spring",
+            "variant": variant.value,
+            "context_sha256": state.get("context_sha256"),
+            "defaulted": defaulted,
+            "trace": [
+                {
+                    "node": item["node"],
+                    "level": item["level"],
+                    "calls": item.get("calls", 1),
+                    "latency_s": item["latency_s"],
+                    **item["usage"],
+                }
+                for item in out.get("trace") or []
+            ],
+        }
+        if not defaulted:
+            status = ParseStatus.OK
+        elif action is not None:
+            status = ParseStatus.FALLBACK
+            info["problem"] = (
+                f"the final answer ({final[:80]!r}) names no action; "
+                f"SPRING's default action {action!r} was taken"
+            )
+        else:
+            status = ParseStatus.UNPARSABLE
+            info["problem"] = f"the final answer ({final[:80]!r}) names none of the legal actions"
+        usage = {"calls": int(out.get("calls", 0)), **dict(out.get("usage") or {})}
+        decision = {
+            "action": action,
+            "status": status.value,
+            "raw_outputs": list(out.get("raw_outputs") or []),
+            "intermediate": {},
+            "scores": [],
+            "usage": usage,
+            "latency_s": float(state.get("latency_s", 0.0)),
+            "info": info,
+        }
+        return {"decision": decision}
+
+    builder = StateGraph(SpringDecisionState, input_schema=DecisionInput)
+    builder.add_node("reason", reason)
+    builder.add_node("decide", decide)
+    builder.add_edge(START, "reason")
+    builder.add_edge("reason", "decide")
+    builder.add_edge("decide", END)
+    label = "spring" if variant is SpringVariant.FULL else f"spring_{variant.value}"
+    return builder.compile(name=name or f"{label}_decision")
+
+
+class SpringPlayer(GraphPlayer):
+    """A SPRING decision graph as a player, remembering the episode's observations.
+
+    Per seat, the player keeps the observations it was shown at earlier turns of the
+    current episode and passes them as the request's ``history`` (the episode loop's own
+    move history is not used). A request at a turn it has already seen (a retry after a
+    rejected answer) or at an earlier turn (a new episode) forgets the later ones, so one
+    instance may play several episodes one after another, but not at the same time.
+
+    Args:
+        graph: A decision graph from :func:`create_spring_decision_graph`.
+        name: Label in results tables.
+        description: What :meth:`describe` reports.
+        history_window: Observations shown, the current one included.
+    """
+
+    def __init__(
+        self,
+        graph: CompiledStateGraph[Any, Any, Any, Any],
+        name: str,
+        description: dict[str, Any] | None = None,
+        history_window: int = 2,
+    ) -> None:
+        super().__init__(graph, name, description)
+        self.history_window = history_window
+        self._seen: dict[int, list[tuple[int, str]]] = {}
+
+    def recent_observations(self, player: int = 0) -> list[str]:
+        """The observations remembered for ``player``, oldest first."""
+        return [text for _, text in self._seen.get(player, [])]
+
+    def reset(self) -> None:
+        """Forget every remembered observation."""
+        self._seen.clear()
+
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        """Ask SPRING, passing the previous observations of this episode."""
+        turn = request.state.turn
+        seen = [(t, text) for t, text in self._seen.get(request.player, []) if t < turn]
+        keep = max(0, self.history_window - 1)
+        data = request_to_input(request)
+        data["history"] = [text for _, text in seen[-keep:]] if keep else []
+        final = await self.graph.ainvoke(data)
+        self._seen[request.player] = [*seen[-keep:], (turn, request.observation)] if keep else []
+        return decision_from_dict(final["decision"])
+
+
+def spring_player(
+    model: BaseChatModel,
+    game: Game[Any] | str,
+    *,
+    variant: SpringVariant | str = SpringVariant.FULL,
+    context: str | None = None,
+    name: str | None = None,
+    history_window: int = 2,
+    **settings: Any,
+) -> SpringPlayer:
+    """A :class:`SpringPlayer` for ``game`` (extra keywords go to the decision graph).
+
+    Example:
+        >>> from langgraph_games.models import ScriptedChatModel
+        >>> player = spring_player(ScriptedChatModel(responses=["Do"]), "crafter",
+        ...                        variant="no_dag")
+        >>> player.name, player.describe()["questions"]
+        ('spring_no_dag', 9)
+    """
+    engine = make(game) if isinstance(game, str) else game
+    variant = SpringVariant(variant)
+    graph = create_spring_decision_graph(
+        model, engine, context, variant=variant, history_window=history_window, **settings
+    )
+    knowledge = spring_context(engine, context, variant)
+    label = "spring" if variant is SpringVariant.FULL else f"spring_{variant.value}"
+    questions, _ = spring_questions(variant)
+    per_episode = context_per_episode(engine, context, variant)
+    description = {
+        "kind": "spring",
+        "variant": variant.value,
+        "questions": len(questions),
+        "model": describe_model(model),
+        "context": "default" if context is None else "given",
+        "context_source": context_source(engine, context, variant),
+        # A manual that changes per episode has no single size or hash (each decision
+        # records the hash of the context it used).
+        "context_chars": None if per_episode else len(knowledge),
+        "context_sha256": None if per_episode else _digest(knowledge),
+        "history_window": history_window,
+    }
+    return SpringPlayer(graph, name or label, description, history_window=history_window)
