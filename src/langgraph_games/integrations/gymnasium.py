@@ -16,7 +16,7 @@ truncation).
 Example:
     >>> env = GameEnv("rock_paper_scissors")
     >>> obs, info = env.reset(seed=3)
-    >>> env.unwrapped_actions()
+    >>> env.action_names()
     ('Rock', 'Paper', 'Scissor')
     >>> obs, reward, terminated, truncated, info = env.step(0)
     >>> info["action"], terminated
@@ -33,7 +33,7 @@ import numpy as np
 from gymnasium import spaces
 
 from langgraph_games.games.base import Game
-from langgraph_games.games.registry import list_games, make
+from langgraph_games.games.registry import game_class, list_games, make
 from langgraph_games.integrations.episode import (
     DEFAULT_CHARSET,
     DEFAULT_MAX_TEXT_LENGTH,
@@ -97,7 +97,7 @@ class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.observation_space: spaces.Dict = self.episode.observation_space()
         self.action_space: spaces.Discrete = self.episode.action_space()
 
-    def unwrapped_actions(self) -> tuple[str, ...]:
+    def action_names(self) -> tuple[str, ...]:
         """The action string of each index (the game's action universe)."""
         return self.episode.universe.actions
 
@@ -145,9 +145,13 @@ class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
 def env_id(game: str) -> str:
     """The Gymnasium id of a registered game, e.g. ``langgraph_games/Maze-v1``."""
-    engine_class = make(game).__class__
-    name = "".join(part.capitalize() for part in engine_class.id.split("_"))
-    return f"{NAMESPACE}/{name}-v{engine_class.version}"
+    cls = game_class(game)
+    return _gym_id(cls.id, cls.version)
+
+
+def _gym_id(game_id: str, version: int) -> str:
+    name = "".join(part.capitalize() for part in game_id.split("_"))
+    return f"{NAMESPACE}/{name}-v{version}"
 
 
 def register_envs() -> list[str]:
@@ -156,8 +160,7 @@ def register_envs() -> list[str]:
     for info in list_games():
         if info.num_players != 1:
             continue
-        name = "".join(part.capitalize() for part in info.id.split("_"))
-        gym_id = f"{NAMESPACE}/{name}-v{info.version}"
+        gym_id = _gym_id(info.id, info.version)
         if gym_id not in gymnasium.registry:
             gymnasium.register(
                 id=gym_id,
