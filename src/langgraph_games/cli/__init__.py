@@ -19,6 +19,7 @@ from langgraph_games.cli import (
     study_cmd,
     train_cmd,
 )
+from langgraph_games.cli._options import apply_endpoint_limits
 from langgraph_games.games.errors import GameError
 from langgraph_games.memory.errors import MemoryLayerError
 from langgraph_games.models.errors import ModelError
@@ -58,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        apply_endpoint_limits(args)
         return int(args.run(args))
     except (GameError, PlayerSpecError, ModelError, MemoryLayerError, ValueError) as exc:
         print(f"langgraph-games {args.command}: error: {exc}", file=sys.stderr)

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from langgraph_games.eval.scoring.metrics import Scoring
+from langgraph_games.models.factory import ACCEPTED_FORMS
+from langgraph_games.models.ratelimit import set_default_limits
 
-__all__ = ["add_scoring_flags", "parse_options", "scoring_of"]
+__all__ = [
+    "add_scoring_flags",
+    "apply_endpoint_limits",
+    "parse_options",
+    "parse_rate_limits",
+    "scoring_of",
+]
 
 
 def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
@@ -32,9 +41,53 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
     return options
 
 
+def parse_rate_limits(items: Sequence[str] | None) -> float | dict[str, float] | None:
+    """Read ``--rate-limit`` values: ``RPS`` for every endpoint, ``SPEC=RPS`` for one model.
+
+    Returns:
+        ``None`` (no flag), one number (only bare ``RPS`` given), or a mapping from model
+        spec to requests per second where ``"*"`` holds a bare ``RPS``.
+
+    Raises:
+        ValueError: A rate that is not a positive number, or a model spec given twice.
+
+    Example:
+        >>> parse_rate_limits(["2"])
+        2.0
+        >>> parse_rate_limits(["0.5", "anthropic:claude-sonnet-4-5=0.2"])
+        {'*': 0.5, 'anthropic:claude-sonnet-4-5': 0.2}
+    """
+    if not items:
+        return None
+    rates: dict[str, float] = {}
+    for item in items:
+        spec, sep, text = item.rpartition("=")
+        key = spec.strip() if sep else "*"
+        if sep and not key:
+            raise ValueError(f"--rate-limit {item!r}: name a model spec before '=' (SPEC=RPS)")
+        try:
+            rate = float(text)
+        except ValueError:
+            rate = float("nan")
+        if not math.isfinite(rate) or rate <= 0:
+            raise ValueError(
+                f"--rate-limit {item!r}: the rate is a number of requests per second > 0, "
+                "written RPS (every model endpoint) or SPEC=RPS (one model, e.g. "
+                "anthropic:claude-sonnet-4-5=0.5)"
+            )
+        if key in rates:
+            raise ValueError(f"--rate-limit gives {key!r} twice")
+        rates[key] = rate
+    if list(rates) == ["*"]:
+        return rates["*"]
+    return rates
+
+
 def add_model_flags(parser: Any) -> None:
     """Flags shared by commands that run LLM players."""
-    group = parser.add_argument_group("model settings (LLM players)")
+    group = parser.add_argument_group(
+        "model settings (LLM players)", f"Model specs: {ACCEPTED_FORMS}."
+    )
     group.add_argument(
         "--temperature",
         type=float,
@@ -43,12 +96,42 @@ def add_model_flags(parser: Any) -> None:
         "GAMEBoT paper; greedy for the local model); the manifest records which was used",
     )
     group.add_argument("--max-tokens", type=int, default=None, help="completion length limit")
-    group.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint URL")
-    group.add_argument("--api-key", default=None, help="API key (default: OPENAI_API_KEY)")
+    group.add_argument(
+        "--base-url",
+        default=None,
+        help="endpoint URL: an OpenAI-compatible server for openai:<model>, or the "
+        "provider's server for <provider>:<model>",
+    )
+    group.add_argument(
+        "--api-key",
+        default=None,
+        help="API key (default: the provider's variable, e.g. OPENAI_API_KEY or ANTHROPIC_API_KEY)",
+    )
+    group.add_argument(
+        "--rate-limit",
+        action="append",
+        default=None,
+        metavar="[SPEC=]RPS",
+        help="requests per second to each model endpoint, shared by every worker of the "
+        "run (default: none); SPEC=RPS for one model spec, e.g. "
+        "anthropic:claude-sonnet-4-5=0.5; repeat for several",
+    )
+    group.add_argument(
+        "--max-retry-wait",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the longest wait a provider's Retry-After gets before a retry (default 60)",
+    )
 
 
 def model_settings(args: Any) -> dict[str, Any]:
-    """The model settings given on the command line (unset ones left out)."""
+    """The model settings given on the command line (unset ones left out).
+
+    ``--rate-limit`` and ``--max-retry-wait`` are not among them: they are the process's
+    endpoint settings (:func:`apply_endpoint_limits`), kept out of a run's spec like the
+    concurrency, since they change how fast a run goes, not what it computes.
+    """
     settings = {
         "temperature": args.temperature,
         "max_tokens": args.max_tokens,
@@ -56,6 +139,23 @@ def model_settings(args: Any) -> dict[str, Any]:
         "api_key": args.api_key,
     }
     return {k: v for k, v in settings.items() if v is not None}
+
+
+def apply_endpoint_limits(args: Any) -> None:
+    """Make ``--rate-limit`` and ``--max-retry-wait`` the process's endpoint settings.
+
+    Every model the command builds then goes through them (and the manifest's model
+    descriptions record them). Commands without model flags leave the settings alone.
+
+    Raises:
+        ValueError: A bad ``--rate-limit`` or ``--max-retry-wait``.
+    """
+    if not hasattr(args, "rate_limit"):
+        return
+    wait = args.max_retry_wait
+    if wait is not None and (not math.isfinite(wait) or wait < 0):
+        raise ValueError(f"--max-retry-wait is a number of seconds >= 0, got {wait}")
+    set_default_limits(parse_rate_limits(args.rate_limit), wait)
 
 
 def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:

@@ -1,4 +1,8 @@
-"""Chat models: the embedded local model and OpenAI-compatible endpoints, with usage accounting."""
+"""Chat models: the embedded local model, OpenAI-compatible endpoints and any LangChain provider.
+
+With usage accounting, retries that honour ``Retry-After``, and per-endpoint concurrency
+and rate limits.
+"""
 
 from __future__ import annotations
 
@@ -17,19 +21,27 @@ from langgraph_games.models.factory import (
 from langgraph_games.models.fake import ScriptedChatModel
 from langgraph_games.models.limiter import CallLimiter, LimiterStats, limiter_for
 from langgraph_games.models.local import LocalChatModel, bundled_model_path
-from langgraph_games.models.retry import ainvoke_with_retry, is_transient
+from langgraph_games.models.ratelimit import (
+    EndpointRateLimiter,
+    rate_limiter_for,
+    set_max_retry_wait,
+    set_rate_limit,
+)
+from langgraph_games.models.retry import RetryWait, ainvoke_with_retry, is_transient
 from langgraph_games.models.usage import CallRecord, UsageRecorder, ainvoke_measured
 
 __all__ = [
     "ACCEPTED_FORMS",
     "CallLimiter",
     "CallRecord",
+    "EndpointRateLimiter",
     "LimiterStats",
     "LocalChatModel",
     "ModelCallError",
     "ModelError",
     "ModelSpecError",
     "ModelUnavailableError",
+    "RetryWait",
     "ScriptedChatModel",
     "UsageRecorder",
     "ainvoke_measured",
@@ -40,4 +52,7 @@ __all__ = [
     "is_transient",
     "limiter_for",
     "load_chat_model",
+    "rate_limiter_for",
+    "set_max_retry_wait",
+    "set_rate_limit",
 ]

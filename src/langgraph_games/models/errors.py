@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 __all__ = ["ModelCallError", "ModelError", "ModelSpecError", "ModelUnavailableError"]
 
 
@@ -30,8 +33,11 @@ class ModelCallError(ModelError):
 
     Attributes:
         model: The model that failed.
+        waits: The waits between its attempts
+            (:class:`~langgraph_games.models.retry.RetryWait`), oldest first.
     """
 
-    def __init__(self, model: str, reason: str) -> None:
+    def __init__(self, model: str, reason: str, waits: Sequence[Any] = ()) -> None:
         self.model = model
+        self.waits = list(waits)
         super().__init__(f"Call to model {model!r} failed: {reason}")

@@ -1,16 +1,35 @@
-"""Calling a chat model with retries and exponential backoff on transient failures.
+"""Calling a chat model with retries: ``Retry-After`` when the provider gives one, else backoff.
 
-Each attempt holds a slot of a :class:`~langgraph_games.models.limiter.CallLimiter` (the
-caller's, else the endpoint's from :func:`~langgraph_games.models.limiter.limiter_for`);
-the backoff sleep between attempts holds none, so a failing call does not keep others out.
+A transient failure (connection error, timeout, rate limit, overload, a 5xx or 429 status)
+is retried up to ``attempts`` times in all. Before the next attempt the caller waits:
+
+- as long as the provider's ``Retry-After`` (or ``retry-after-ms``) header says, in seconds
+  or as an HTTP date, read from the error's HTTP response (OpenAI's and Anthropic's SDK
+  errors, ``httpx.HTTPStatusError``, or any error with ``response.headers`` or
+  ``headers``), cut to the endpoint's longest wait
+  (:func:`~langgraph_games.models.ratelimit.max_retry_wait_of`, 60 s unless set); the
+  endpoint's rate limiter is paused for as long, so other workers of the same endpoint
+  wait too;
+- otherwise a jittered exponential backoff (``base_delay_s * 2**n``, up to 50 % more).
+
+Every wait is recorded as a :class:`RetryWait` (``waits=``, and in the error after the
+last attempt). Each attempt holds a slot of a
+:class:`~langgraph_games.models.limiter.CallLimiter` (the caller's, else the endpoint's
+from :func:`~langgraph_games.models.limiter.limiter_for`); the wait between attempts holds
+none, so a failing call does not keep others out.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -18,16 +37,30 @@ from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.models.errors import ModelCallError, ModelError
 from langgraph_games.models.limiter import CallLimiter, limiter_for
+from langgraph_games.models.ratelimit import max_retry_wait_of, rate_limiter_for
 
-__all__ = ["ainvoke_with_retry", "invoke_with_retry", "is_transient"]
+__all__ = [
+    "RetryWait",
+    "ainvoke_with_retry",
+    "invoke_with_retry",
+    "is_transient",
+    "retry_after_s",
+]
 
-# Exceptions (by class name, so ``openai`` need not be imported) that a retry may fix.
+logger = logging.getLogger(__name__)
+
+# Exceptions (by class name, so no provider SDK need be imported) that a retry may fix.
 _TRANSIENT = {
     "APIConnectionError",
     "APITimeoutError",
     "RateLimitError",
     "InternalServerError",
+    "OverloadedError",
     "ServiceUnavailableError",
+    "ServiceUnavailable",
+    "ResourceExhausted",
+    "TooManyRequests",
+    "DeadlineExceeded",
     "ConnectError",
     "ReadTimeout",
     "ConnectTimeout",
@@ -36,11 +69,154 @@ _TRANSIENT = {
     "ConnectionError",
     "ConnectionResetError",
 }
+# HTTP statuses a retry may fix: timeout, conflict, too early, rate limit, server trouble.
+_TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
+
+# Clock and sleeps, module-level so tests replace them (no real waiting in tests).
+_clock = time.time
+_sleep = time.sleep
+_asleep = asyncio.sleep
+
+
+@dataclass(frozen=True)
+class RetryWait:
+    """One wait between attempts of a call.
+
+    Attributes:
+        attempt: The attempt that failed (1 for the first).
+        error: Its error, ``"ClassName: message"``.
+        wait_s: How long the caller waited before the next attempt.
+        reason: ``"retry-after"`` (the provider said how long) or ``"backoff"``.
+        retry_after_s: What the provider asked for, when it did.
+        capped: Whether the provider asked for more than the endpoint's longest wait.
+    """
+
+    attempt: int
+    error: str
+    wait_s: float
+    reason: Literal["retry-after", "backoff"]
+    retry_after_s: float | None = None
+    capped: bool = False
+
+    def describe(self) -> str:
+        """One line for logs and error messages."""
+        if self.reason == "backoff":
+            return f"attempt {self.attempt} failed ({self.error}); backed off {self.wait_s:.3g}s"
+        if self.capped:
+            return (
+                f"attempt {self.attempt} failed ({self.error}); the provider asked to retry "
+                f"after {self.retry_after_s:.3g}s, waited the maximum {self.wait_s:.3g}s"
+            )
+        return (
+            f"attempt {self.attempt} failed ({self.error}); waited {self.wait_s:.3g}s as "
+            "the provider's Retry-After said"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return asdict(self)
+
+
+def _status(error: BaseException) -> int | None:
+    for holder in (error, getattr(error, "response", None)):
+        code = getattr(holder, "status_code", None)
+        if isinstance(code, int) and not isinstance(code, bool):
+            return code
+    return None
 
 
 def is_transient(error: BaseException) -> bool:
-    """Whether ``error`` (or one of its bases) looks like a passing network/server fault."""
-    return any(cls.__name__ in _TRANSIENT for cls in type(error).__mro__)
+    """Whether ``error`` looks like a passing network or server fault (by class or status).
+
+    Example:
+        >>> is_transient(TimeoutError()), is_transient(ValueError("bad request"))
+        (True, False)
+    """
+    if any(cls.__name__ in _TRANSIENT for cls in type(error).__mro__):
+        return True
+    return _status(error) in _TRANSIENT_STATUS
+
+
+def _chain(error: BaseException) -> Iterator[BaseException]:
+    """The error and the errors it was raised from (a few levels, no cycles)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen and len(seen) < 5:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def _header(headers: Any, name: str) -> str | None:
+    """A header's value, whatever the case of its name (httpx headers or a mapping)."""
+    getter = getattr(headers, "get", None)
+    if getter is None:
+        return None
+    value = getter(name)
+    if value is None and isinstance(headers, Mapping):
+        value = next((v for k, v in headers.items() if str(k).lower() == name), None)
+    return None if value is None else str(value).strip()
+
+
+def _seconds(value: str, now: float) -> float | None:
+    """``Retry-After`` as seconds from ``now``: a number of seconds, or an HTTP date."""
+    number = _number(value)
+    if number is not None:
+        return number
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # not a valid HTTP date (those are GMT)
+        return None
+    return max(0.0, when.timestamp() - now)
+
+
+def retry_after_s(error: BaseException, now: float | None = None) -> float | None:
+    """How long the provider asked to wait before retrying, in seconds, or ``None``.
+
+    Reads ``retry-after-ms`` (milliseconds, OpenAI's) then ``Retry-After`` (seconds or an
+    HTTP date) from the headers of the error's HTTP response, or of the errors it was
+    raised from. A date in the past gives 0.
+
+    Args:
+        error: The failure.
+        now: The current time (Unix seconds) for an HTTP date; default the clock.
+
+    Example:
+        >>> class Limited(Exception):
+        ...     headers = {"Retry-After": "7"}
+        >>> retry_after_s(Limited())
+        7.0
+        >>> retry_after_s(ValueError("no headers")) is None
+        True
+    """
+    current = _clock() if now is None else now
+    for exc in _chain(error):
+        response = getattr(exc, "response", None)
+        for headers in (getattr(response, "headers", None), getattr(exc, "headers", None)):
+            if headers is None:
+                continue
+            millis = _number(_header(headers, "retry-after-ms"))
+            if millis is not None:
+                return millis / 1000.0
+            text = _header(headers, "retry-after")
+            if text is not None:
+                seconds = _seconds(text, current)
+                if seconds is not None:
+                    return seconds
+    return None
+
+
+def _number(text: str | None) -> float | None:
+    """A finite number >= 0 written in ``text``, else ``None``."""
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
 
 
 def _backoff_s(attempt: int, base_delay_s: float) -> float:
@@ -49,7 +225,44 @@ def _backoff_s(attempt: int, base_delay_s: float) -> float:
 
 
 def _label(model: BaseChatModel, name: str | None) -> str:
-    return str(name or getattr(model, "model_name", None) or type(model).__name__)
+    return str(
+        name
+        or getattr(model, "model_name", None)
+        or getattr(model, "model", None)
+        or type(model).__name__
+    )
+
+
+def _plan(
+    model: BaseChatModel,
+    error: BaseException,
+    attempt: int,
+    base_delay_s: float,
+    max_retry_wait_s: float | None,
+) -> RetryWait:
+    """How long to wait after ``error`` (attempt ``attempt``, 0-based), and why."""
+    text = f"{type(error).__name__}: {error}"
+    asked = retry_after_s(error)
+    if asked is None:
+        return RetryWait(attempt + 1, text, _backoff_s(attempt, base_delay_s), "backoff")
+    cap = max_retry_wait_of(model) if max_retry_wait_s is None else max_retry_wait_s
+    wait = min(asked, cap)
+    if wait > 0:
+        rate_limiter_for(model).pause(wait)
+    return RetryWait(attempt + 1, text, wait, "retry-after", asked, asked > cap)
+
+
+def _failed(
+    model: BaseChatModel, name: str | None, exc: BaseException, waits: Sequence[RetryWait]
+) -> ModelCallError:
+    reason = f"{type(exc).__name__}: {exc}"
+    if waits:
+        reason += " (" + "; ".join(w.describe() for w in waits) + ")"
+    return ModelCallError(_label(model, name), reason, waits=waits)
+
+
+def _note(model: BaseChatModel, name: str | None, wait: RetryWait) -> None:
+    logger.info("model %s: %s", _label(model, name), wait.describe())
 
 
 async def ainvoke_with_retry(
@@ -61,17 +274,29 @@ async def ainvoke_with_retry(
     base_delay_s: float = 0.5,
     name: str | None = None,
     limiter: CallLimiter | None = None,
+    max_retry_wait_s: float | None = None,
+    waits: list[RetryWait] | None = None,
 ) -> AIMessage:
-    """``model.ainvoke(messages)``, retried with jittered exponential backoff.
+    """``model.ainvoke(messages)``, retried on transient failures (see the module docstring).
 
-    Transient failures (connection errors, timeouts, rate limits, server errors) are
-    retried up to ``attempts`` times in all; anything else fails at once. Each attempt
-    holds a slot of ``limiter`` (default: the endpoint's, :func:`limiter_for`).
+    Args:
+        model: The chat model.
+        messages: The prompt.
+        config: The caller's config (callbacks, tags), passed to every attempt.
+        attempts: Attempts in all (1: no retry).
+        base_delay_s: The first backoff (when the provider gives no ``Retry-After``).
+        name: The model's label in errors (default: its model name).
+        limiter: Slots to hold per attempt (default: the endpoint's, :func:`limiter_for`).
+        max_retry_wait_s: The longest ``Retry-After`` wait (default: the endpoint's).
+        waits: A list that receives a :class:`RetryWait` per wait.
 
     Raises:
-        ModelCallError: The call failed (after retries if the error was transient).
+        ModelCallError: The call failed (after retries if the error was transient); its
+            ``waits`` lists the waits between attempts.
     """
     gate = limiter if limiter is not None else limiter_for(model)
+    record: list[RetryWait] = [] if waits is None else waits
+    start = len(record)
     for attempt in range(attempts):
         try:
             async with gate.slot():
@@ -80,9 +305,12 @@ async def ainvoke_with_retry(
             raise
         except Exception as exc:
             if attempt + 1 < attempts and is_transient(exc):
-                await asyncio.sleep(_backoff_s(attempt, base_delay_s))
+                wait = _plan(model, exc, attempt, base_delay_s, max_retry_wait_s)
+                record.append(wait)
+                _note(model, name, wait)
+                await _asleep(wait.wait_s)
                 continue
-            raise ModelCallError(_label(model, name), f"{type(exc).__name__}: {exc}") from exc
+            raise _failed(model, name, exc, record[start:]) from exc
         return reply
     raise ModelCallError(_label(model, name), "no attempts were made")  # pragma: no cover
 
@@ -96,13 +324,17 @@ def invoke_with_retry(
     base_delay_s: float = 0.5,
     name: str | None = None,
     limiter: CallLimiter | None = None,
+    max_retry_wait_s: float | None = None,
+    waits: list[RetryWait] | None = None,
 ) -> AIMessage:
-    """The synchronous twin of :func:`ainvoke_with_retry` (same retries, errors and slots).
+    """The synchronous twin of :func:`ainvoke_with_retry` (same retries, waits, errors, slots).
 
     Raises:
         ModelCallError: The call failed (after retries if the error was transient).
     """
     gate = limiter if limiter is not None else limiter_for(model)
+    record: list[RetryWait] = [] if waits is None else waits
+    start = len(record)
     for attempt in range(attempts):
         try:
             with gate.slot_sync():
@@ -111,8 +343,11 @@ def invoke_with_retry(
             raise
         except Exception as exc:
             if attempt + 1 < attempts and is_transient(exc):
-                time.sleep(_backoff_s(attempt, base_delay_s))
+                wait = _plan(model, exc, attempt, base_delay_s, max_retry_wait_s)
+                record.append(wait)
+                _note(model, name, wait)
+                _sleep(wait.wait_s)
                 continue
-            raise ModelCallError(_label(model, name), f"{type(exc).__name__}: {exc}") from exc
+            raise _failed(model, name, exc, record[start:]) from exc
         return reply
     raise ModelCallError(_label(model, name), "no attempts were made")  # pragma: no cover

@@ -16,7 +16,7 @@ from langchain_core.outputs import LLMResult
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.models.limiter import CallLimiter
-from langgraph_games.models.retry import ainvoke_with_retry, invoke_with_retry
+from langgraph_games.models.retry import RetryWait, ainvoke_with_retry, invoke_with_retry
 
 __all__ = [
     "USAGE_KEYS",
@@ -170,7 +170,9 @@ def with_handler(config: RunnableConfig | None, handler: Any) -> RunnableConfig:
     return merged
 
 
-def _measured(recorder: UsageRecorder, reply: Any, started: float) -> dict[str, Any]:
+def _measured(
+    recorder: UsageRecorder, reply: Any, started: float, waits: Sequence[RetryWait]
+) -> dict[str, Any]:
     totals = recorder.totals()
     usage: dict[str, Any] = {
         "calls": max(1, int(totals["calls"])),
@@ -183,6 +185,10 @@ def _measured(recorder: UsageRecorder, reply: Any, started: float) -> dict[str, 
         usage["output_tokens"] = reported["output_tokens"]
     usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
     usage["latency_s"] = round(time.perf_counter() - started, 6)
+    if waits:  # numbers only, so usage dictionaries still add up key by key
+        usage["call_retries"] = len(waits)
+        usage["retry_after_waits"] = sum(1 for w in waits if w.reason == "retry-after")
+        usage["retry_wait_ms"] = round(sum(w.wait_s for w in waits) * 1000)
     return usage
 
 
@@ -202,13 +208,16 @@ async def ainvoke_measured(
 
     Returns:
         The reply and ``{"calls", "input_tokens", "output_tokens", "total_tokens",
-        "latency_s"}`` over every attempt (failed attempts count as calls).
+        "latency_s"}`` over every attempt (failed attempts count as calls); after a
+        retry also ``call_retries`` (waits between attempts), ``retry_after_waits`` (those
+        that followed the provider's ``Retry-After``) and ``retry_wait_ms`` (their sum).
 
     Raises:
         ModelCallError: The call failed (after retries for transient errors).
     """
     recorder = UsageRecorder()
     started = time.perf_counter()
+    waits: list[RetryWait] = []
     reply = await ainvoke_with_retry(
         model,
         messages,
@@ -216,8 +225,9 @@ async def ainvoke_measured(
         attempts=attempts,
         base_delay_s=base_delay_s,
         limiter=limiter,
+        waits=waits,
     )
-    return reply, _measured(recorder, reply, started)
+    return reply, _measured(recorder, reply, started, waits)
 
 
 def invoke_measured(
@@ -236,6 +246,7 @@ def invoke_measured(
     """
     recorder = UsageRecorder()
     started = time.perf_counter()
+    waits: list[RetryWait] = []
     reply = invoke_with_retry(
         model,
         messages,
@@ -243,5 +254,6 @@ def invoke_measured(
         attempts=attempts,
         base_delay_s=base_delay_s,
         limiter=limiter,
+        waits=waits,
     )
-    return reply, _measured(recorder, reply, started)
+    return reply, _measured(recorder, reply, started, waits)

@@ -37,6 +37,7 @@ from langgraph_games.games.state import derive_rng
 from langgraph_games.players import request_for
 from langgraph_games.players.base import Decision, Player
 from langgraph_games.players.registry import make_player
+from langgraph_games.tools.move_schema import MoveArgumentsError
 from langgraph_games.tools.moves import MoveSchema, move_schema
 
 __all__ = ["GameToolkit", "create_game_tools"]
@@ -58,8 +59,9 @@ class GameToolkit:
         player: The seat the agent plays.
         opponents: Players driving other seats, by seat: :class:`Player` objects or
             player specs such as ``"minimax:depth=3"``.
-        typed: Use the game's typed move arguments where they exist (TicTacToe
-            ``row, col``; Connect4 ``column``); otherwise ``action: str``.
+        typed: Use the game's typed move arguments (TicTacToe ``row, col``, Othello
+            ``column, row``, Pong ``direction``, ... see :mod:`~langgraph_games.tools.moves`;
+            a tool call with the text ``action`` still plays); ``False``: ``action: str``.
         prefix: Prefix of the tool names (e.g. ``"tictactoe_"`` to give one agent
             several games).
 
@@ -87,7 +89,7 @@ class GameToolkit:
             if seat == player or not 0 <= seat < game.num_players:
                 raise ValueError(f"opponent seat {seat} is not another seat of {game.id!r}")
             self.opponents[seat] = make_player(who) if isinstance(who, str) else who
-        self.schema: MoveSchema = move_schema(game, typed)
+        self.schema: MoveSchema = move_schema(game, typed, session.state)
         self.prefix = prefix
         self._lock = threading.RLock()
         self._tools: list[BaseTool] | None = None
@@ -167,6 +169,13 @@ class GameToolkit:
         reason = error.reason if error is not None else "it is not a legal move"
         return f"Illegal move {action!r}: {reason}. Legal moves: {legal}. Choose one of them."
 
+    def _malformed(self, problems: str) -> str:
+        legal = ", ".join(self.session.legal_actions(self.player))
+        return (
+            f"The move arguments are malformed ({problems}). Legal moves: {legal}. Call "
+            "make_move again with one of them, written as its arguments describe."
+        )
+
     # ----- moves ----------------------------------------------------------------------
 
     def _fallback(self, seat: int, decision: Decision | None) -> str:
@@ -220,7 +229,10 @@ class GameToolkit:
         if refusal is not None:
             raise ToolException(refusal)
         state = self.session.state
-        action = self.schema.to_action(self.game, state, self.player, args)
+        try:
+            action = self.schema.read(self.game, state, self.player, args)
+        except MoveArgumentsError as exc:
+            raise ToolException(self._malformed(str(exc))) from exc
         if not self.game.is_legal(state, self.player, action):
             raise ToolException(self._illegal(action))
         return action
@@ -364,7 +376,10 @@ class GameToolkit:
                 coroutine=amake_move,
                 name=f"{self.prefix}make_move",
                 description=f"{game.name}: {self.schema.description} You play {seat}.",
-                args_schema=self.schema.args_schema,
+                # The JSON schema, not the pydantic model: the arguments are read by the
+                # schema's one rule (typed, else the text form), with errors naming the
+                # legal moves.
+                args_schema=self.schema.tool_schema(),
                 **common,
             ),
         ]
@@ -389,7 +404,7 @@ def create_game_tools(
             ``{1: MinimaxPlayer(depth=4)}``; seats without one must be played through
             another toolkit on the same session.
         seed: The episode seed when a new session is created.
-        typed: Typed move arguments where the game has them.
+        typed: Typed move arguments (every game has them; ``False``: ``action: str``).
         prefix: Prefix of the tool names.
         **options: Game options when ``game`` is an id.
 
@@ -399,7 +414,7 @@ def create_game_tools(
     Example:
         >>> tools = create_game_tools("connect4", opponents={1: "minimax:depth=2"})
         >>> tools[2].args
-        {'column': {'description': 'Column index, 0 (left) to 6 (right).', 'title': 'Column', 'type': 'integer'}}
+        {'column': {'description': 'Column index, 0 (left) to 6 (right).', 'maximum': 6, 'minimum': 0, 'title': 'Column', 'type': 'integer'}}
     """  # noqa: E501
     session = game if isinstance(game, GameSession) else GameSession(game, seed=seed, **options)
     return GameToolkit(session, player, opponents, typed=typed, prefix=prefix).get_tools()
