@@ -37,6 +37,7 @@ from langgraph_games.eval.scoring.metrics import Scoring, pairwise_wdl, player_r
 from langgraph_games.eval.scoring.tables import arena_csv, arena_markdown
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.models.secrets import ModelSettings
 
 __all__ = ["ArenaReport", "ArenaSpec", "MatchSpec", "run_arena", "settled_matches", "summarize"]
 
@@ -72,7 +73,7 @@ class ArenaSpec(BaseModel):
     baseline: bool = True
     concurrency: int = Field(4, ge=1)
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
-    model: dict[str, Any] = Field(default_factory=dict)
+    model: ModelSettings = Field(default_factory=dict)
 
     @field_validator("players")
     @classmethod

@@ -35,6 +35,7 @@ from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.memory.chroma_store import ChromaStore
 from langgraph_games.memory.errors import StoreOpenError
 from langgraph_games.memory.hooks import load_truths
+from langgraph_games.models.secrets import ModelSettings
 
 __all__ = [
     "EpisodeGroups",
@@ -86,7 +87,7 @@ class EvalSpec(BaseModel):
     label: str | None = None
     concurrency: int = Field(4, ge=1)
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
-    model: dict[str, Any] = Field(default_factory=dict)
+    model: ModelSettings = Field(default_factory=dict)
     truths: str | None = None
     truth_limit: int | None = Field(None, ge=0)
     truths_digest: str | None = None

@@ -45,6 +45,7 @@ from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
 from langgraph_games.memory.chroma_store import ChromaStore
 from langgraph_games.memory.embeddings import minilm_index
 from langgraph_games.memory.hooks import load_truths
+from langgraph_games.models.secrets import ModelSettings
 from langgraph_games.players.base import Player
 from langgraph_games.players.registry import PlayerSpecError
 
@@ -95,7 +96,7 @@ class TrainSpec(BaseModel):
     seed: int = 0
     label: str | None = None
     expver: ExpVerOptions = Field(default_factory=ExpVerOptions)
-    model: dict[str, Any] = Field(default_factory=dict)
+    model: ModelSettings = Field(default_factory=dict)
 
     @property
     def row_label(self) -> str:
