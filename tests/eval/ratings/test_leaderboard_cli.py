@@ -13,6 +13,7 @@ from langgraph_games.cli import main
 from langgraph_games.eval import ArenaSpec, run_arena, summarize
 from langgraph_games.eval.ratings.leaderboard import RatingSettings, build_leaderboard
 from langgraph_games.eval.ratings.matches import load_matches
+from langgraph_games.eval.running.runner import EvalSpec, run_eval
 from ratings_support import a_beats_b, write
 from support import install_scripted_strategies
 
@@ -128,3 +129,14 @@ def test_files_without_two_seat_matches_are_refused(
     assert "Unknown game 'chess'" in _error(capsys)
     assert main(["leaderboard", str(tmp_path / "ab.jsonl"), "--bootstrap", "-5"]) == 2
     assert "bootstrap replicates must be 0 or more" in _error(capsys)
+
+
+def test_two_seat_evaluation_episodes_are_rated(tmp_path: Path) -> None:
+    spec = EvalSpec(game="tictactoe", agent="minimax", opponents=["random"], repeats=4)
+    path = asyncio.run(run_eval(spec, tmp_path, progress=False)).results_path
+    found = load_matches([path])
+    assert len(found.matches) == 4 and found.counts == {}
+    board = build_leaderboard(found, RatingSettings(bootstrap=20)).boards[0]
+    best = board.standings[0]
+    assert best.player == "minimax" and best.losses == 0
+    assert best.elo.value is not None and best.elo.value > 1500

@@ -203,12 +203,22 @@ def test_left_out_records_are_counted(tmp_path: Path) -> None:
             "metrics": {"success": True},
             "result": {"status": "finished", "returns": [1.0], "players": []},
         },
+        {  # a two-seat episode written by hand, without the seats' counters
+            "kind": "episode",
+            "episode_id": "ttt1",
+            "game": "tictactoe-v1",
+            "seats": ["A", "B"],
+            "status": "finished",
+            "metrics": {},
+            "result": {"status": "finished", "returns": [1.0, -1.0]},
+        },
     ]
     found = load_matches([write(tmp_path / "mixed.jsonl", records)])
     assert len(found.matches) == 5
     assert found.counts == {
         "duplicates": 1,
         "error_records": 1,
+        "malformed": 1,
         "one_seat_episodes": 1,
         "retried_errors": 1,
     }

@@ -7,7 +7,8 @@ matches, and evaluation episodes of a two-seat game (the agent against its oppon
 Left out and counted:
 
 - one-seat evaluation episodes (maze, Minesweeper, SmartPlay, ...: nobody to rate against);
-- records with another number of seats;
+- records with another number of seats, and two-seat records without the seats' counters
+  (``result.players``, which O and I are read from);
 - error records (a match whose every run failed; an error that a rerun finished is
   counted apart, as the report does, and the finished record is used);
 - the same match given twice (the same file passed twice, or a file and its copy): a
