@@ -69,8 +69,8 @@ def percentile_interval(
     """The central ``confidence`` interval of ``values`` (``None`` when empty).
 
     Example:
-        >>> percentile_interval([float(v) for v in range(101)])
-        (2.5, 97.5)
+        >>> percentile_interval([0.0, 1.0, 2.0, 3.0, 4.0], confidence=0.5)
+        (1.0, 3.0)
     """
     if not values:
         return None
