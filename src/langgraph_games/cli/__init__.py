@@ -11,6 +11,7 @@ from langgraph_games.cli import (
     arena_cmd,
     eval_cmd,
     games_cmd,
+    leaderboard_cmd,
     mcp_cmd,
     play_cmd,
     replay_cmd,
@@ -36,6 +37,7 @@ COMMANDS = (
     smartplay_cmd,
     study_cmd,
     report_cmd,
+    leaderboard_cmd,
     replay_cmd,
     mcp_cmd,
 )

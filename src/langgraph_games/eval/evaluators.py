@@ -1,0 +1,439 @@
+"""The papers' metrics as LangSmith evaluators of our episodes.
+
+Every function here has a signature LangSmith's ``evaluate()`` / ``aevaluate()`` accept
+(``langsmith.evaluation.evaluate(target, data=..., evaluators=[...],
+summary_evaluators=[...])``): per-example evaluators take ``(inputs, outputs,
+reference_outputs)`` and return ``{"key", "score", "comment"}`` (or ``{"results":
+[...]}`` for several metrics); summary evaluators take the lists ``(inputs, outputs)``
+of the whole experiment. :func:`run_evaluators` wraps the per-example ones as
+LangSmith ``RunEvaluator`` objects (``run_evaluator``) for code that wants those. They
+are plain functions: call them directly on recorded episodes, no network needed.
+
+**What they read.** ``outputs`` is one episode: a line of a results file (what
+``arena`` and ``eval`` write: ``game``, ``seats``, ``result``, ``trajectory``) or what
+:func:`~langgraph_games.graphs.episode.run.run_episode` returns (``result`` and
+``trajectory``; the game is read from ``result["record"]``). ``inputs`` may name the
+evaluated seat (``seat``: an index) or player (``player``: the spec string, every seat it
+holds); without either, seat 0 is evaluated.
+
+**How they score** (the report's own functions, nothing re-implemented):
+
+- ``O``, ``I`` (and ``I_P<k>`` per subproblem), ``invalid_rate``, ``fallback_rate`` come
+  from :func:`~langgraph_games.eval.scoring.metrics.player_rows` over the episode with
+  the evaluated seats as one player, so they equal the arena report's figures; over a
+  whole experiment :func:`summary_metrics` gives exactly the report's row of the player
+  (I is micro-F1 over all its decisions, not a mean of per-episode values).
+- ``win``: 1, 0.5 or 0 (a draw is half a win).
+- :func:`family_metrics`: the family's per-episode metrics (EvoEmpirBench maze and
+  Match-2, Minesweeper, SmartPlay, Crafter; see
+  :mod:`~langgraph_games.eval.scoring.families`) recomputed from the episode's moves,
+  as ``eval`` records them; :func:`summary_family` gives the family's headline figures
+  (what the report plots).
+
+A failed episode (``status: "error"``) scores ``None`` with the error as the comment.
+Bad input (no ``result``, no game, a seat that does not exist) raises ``ValueError``
+naming what is missing and what is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from langsmith.evaluation import RunEvaluator, run_evaluator
+
+from langgraph_games.eval.scoring.families import Headline, counters_of, decisions_of, family_of
+from langgraph_games.eval.scoring.metrics import Scoring, player_rows
+from langgraph_games.games.session import GameSession
+
+__all__ = [
+    "EVALUATORS",
+    "SUMMARY_EVALUATORS",
+    "evaluators_for",
+    "fallback_rate",
+    "family_metrics",
+    "intermediate",
+    "invalid_rate",
+    "outcome",
+    "run_evaluators",
+    "summary_family",
+    "summary_metrics",
+    "win",
+]
+
+EVALUATED = "evaluated"
+"""The name the evaluated seats get when an episode is scored."""
+
+_ACCEPTED = (
+    "a results record (a line of an arena or eval results file) or run_episode's output "
+    "({'result': ..., 'trajectory': ...})"
+)
+
+
+def _episode(outputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The episode as a results record with ``game``, ``seats`` and ``status``."""
+    if not isinstance(outputs, Mapping):
+        raise ValueError(f"outputs must be a mapping: {_ACCEPTED}; got {type(outputs).__name__}")
+    if outputs.get("status") == "error":
+        return dict(outputs)
+    result = outputs.get("result")
+    if not isinstance(result, Mapping) or "returns" not in result:
+        raise ValueError(f"outputs have no 'result' with 'returns': expected {_ACCEPTED}")
+    game = outputs.get("game") or (result.get("record") or {}).get("game")
+    if not game:
+        raise ValueError(
+            f"outputs name no game: expected 'game' or result['record']['game'] (in {_ACCEPTED})"
+        )
+    seats = outputs.get("seats") or [f"seat {i}" for i in range(len(result["returns"]))]
+    return {**outputs, "game": game, "seats": list(seats), "status": outputs.get("status")}
+
+
+def _evaluated_seats(record: Mapping[str, Any], inputs: Mapping[str, Any] | None) -> list[int]:
+    seats = record["seats"]
+    inputs = inputs or {}
+    if inputs.get("seat") is not None:
+        seat = inputs["seat"]
+        if not isinstance(seat, int) or not 0 <= seat < len(seats):
+            raise ValueError(f"inputs['seat'] = {seat!r}: accepted a seat index 0-{len(seats) - 1}")
+        return [seat]
+    if inputs.get("player") is not None:
+        found = [i for i, name in enumerate(seats) if name == inputs["player"]]
+        if not found:
+            raise ValueError(
+                f"inputs['player'] = {inputs['player']!r} holds no seat; the seats are {seats}"
+            )
+        return found
+    return [0]
+
+
+def _renamed(record: Mapping[str, Any], evaluated: Sequence[int]) -> dict[str, Any]:
+    """The record with the evaluated seats as one player and every other seat its own."""
+    seats = [
+        EVALUATED if i in evaluated else f"other seat {i}" for i in range(len(record["seats"]))
+    ]
+    return {**record, "seats": seats}
+
+
+def _row(
+    outputs: Mapping[str, Any], inputs: Mapping[str, Any] | None, scoring: Scoring | None
+) -> tuple[dict[str, Any] | None, str]:
+    """The report's row of the evaluated seats in one episode (``None`` if it failed)."""
+    record = _episode(outputs)
+    if record.get("status") == "error":
+        return None, f"the episode failed: {record.get('error', 'no error message')}"
+    evaluated = _evaluated_seats(record, inputs)
+    rows = player_rows([_renamed(record, evaluated)], scoring)
+    row = next(r for r in rows if r["player"] == EVALUATED)
+    names = ", ".join(f"seat {i} ({record['seats'][i]})" for i in evaluated)
+    return row, f"{record['game']}: {names}"
+
+
+def _result(key: str, score: float | None, comment: str) -> dict[str, Any]:
+    return {"key": key, "score": score, "comment": comment}
+
+
+def _fallback_share(row: Mapping[str, Any]) -> float | None:
+    return row["fallbacks"] / row["decisions"] if row["decisions"] else None
+
+
+def _win_rate(row: Mapping[str, Any]) -> float:
+    return (int(row["wins"]) + int(row["draws"]) / 2) / int(row["matches"])
+
+
+def outcome(
+    inputs: Mapping[str, Any] | None,
+    outputs: Mapping[str, Any],
+    reference_outputs: Mapping[str, Any] | None = None,
+    *,
+    scoring: Scoring | None = None,
+) -> dict[str, Any]:
+    """``O`` of the evaluated seat: its return over the game's scale (GAMEBoT's R/T).
+
+    Args:
+        inputs: May name the evaluated ``seat`` or ``player``.
+        outputs: The episode.
+        reference_outputs: Not used (the game's rules are the reference).
+        scoring: O's scale and which answers I reads (default: the paper's).
+    """
+    row, about = _row(outputs, inputs, scoring)
+    if row is None:
+        return _result("O", None, about)
+    return _result(
+        "O", float(row["O"]), f"{about}: W-D-L {row['wins']}-{row['draws']}-{row['losses']}"
+    )
+
+
+def win(
+    inputs: Mapping[str, Any] | None,
+    outputs: Mapping[str, Any],
+    reference_outputs: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """``win``: 1 for a win, 0.5 for a draw, 0 for a loss (the mean over several seats)."""
+    row, about = _row(outputs, inputs, None)
+    if row is None:
+        return _result("win", None, about)
+    return _result("win", _win_rate(row), about)
+
+
+def intermediate(
+    inputs: Mapping[str, Any] | None,
+    outputs: Mapping[str, Any],
+    reference_outputs: Mapping[str, Any] | None = None,
+    *,
+    scoring: Scoring | None = None,
+) -> dict[str, Any]:
+    """``I`` (the mean over scored subproblems) and ``I_P<k>`` per subproblem.
+
+    ``None`` when the seat answered no subproblem (a non-LLM player, a game without
+    subproblems).
+    """
+    row, about = _row(outputs, inputs, scoring)
+    if row is None:
+        return {"results": [_result("I", None, about)]}
+    if row["I"] is None and not row["I_sub"]:
+        return {"results": [_result("I", None, f"{about}: no subproblem answers to score")]}
+    results = [_result("I", row["I"], f"{about}: {row['decisions']} decision(s)")]
+    for index, value in sorted(row["I_sub"].items()):
+        results.append(_result(f"I_P{index}", float(value), about))
+    return {"results": results}
+
+
+def invalid_rate(
+    inputs: Mapping[str, Any] | None,
+    outputs: Mapping[str, Any],
+    reference_outputs: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Share of decisions whose first answer named no legal move."""
+    row, about = _row(outputs, inputs, None)
+    if row is None:
+        return _result("invalid_rate", None, about)
+    if not row["decisions"]:
+        return _result("invalid_rate", None, f"{about}: no decisions")
+    return _result(
+        "invalid_rate", float(row["invalid_rate"]), f"{about}: {row['decisions']} decision(s)"
+    )
+
+
+def fallback_rate(
+    inputs: Mapping[str, Any] | None,
+    outputs: Mapping[str, Any],
+    reference_outputs: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Share of decisions settled by the loop's fallback (no usable answer after re-asks)."""
+    row, about = _row(outputs, inputs, None)
+    if row is None:
+        return _result("fallback_rate", None, about)
+    share = _fallback_share(row)
+    return _result("fallback_rate", share, f"{about}: {row['fallbacks']} fallback(s)")
+
+
+def _family_of_episode(
+    record: Mapping[str, Any], seat: int
+) -> tuple[str, dict[str, Any], Headline | None]:
+    """``(family name, metrics, headline)`` of one seat of an episode."""
+    result = record["result"]
+    if not isinstance(result.get("record"), Mapping):
+        raise ValueError(
+            "outputs have no result['record'] (the game session: game, options, seed, "
+            f"actions), which family metrics are computed from; expected {_ACCEPTED}"
+        )
+    session = GameSession.from_dict(result["record"])
+    family = family_of(session.game.id)
+    metrics = family.episode_metrics(session, counters_of(result, seat))
+    if family.decision_metrics is not None:
+        metrics.update(family.decision_metrics(decisions_of(record.get("trajectory") or [], seat)))
+    return family.name, metrics, family.headline
+
+
+def _agent_seat(
+    record: Mapping[str, Any],
+    inputs: Mapping[str, Any] | None = None,
+    seats: Sequence[int] | None = None,
+) -> int:
+    """Seat 0: the families score the evaluated agent of an ``eval`` run, which sits there."""
+    seats = _evaluated_seats(record, inputs) if seats is None else seats
+    if list(seats) != [0]:
+        raise ValueError(
+            f"family metrics score seat 0 (the agent of an eval run); the example names "
+            f"seat(s) {list(seats)} of {record['seats']}"
+        )
+    return 0
+
+
+def _numeric(value: Any) -> bool:
+    return value is None or isinstance(value, (bool, int, float))
+
+
+def family_metrics(
+    inputs: Mapping[str, Any] | None,
+    outputs: Mapping[str, Any],
+    reference_outputs: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The paper's per-episode metrics of the evaluated seat, as ``<family>.<metric>``.
+
+    EvoEmpirBench (``maze.Suc.Rate``-style success, score, steps ...), Minesweeper
+    (win, steps, invalid steps, solver checks), SmartPlay, Crafter; games without a
+    paper table give ``generic.return``, ``generic.steps``. Numbers and booleans (as 0/1)
+    only; nested values such as Crafter's achievement counts are left to the results file.
+
+    Raises:
+        ValueError: An evaluated seat other than 0 (the families score the agent of an
+            ``eval`` run, which sits there), or an episode without its game session.
+    """
+    record = _episode(outputs)
+    if record.get("status") == "error":
+        about = f"the episode failed: {record.get('error', 'no error message')}"
+        return {"results": [_result("family", None, about)]}
+    name, metrics, _ = _family_of_episode(record, _agent_seat(record, inputs))
+    about = f"{record['game']}: seat 0 ({record['seats'][0]})"
+    return {
+        "results": [
+            _result(f"{name}.{key}", None if value is None else float(value), about)
+            for key, value in metrics.items()
+            if _numeric(value)
+        ]
+    }
+
+
+def _finished(
+    inputs: Sequence[Mapping[str, Any] | None], outputs: Sequence[Mapping[str, Any]]
+) -> tuple[list[tuple[dict[str, Any], list[int]]], int]:
+    episodes, failed = [], 0
+    if len(inputs) != len(outputs):
+        raise ValueError(f"{len(inputs)} inputs for {len(outputs)} outputs: expected one each")
+    for given, output in zip(inputs, outputs, strict=True):
+        record = _episode(output)
+        if record.get("status") == "error":
+            failed += 1
+            continue
+        episodes.append((record, _evaluated_seats(record, given)))
+    return episodes, failed
+
+
+def summary_metrics(
+    inputs: Sequence[Mapping[str, Any] | None], outputs: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Over an experiment, per game: the evaluated player's O, I, win rate and answer rates.
+
+    The figures are :func:`~langgraph_games.eval.scoring.metrics.player_rows`' row over
+    all the episodes (I is micro-F1 over every decision), the same as the arena report
+    gives the player over the same matches. Keys are ``O``, ``I``, ``I_P<k>``,
+    ``win_rate``, ``invalid_rate``, ``fallback_rate``, prefixed with ``<game> `` when
+    the experiment holds several games. Failed episodes are left out and counted. (A
+    summary evaluator may take no other argument: see :func:`evaluators_for` for
+    another scoring.)
+    """
+    return _summary_metrics(inputs, outputs, None)
+
+
+def _summary_metrics(
+    inputs: Sequence[Mapping[str, Any] | None],
+    outputs: Sequence[Mapping[str, Any]],
+    scoring: Scoring | None,
+) -> dict[str, Any]:
+    episodes, failed = _finished(inputs, outputs)
+    games: dict[str, list[dict[str, Any]]] = {}
+    for record, seats in episodes:
+        games.setdefault(str(record["game"]), []).append(_renamed(record, seats))
+    note = f"; {failed} failed episode(s) left out" if failed else ""
+    results = []
+    for game, records in sorted(games.items()):
+        prefix = f"{game} " if len(games) > 1 else ""
+        row = next(r for r in player_rows(records, scoring) if r["player"] == EVALUATED)
+        about = f"{game}: {row['matches']} episode(s){note}"
+        figures: list[tuple[str, float | None]] = [
+            ("O", float(row["O"])),
+            ("I", row["I"]),
+            *((f"I_P{k}", float(v)) for k, v in sorted(row["I_sub"].items())),
+            ("win_rate", _win_rate(row)),
+            ("invalid_rate", float(row["invalid_rate"]) if row["decisions"] else None),
+            ("fallback_rate", _fallback_share(row)),
+        ]
+        results += [_result(prefix + key, value, about) for key, value in figures]
+    if not results:
+        results.append(_result("O", None, f"no finished episode{note}"))
+    return {"results": results}
+
+
+def summary_family(
+    inputs: Sequence[Mapping[str, Any] | None], outputs: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Over an experiment: each family's headline figures (the report's plotted figures).
+
+    E.g. ``maze success rate %``, ``minesweeper win rate %``, SmartPlay's normalised
+    score per game, ``crafter Crafter score %``. Failed episodes are left out and counted.
+    """
+    episodes, failed = _finished(inputs, outputs)
+    families: dict[str, list[dict[str, Any]]] = {}
+    headlines: dict[str, Headline | None] = {}
+    for record, seats in episodes:
+        name, metrics, headline = _family_of_episode(record, _agent_seat(record, seats=seats))
+        families.setdefault(name, []).append(metrics)
+        headlines[name] = headline
+    note = f"; {failed} failed episode(s) left out" if failed else ""
+    results = []
+    for name, rows in sorted(families.items()):
+        headline = headlines[name]
+        if headline is None:
+            continue
+        about = f"{name}: {len(rows)} episode(s){note}"
+        results += [_result(f"{name} {key}", value, about) for key, value in headline(rows).items()]
+    if not results:
+        results.append(_result("family", None, f"no finished episode with a headline{note}"))
+    return {"results": results}
+
+
+EVALUATORS: tuple[Callable[..., dict[str, Any]], ...] = (
+    outcome,
+    win,
+    intermediate,
+    invalid_rate,
+    fallback_rate,
+)
+"""The per-example evaluators of any episode (add :func:`family_metrics` for one-agent games)."""
+
+SUMMARY_EVALUATORS: tuple[Callable[..., dict[str, Any]], ...] = (summary_metrics,)
+"""The summary evaluators of any experiment (add :func:`summary_family` for one-agent games)."""
+
+
+def evaluators_for(
+    scoring: Scoring,
+) -> tuple[list[Callable[..., dict[str, Any]]], list[Callable[..., dict[str, Any]]]]:
+    """``(evaluators, summary evaluators)`` reading O and I with ``scoring``.
+
+    Example:
+        >>> per_example, summary = evaluators_for(Scoring(intermediate="last"))
+        >>> [f.__name__ for f in per_example], [f.__name__ for f in summary]
+        (['outcome', 'win', 'intermediate', 'invalid_rate', 'fallback_rate'], ['summary_metrics'])
+    """
+
+    def outcome_scored(
+        inputs: Mapping[str, Any] | None,
+        outputs: Mapping[str, Any],
+        reference_outputs: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        return outcome(inputs, outputs, scoring=scoring)
+
+    def intermediate_scored(
+        inputs: Mapping[str, Any] | None,
+        outputs: Mapping[str, Any],
+        reference_outputs: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        return intermediate(inputs, outputs, scoring=scoring)
+
+    def summary_scored(
+        inputs: Sequence[Mapping[str, Any] | None], outputs: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        return _summary_metrics(inputs, outputs, scoring)
+
+    outcome_scored.__name__ = "outcome"
+    intermediate_scored.__name__ = "intermediate"
+    summary_scored.__name__ = "summary_metrics"
+    return [outcome_scored, win, intermediate_scored, invalid_rate, fallback_rate], [summary_scored]
+
+
+def run_evaluators(
+    evaluators: Sequence[Callable[..., dict[str, Any]]] = EVALUATORS,
+) -> list[RunEvaluator]:
+    """The evaluators as LangSmith ``RunEvaluator`` objects (``evaluate_run(run, example)``)."""
+    return [run_evaluator(function) for function in evaluators]

@@ -1,0 +1,1 @@
+"""Ratings over results files: Elo and openskill ratings, bootstrap intervals, a leaderboard."""
