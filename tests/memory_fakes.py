@@ -1,18 +1,19 @@
-"""Seeded fake embeddings and scripted chat models shared by the memory tests."""
+"""Seeded fake embeddings, scripted chat models and fake stores shared by the memory tests."""
 
 from __future__ import annotations
 
 import hashlib
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from langchain_core.embeddings import DeterministicFakeEmbedding, Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langgraph.store.base import IndexConfig
+from langgraph.store.base import BaseStore, IndexConfig, Op, Result, SearchOp
+from langgraph.store.memory import InMemoryStore
 from pydantic import Field
 
 
@@ -81,3 +82,20 @@ def server_worker(host: str, port: int, worker: int, count: int) -> None:
         for i in range(count):
             store.put(("w", str(worker)), f"k{i}", {"text": f"worker {worker} item {i}"})
             store.put(("pool",), f"w{worker}-{i}", {"text": f"pool {worker} {i}"})
+
+
+class AsyncOnlyStore(BaseStore):
+    """A store usable only through its async API, as a LangGraph Server's store is from its
+    event loop: every sync call raises; async calls go to ``inner``. Counts searches."""
+
+    def __init__(self, inner: BaseStore | None = None) -> None:
+        self.inner = inner if inner is not None else InMemoryStore()
+        self.searches = 0
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        raise RuntimeError("a synchronous call to an async-only store")
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        self.searches += sum(isinstance(op, SearchOp) for op in ops)
+        return await self.inner.abatch(ops)

@@ -20,7 +20,13 @@ from langgraph_games.memory.errors import (
     StoreLockedError,
     StoreOpenError,
 )
-from langgraph_games.memory.hooks import TRUTHS_HEADING, format_truths, load_truths
+from langgraph_games.memory.hooks import (
+    TRUTHS_HEADING,
+    TruthSource,
+    aload_truths,
+    format_truths,
+    load_truths,
+)
 from langgraph_games.memory.records import (
     Candidate,
     Experience,
@@ -61,10 +67,12 @@ __all__ = [
     "StoreLockedError",
     "StoreOpenError",
     "Truth",
+    "TruthSource",
     "TruthStatus",
     "TruthWeaver",
     "WeaveMode",
     "WeaveReport",
+    "aload_truths",
     "candidates_from_experience",
     "default_embeddings",
     "experiences_namespace",

@@ -3,15 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from langgraph.store.base import BaseStore, PutOp
 
 from langgraph_games.memory.errors import RevertError
 from langgraph_games.memory.records import Relation, Truth, TruthStatus
 
-if TYPE_CHECKING:
-    from langgraph_games.memory.truth_weaver import RevertReport
+__all__ = ["RevertReport", "arevert_round", "revert_round"]
+
+
+@dataclass
+class RevertReport:
+    """What :meth:`~langgraph_games.memory.truth_weaver.TruthWeaver.revert_round` undid.
+
+    Attributes:
+        round: The round reverted.
+        reverted: Entries created in the round, now marked reverted.
+        restored: Entries the round had merged away, active again.
+        detached: Duplicate provenance records of the round removed from older entries.
+    """
+
+    round: int
+    reverted: int = 0
+    restored: int = 0
+    detached: int = 0
 
 
 def _rounds_in_use(truths: Mapping[str, Truth]) -> set[int]:
@@ -27,12 +44,10 @@ def _rounds_in_use(truths: Mapping[str, Truth]) -> set[int]:
     return rounds
 
 
-def revert_round(
-    store: BaseStore, namespace: tuple[str, ...], truths: Mapping[str, Truth], round_: int
-) -> RevertReport:
-    """Undo what ``round_`` did to ``truths`` and write the result in one batch."""
-    from langgraph_games.memory.truth_weaver import RevertReport
-
+def _plan(
+    namespace: tuple[str, ...], truths: Mapping[str, Truth], round_: int
+) -> tuple[RevertReport, list[PutOp]]:
+    """What undoing ``round_`` changes: the report and the writes (one batch)."""
     after = sorted(r for r in _rounds_in_use(truths) if r > round_)
     if after:
         raise RevertError(
@@ -58,6 +73,24 @@ def revert_round(
             report.detached += len(t.provenance) - len(kept)
         if update:
             changed.append(t.model_copy(update=update))
-    if changed:
-        store.batch([PutOp(namespace, t.id, t.to_value(), index=["text"]) for t in changed])
+    return report, [PutOp(namespace, t.id, t.to_value(), index=["text"]) for t in changed]
+
+
+def revert_round(
+    store: BaseStore, namespace: tuple[str, ...], truths: Mapping[str, Truth], round_: int
+) -> RevertReport:
+    """Undo what ``round_`` did to ``truths`` and write the result in one batch."""
+    report, writes = _plan(namespace, truths, round_)
+    if writes:
+        store.batch(writes)
+    return report
+
+
+async def arevert_round(
+    store: BaseStore, namespace: tuple[str, ...], truths: Mapping[str, Truth], round_: int
+) -> RevertReport:
+    """Async :func:`revert_round` (one ``await store.abatch(...)``)."""
+    report, writes = _plan(namespace, truths, round_)
+    if writes:
+        await store.abatch(writes)
     return report

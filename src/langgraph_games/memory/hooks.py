@@ -1,22 +1,32 @@
-"""The memory hook every strategy uses: a game's current truths, ready for a prompt."""
+"""The memory hook every strategy uses: a game's current truths, ready for a prompt.
+
+Truths reach a prompt one way: a run (an evaluation, a training run) holds a
+:class:`TruthSource` per game, reads it where it starts episodes and gives the texts to
+the episode loop in its context (``EpisodeContext.truths``), which puts them in every
+:class:`~langgraph_games.players.base.DecisionRequest`; strategies format them with
+:func:`format_truths`. Nothing below the run reads the store.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langgraph.store.base import BaseStore
+from langgraph.store.base import BaseStore, SearchItem
 
 from langgraph_games.memory.records import (
     Truth,
     TruthStatus,
+    aiterate,
     iterate,
     parse_record,
     truths_namespace,
 )
 
-__all__ = ["TRUTHS_HEADING", "format_truths", "load_truths"]
+__all__ = ["TRUTHS_HEADING", "TruthSource", "aload_truths", "format_truths", "load_truths"]
 
 TRUTHS_HEADING = "Lessons from earlier games (verified by replaying; use them when they apply):"
+
+_ACTIVE = {"status": TruthStatus.ACTIVE.value}
 
 
 def load_truths(
@@ -54,19 +64,101 @@ def load_truths(
     if store is None or limit == 0:
         return []
     namespace = truths_namespace(game)
-    active = {"status": TruthStatus.ACTIVE.value}
     if query:
-        hits = store.search(namespace, query=query, filter=active, limit=limit or 10)
-        return [h.value["text"] for h in hits if tuple(h.namespace) == namespace]
-    truths = [
-        parse_record(Truth, it.value, f"{namespace}/{it.key}")
-        for it in iterate(store, namespace, active)
-    ]
+        hits = store.search(namespace, query=query, filter=_ACTIVE, limit=limit or 10)
+        return _texts(hits, namespace)
+    return _choose(iterate(store, namespace, _ACTIVE), namespace, limit)
+
+
+async def aload_truths(
+    store: BaseStore | None,
+    game: str,
+    *,
+    limit: int | None = None,
+    query: str | None = None,
+) -> list[str]:
+    """Async :func:`load_truths` (``await store.asearch(...)``): the same truths, in the same order.
+
+    Use it in async code: a store whose sync methods must not run on the event loop's
+    thread (LangGraph Server's async stores) is only read through its async API.
+    """
+    if store is None or limit == 0:
+        return []
+    namespace = truths_namespace(game)
+    if query:
+        hits = await store.asearch(namespace, query=query, filter=_ACTIVE, limit=limit or 10)
+        return _texts(hits, namespace)
+    return _choose(await aiterate(store, namespace, _ACTIVE), namespace, limit)
+
+
+def _texts(hits: Sequence[SearchItem], namespace: tuple[str, ...]) -> list[str]:
+    return [h.value["text"] for h in hits if tuple(h.namespace) == namespace]
+
+
+def _choose(
+    items: Sequence[SearchItem], namespace: tuple[str, ...], limit: int | None
+) -> list[str]:
+    """The texts of the active truths read, at most ``limit`` (best supported), in order made."""
+    truths = [parse_record(Truth, it.value, f"{namespace}/{it.key}") for it in items]
     if limit is not None and len(truths) > limit:
-        best = sorted(truths, key=lambda t: (-t.support, -t.order, t.id))[:limit]
-        truths = best
+        truths = sorted(truths, key=lambda t: (-t.support, -t.order, t.id))[:limit]
     truths.sort(key=lambda t: (t.order, t.id))
     return [t.text for t in truths]
+
+
+class TruthSource:
+    """A game's truths for prompts, read from a store once and kept until they change.
+
+    A run holds one per game: it awaits :meth:`get` where it starts episodes and passes
+    the texts to the episode loop (``run_episode(truths={seat: texts})``), so the store is
+    read once per run, not once per episode, and one compiled episode graph serves every
+    episode. Whoever changes the truth base during the run (TruthWeaver in training, when
+    a round promotes or reverts lessons) calls :meth:`changed`, and the next :meth:`get`
+    reads the store again; otherwise :meth:`get` returns what the first read returned.
+    Reads go through the store's async API (see :func:`aload_truths`).
+
+    Args:
+        store: Where the truths are (``None``: there are none).
+        game: Game id.
+        limit: At most this many (see :func:`load_truths`).
+
+    Attributes:
+        reads: Store reads made so far (each :meth:`get` after a change makes one).
+
+    Example:
+        >>> import asyncio
+        >>> from langgraph.store.memory import InMemoryStore
+        >>> from langgraph_games.memory import Candidate, TruthWeaver
+        >>> store = InMemoryStore()
+        >>> weaver = TruthWeaver(store, "maze", mode="append")
+        >>> _ = weaver.insert_many([Candidate(id="c1", text="Avoid walls.", round=1)])
+        >>> source = TruthSource(store, "maze")
+        >>> asyncio.run(source.get()), asyncio.run(source.get()), source.reads
+        (('Avoid walls.',), ('Avoid walls.',), 1)
+        >>> _ = weaver.insert_many([Candidate(id="c2", text="Take the key.", round=2)])
+        >>> source.changed()
+        >>> asyncio.run(source.get()), source.reads
+        (('Avoid walls.', 'Take the key.'), 2)
+    """
+
+    def __init__(self, store: BaseStore | None, game: str, *, limit: int | None = None) -> None:
+        self.store = store
+        self.game = game
+        self.limit = limit
+        self.reads = 0
+        self._texts: tuple[str, ...] | None = None
+
+    async def get(self) -> tuple[str, ...]:
+        """The truths: read from the store on the first call and after :meth:`changed`."""
+        if self._texts is None:
+            if self.store is not None and self.limit != 0:
+                self.reads += 1
+            self._texts = tuple(await aload_truths(self.store, self.game, limit=self.limit))
+        return self._texts
+
+    def changed(self) -> None:
+        """The truth base was written: the next :meth:`get` reads it again."""
+        self._texts = None
 
 
 def format_truths(truths: Sequence[str], heading: str = TRUTHS_HEADING) -> str:

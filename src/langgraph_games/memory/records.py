@@ -33,12 +33,18 @@ __all__ = [
     "Source",
     "Truth",
     "TruthStatus",
+    "aiterate",
+    "asave_experience",
     "candidates_from_experience",
     "experiences_namespace",
+    "iterate",
     "load_experiences",
     "save_experience",
     "truths_namespace",
 ]
+
+_PAGE = 500
+"""Items per search call when reading a whole namespace."""
 
 
 def truths_namespace(game: str) -> tuple[str, str]:
@@ -313,18 +319,23 @@ def candidates_from_experience(
     ]
 
 
+def _experience_op(experience: Experience) -> PutOp:
+    return PutOp(
+        experiences_namespace(experience.game),
+        experience.id,
+        experience.model_dump(mode="json"),
+        index=False,
+    )
+
+
 def save_experience(store: BaseStore, experience: Experience) -> None:
     """Write (or overwrite) an experience under ``("experiences", game)``."""
-    store.batch(
-        [
-            PutOp(
-                experiences_namespace(experience.game),
-                experience.id,
-                experience.model_dump(mode="json"),
-                index=False,
-            )
-        ]
-    )
+    store.batch([_experience_op(experience)])
+
+
+async def asave_experience(store: BaseStore, experience: Experience) -> None:
+    """Async :func:`save_experience` (the store's async API)."""
+    await store.abatch([_experience_op(experience)])
 
 
 def load_experiences(
@@ -353,10 +364,24 @@ def iterate(
 ) -> list[SearchItem]:
     """Every item in exactly ``namespace`` (not its sub-namespaces), paging through search."""
     out: list[SearchItem] = []
-    offset, page = 0, 500
+    offset = 0
     while True:
-        batch = store.search(namespace, filter=filter, limit=page, offset=offset)
+        batch = store.search(namespace, filter=filter, limit=_PAGE, offset=offset)
         out.extend(item for item in batch if tuple(item.namespace) == tuple(namespace))
-        if len(batch) < page:
+        if len(batch) < _PAGE:
             return out
-        offset += page
+        offset += _PAGE
+
+
+async def aiterate(
+    store: BaseStore, namespace: tuple[str, ...], filter: dict[str, Any] | None = None
+) -> list[SearchItem]:
+    """Async :func:`iterate` (``await store.asearch``): for async nodes and async-only stores."""
+    out: list[SearchItem] = []
+    offset = 0
+    while True:
+        batch = await store.asearch(namespace, filter=filter, limit=_PAGE, offset=offset)
+        out.extend(item for item in batch if tuple(item.namespace) == tuple(namespace))
+        if len(batch) < _PAGE:
+            return out
+        offset += _PAGE

@@ -12,9 +12,11 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
-from langgraph.store.base import BaseStore, PutOp
+from langgraph.store.base import BaseStore, PutOp, SearchItem
 
+from langgraph_games.memory import _revert
 from langgraph_games.memory import merge_prompts as prompts
+from langgraph_games.memory._revert import RevertReport
 from langgraph_games.memory._weave_state import Index, State, common, digest
 from langgraph_games.memory.embeddings import default_embeddings
 from langgraph_games.memory.meaning import same_meaning
@@ -25,6 +27,7 @@ from langgraph_games.memory.records import (
     Source,
     Truth,
     TruthStatus,
+    aiterate,
     iterate,
     parse_record,
     truths_namespace,
@@ -78,23 +81,6 @@ class WeaveReport:
     failure_reasons: Counter[str] = field(default_factory=Counter)
     already_present: int = 0
     rewritten: int = 0
-
-
-@dataclass
-class RevertReport:
-    """What :meth:`TruthWeaver.revert_round` undid.
-
-    Attributes:
-        round: The round reverted.
-        reverted: Entries created in the round, now marked reverted.
-        restored: Entries the round had merged away, active again.
-        detached: Duplicate provenance records of the round removed from older entries.
-    """
-
-    round: int
-    reverted: int = 0
-    restored: int = 0
-    detached: int = 0
 
 
 class TruthWeaver:
@@ -181,14 +167,22 @@ class TruthWeaver:
 
     def truths(self, status: TruthStatus | None = TruthStatus.ACTIVE) -> list[Truth]:
         """Entries of the truth base (default the active ones), in the order they were made."""
-        records = self._read()
-        chosen = [t for t in records.values() if status is None or t.status == status]
-        return sorted(chosen, key=lambda t: (t.order, t.id))
+        return _of_status(self._read(), status)
+
+    async def atruths(self, status: TruthStatus | None = TruthStatus.ACTIVE) -> list[Truth]:
+        """Async :meth:`truths` (the store's async API)."""
+        return _of_status(await self._aread(), status)
 
     def _read(self) -> dict[str, Truth]:
+        return self._parsed(iterate(self.store, self.namespace))
+
+    async def _aread(self) -> dict[str, Truth]:
+        return self._parsed(await aiterate(self.store, self.namespace))
+
+    def _parsed(self, items: Sequence[SearchItem]) -> dict[str, Truth]:
         return {
             item.key: parse_record(Truth, item.value, f"{self.namespace}/{item.key}")
-            for item in iterate(self.store, self.namespace)
+            for item in items
         }
 
     def _embed(self, texts: Sequence[str]) -> None:
@@ -428,6 +422,13 @@ class TruthWeaver:
         Raises:
             RevertError: A later round still builds on the truth base (revert it first).
         """
-        from langgraph_games.memory._revert import revert_round
+        return _revert.revert_round(self.store, self.namespace, self._read(), round_)
 
-        return revert_round(self.store, self.namespace, self._read(), round_)
+    async def arevert_round(self, round_: int) -> RevertReport:
+        """Async :meth:`revert_round` (the store's async API, one batch)."""
+        return await _revert.arevert_round(self.store, self.namespace, await self._aread(), round_)
+
+
+def _of_status(records: dict[str, Truth], status: TruthStatus | None) -> list[Truth]:
+    chosen = [t for t in records.values() if status is None or t.status == status]
+    return sorted(chosen, key=lambda t: (t.order, t.id))

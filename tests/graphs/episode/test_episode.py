@@ -227,3 +227,19 @@ async def test_seats_read_the_games_truths_from_the_graphs_store() -> None:
         options=EpisodeOptions(max_steps=2),
     )
     assert set(given.seen) == {("Only this.",)}
+
+
+async def test_an_async_only_store_gives_truths_read_once_per_episode() -> None:
+    from langgraph_games.memory import Candidate, TruthWeaver
+    from memory_fakes import AsyncOnlyStore
+
+    store = AsyncOnlyStore()
+    TruthWeaver(store.inner, "tictactoe", mode="append").insert_many(
+        [Candidate(id="c1", text="Take the centre first.", round=1)]
+    )
+    learner, other = TruthRecorder(), TruthRecorder()
+    await run_episode(
+        "tictactoe", [learner, other], store=store, options=EpisodeOptions(max_steps=4)
+    )
+    assert set(learner.seen) == set(other.seen) == {("Take the centre first.",)}
+    assert len(learner.seen) == 2 and store.searches == 1  # both seats, one read

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
+from langgraph.store.base import SearchOp
 from langgraph.store.memory import InMemoryStore
 
 from expver_support import (
@@ -449,3 +450,63 @@ async def test_a_round_that_only_reinforces_a_lesson_is_evaluated_when_the_promp
     test = final["rounds"][-1]
     assert test["evaluated"] is True and test["decision"] == "kept" and test["delta"] > 0
     assert run.record("r1/test/L1-eval2")["truths"] == [summary]
+
+
+class TruthReads(InMemoryStore):
+    """Counts the reads of a game's active truths (what GeoLink's prompt is built from)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def _count(self, ops: Any) -> list[Any]:
+        ops = list(ops)
+        self.reads += sum(
+            isinstance(op, SearchOp)
+            and op.namespace_prefix == ("truths", "maze")
+            and op.filter == {"status": "active"}
+            for op in ops
+        )
+        return ops
+
+    def batch(self, ops: Any) -> list[Any]:
+        return super().batch(self._count(ops))
+
+    async def abatch(self, ops: Any) -> list[Any]:
+        return await super().abatch(self._count(ops))
+
+
+async def test_the_next_round_plays_with_the_truths_a_round_promoted_read_once() -> None:
+    store = TruthReads()
+    run = Run(
+        reflection(GOOD),
+        train=replay_only,
+        train_levels=[level("train", 1), level("train", 2)],
+        rounds=2,
+        store=store,
+    )
+    final = await run()
+    reads = store.reads
+    assert [r["decision"] for r in final["rounds"]] == ["baseline", "kept", "unchanged"]
+    promoted = load_truths(store, "maze")
+    assert len(promoted) == 3 and has(GOOD, promoted[0])
+    assert run.record("r1/train/L1-train1")["truths"] == []
+    assert run.record("r2/train/L1-train2")["truths"] == promoted
+    # Read for the baseline, after round 1's weave (its test levels) and after round 2's
+    # (whether the prompt changed): not once per episode or node.
+    assert reads == 3
+
+
+async def test_the_round_after_a_revert_plays_without_the_reverted_truths() -> None:
+    run = Run(
+        reflection(OVERFIT),
+        train=replay_only,
+        test=overfit_test_policy,
+        train_levels=[level("train", 1)],
+        rounds=2,
+    )
+    await run()
+    tested = run.record("r1/test/L1-eval2")["truths"]
+    assert len(tested) == 3 and has(OVERFIT, tested[0])  # round 1's truths were tested...
+    assert run.record("round/1/test")["decision"] == "reverted"
+    assert run.record("r2/train/L1-train1")["truths"] == []  # ...and are gone in round 2

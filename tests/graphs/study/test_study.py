@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
 from langgraph.store.memory import InMemoryStore
+from typing_extensions import TypedDict
 
 from langgraph_games.games.crafter.manual import crafter_manual
 from langgraph_games.graphs.study.graph import (
@@ -18,6 +23,7 @@ from langgraph_games.graphs.study.graph import (
     read_document,
     split_paragraphs,
 )
+from memory_fakes import AsyncOnlyStore
 
 DOCUMENT = """\
 # Crafter notes
@@ -183,3 +189,40 @@ def test_bad_documents(scripted, tmp_path) -> None:
     assert read_document(text) == "Trees give wood."
     with pytest.raises(StudyError, match="at least one relevance"):
         create_study_graph(scripted(), game_questions=[])
+
+
+def test_the_graph_shape_is_the_golden_drawing() -> None:
+    golden = Path(__file__).parents[1] / "golden" / "study.mmd"
+    drawing = create_study_graph(FakeListChatModel(responses=["x"])).get_graph().draw_mermaid()
+    assert drawing == golden.read_text(encoding="utf-8")
+
+
+def test_sync_and_async_runs_use_only_the_async_store_api(scripted) -> None:
+    store = AsyncOnlyStore()
+    model = scripted(script=study_script)
+    graph = create_study_graph(model, game_name="Crafter", store=store)
+    out = graph.invoke({"document": DOCUMENT})  # a sync run of the async nodes
+    assert out["context"] == EXPECTED_CONTEXT and out["cached"] is False
+    again = asyncio.run(graph.ainvoke({"document": DOCUMENT}))
+    assert again["cached"] is True and again["context"] == EXPECTED_CONTEXT
+    assert len(model.calls) == 14
+
+
+async def test_a_sync_call_from_async_code_runs_the_same_nodes(scripted) -> None:
+    # invoke() inside a running event loop: nodes that LangGraph runs in this thread get
+    # a loop of their own in another thread.
+    class Outer(TypedDict, total=False):
+        document: str
+        context: str
+
+    model = scripted(script=study_script)
+    direct = create_study_graph(model, game_name="Crafter").invoke({"document": DOCUMENT})
+    assert direct["context"] == EXPECTED_CONTEXT
+    outer = StateGraph(Outer)
+    outer.add_node("study", create_study_graph(model, game_name="Crafter"))
+    outer.add_edge(START, "study")
+    outer.add_edge("study", END)
+    parent = outer.compile(checkpointer=InMemorySaver())  # a sync checkpointer too
+    config = {"configurable": {"thread_id": "t"}}
+    assert parent.invoke({"document": DOCUMENT}, config)["context"] == EXPECTED_CONTEXT
+    assert len(model.calls) == 28

@@ -22,7 +22,8 @@ from langchain_core.outputs import LLMResult
 
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.study.documents import Format, StudyError, read_document
-from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY, Merge, create_study_graph
+from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY, create_study_graph
+from langgraph_games.graphs.study.nodes import Merge
 
 __all__ = ["DEFAULT_CACHE", "Studied", "game_document", "read_context", "study_document"]
 

@@ -13,12 +13,10 @@ import asyncio
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from langgraph.store.base import BaseStore
 
 from langgraph_games import __version__
 from langgraph_games.eval.running.players import ModelPool, build_player, split_llm_spec
@@ -114,8 +112,7 @@ async def _play(
     options: EpisodeOptions,
     models: ModelPool,
     hook: Callable[[Decision], None] | None = None,
-    store: BaseStore | None = None,
-    truth_limit: int | None = None,
+    truths: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
     started = time.time()
     record: dict[str, Any] = {
@@ -145,9 +142,7 @@ async def _play(
             players,
             seed=job.seed,
             options=options,
-            store=store,
-            truth_seats=[0],
-            truth_limit=truth_limit,
+            truths=truths,
         )
     except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}")
@@ -170,8 +165,7 @@ async def run_jobs(
     total: int,
     finish: Callable[[dict[str, Any]], None] | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
-    store: BaseStore | None = None,
-    truth_limit: int | None = None,
+    truths: Mapping[int, Sequence[str]] | None = None,
 ) -> tuple[int, int]:
     """Play ``jobs`` and append one record each; returns ``(played, errors)``.
 
@@ -188,9 +182,8 @@ async def run_jobs(
         total: Size of the whole run (for the bar; finished ones count as done).
         finish: Adds fields to a record before it is written (e.g. family metrics).
         on_record: Called with each record after it is written.
-        store: A store holding truths: seat 0 (the evaluated agent) reads the game's
-            truths from it in every episode.
-        truth_limit: At most this many truths from ``store``.
+        truths: Lessons per seat, read once by the caller and given to every episode
+            (evaluation runs give the agent's seat the truth store's lessons).
     """
     bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
     steps = _decisions_bar(jobs, options, enabled=progress)
@@ -215,8 +208,7 @@ async def run_jobs(
                 options,
                 models,
                 on_decision if progress else None,
-                store=store,
-                truth_limit=truth_limit,
+                truths=truths,
             )
             if finish is not None and record["status"] != "error":
                 finish(record)

@@ -17,6 +17,7 @@ import itertools
 import json
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.memory.chroma_store import ChromaStore
 from langgraph_games.memory.errors import StoreOpenError
-from langgraph_games.memory.hooks import load_truths
+from langgraph_games.memory.hooks import TruthSource
 from langgraph_games.models.secrets import ModelSettings
 
 __all__ = [
@@ -69,7 +70,8 @@ class EvalSpec(BaseModel):
         truths: A truth store directory (as ``langgraph-games train`` writes): the agent
             plays with the game's active truths from it in its prompt. The path is not
             hashed; what the store holds is (``truths_digest``).
-        truth_limit: At most this many truths (the oldest first).
+        truth_limit: At most this many truths (the best supported, as
+            :func:`~langgraph_games.memory.hooks.load_truths` chooses).
         truths_digest: Fingerprint of the truths used, filled in by :func:`run_eval` from
             the store (so a results file never mixes truth bases).
     """
@@ -105,7 +107,7 @@ class EvalSpec(BaseModel):
         """The label of this run's row in tables (``<agent> +truths`` with a truth store)."""
         if self.label:
             return self.label
-        return f"{self.agent} +truths" if self.truths else self.agent
+        return f"{self.agent} +truths" if self.truths or self.truths_digest else self.agent
 
     def spec_hash(self) -> str:
         """Short hash of everything that changes results (not ``concurrency``)."""
@@ -180,12 +182,24 @@ async def run_eval(
     *,
     progress: bool = True,
     on_episode: Callable[[dict[str, Any]], None] | None = None,
+    store: BaseStore | None = None,
 ) -> EvalReport:
     """Run (or resume) an evaluation and write its results and summary table.
 
-    With ``spec.truths`` the truth store is opened once for the whole run (ChromaStore
-    allows one process per directory: evaluate after training, not during it) and the
-    agent's seat reads the game's active truths from it in every episode.
+    With ``spec.truths`` (or an open ``store``) the agent plays with the game's active
+    truths in its prompt. They are read once, before any episode, and every episode gets
+    that same list (whose fingerprint is the spec's ``truths_digest``); the truth store
+    directory is closed again before the episodes start (ChromaStore allows one process
+    per directory: evaluate after training, not during it).
+
+    Args:
+        spec: The run.
+        out_dir: Folder of the results file.
+        progress: Show progress bars.
+        on_episode: Called with each record after it is written.
+        store: An open store to read the truths from instead of ``spec.truths`` (any
+            LangGraph store; only its async API is used, so an async store of a
+            LangGraph Server works).
 
     Raises:
         ModelUnavailableError: A model cannot be used (checked before any episode starts).
@@ -193,16 +207,19 @@ async def run_eval(
         OptionError: A game option (fixed or swept) is not valid.
         StoreOpenError: ``spec.truths`` is not a truth store.
     """
-    if spec.truths is None:
+    if spec.truths is None and store is None:
         return await _run_eval(spec, out_dir, progress=progress, on_episode=on_episode)
-    with open_truths(spec.truths) as store:
-        truths = load_truths(store, make(spec.game).id, limit=spec.truth_limit)
-        blob = json.dumps(truths, separators=(",", ":")).encode()
-        digest = hashlib.sha256(blob).hexdigest()[:16]
-        pinned = spec.model_copy(update={"truths_digest": digest})
-        report = await _run_eval(
-            pinned, out_dir, progress=progress, on_episode=on_episode, store=store
-        )
+    opened: AbstractContextManager[BaseStore] = (
+        nullcontext(store) if store is not None else open_truths(str(spec.truths))
+    )
+    with opened as source:
+        truths = list(await TruthSource(source, make(spec.game).id, limit=spec.truth_limit).get())
+    blob = json.dumps(truths, separators=(",", ":")).encode()
+    digest = hashlib.sha256(blob).hexdigest()[:16]
+    pinned = spec.model_copy(update={"truths_digest": digest})
+    report = await _run_eval(
+        pinned, out_dir, progress=progress, on_episode=on_episode, truths={0: truths}
+    )
     report.truths = truths
     return report
 
@@ -228,7 +245,7 @@ async def _run_eval(
     *,
     progress: bool,
     on_episode: Callable[[dict[str, Any]], None] | None,
-    store: BaseStore | None = None,
+    truths: dict[int, list[str]] | None = None,
 ) -> EvalReport:
     plan = spec.schedule()
     base_game = make(spec.game, **spec.options)
@@ -272,8 +289,7 @@ async def _run_eval(
         total=len(plan),
         finish=_add_metrics,
         on_record=on_episode,
-        store=store,
-        truth_limit=spec.truth_limit,
+        truths=truths,
     )
     table, rows, _ = summarize_episodes([path])
     report.table = table

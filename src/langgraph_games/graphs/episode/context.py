@@ -7,12 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from langgraph.store.base import BaseStore
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
-from langgraph_games.memory.hooks import load_truths
 from langgraph_games.players.base import Player
 
 __all__ = ["EpisodeContext"]
@@ -62,34 +59,23 @@ class EpisodeContext:
         game: The engine to replay records with; by default the registry builds it from
             the record's game id and options.
         options: Retries, fallback and step limit.
-        truths: Lessons per seat, passed to players in every request. A seat without an
-            entry here gets the game's truths from the graph's store (compiled with
-            ``store=``), read once per episode with
-            :func:`~langgraph_games.memory.hooks.load_truths`, if it is in
-            ``truth_seats``.
-        truth_seats: Seats that read truths from the store (``None``: every seat).
-        truth_limit: At most this many truths from the store.
+        truths: Lessons per seat, passed to players in every request (a seat without an
+            entry gets none). The loop never reads a store: whoever runs episodes reads
+            the truths once (:class:`~langgraph_games.memory.hooks.TruthSource`) and
+            passes them here.
     """
 
     players: Sequence[Player]
     game: Game[Any] | None = None
     options: EpisodeOptions = field(default_factory=EpisodeOptions)
     truths: Mapping[int, Sequence[str]] = field(default_factory=dict)
-    truth_seats: Sequence[int] | None = None
-    truth_limit: int | None = None
     sessions: _Sessions = field(init=False)
-    _from_store: dict[int, tuple[str, ...]] = field(init=False, default_factory=dict)
+    _truths: dict[int, tuple[str, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.sessions = _Sessions(self.game)
+        self._truths = {int(seat): tuple(texts) for seat, texts in self.truths.items()}
 
-    def truths_for(self, seat: int, game_id: str, store: BaseStore | None) -> tuple[str, ...]:
-        """The truths of ``seat``: given ones, else the store's (read once), else none."""
-        if seat in self.truths:
-            return tuple(self.truths[seat])
-        if store is None or (self.truth_seats is not None and seat not in self.truth_seats):
-            return ()
-        if seat not in self._from_store:
-            found = load_truths(store, game_id, limit=self.truth_limit)
-            self._from_store[seat] = tuple(found)
-        return self._from_store[seat]
+    def truths_for(self, seat: int) -> tuple[str, ...]:
+        """The truths of ``seat`` (none when it has no entry)."""
+        return self._truths.get(seat, ())

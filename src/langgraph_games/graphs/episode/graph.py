@@ -59,7 +59,7 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
                 session,
                 seat,
                 ctx.options,
-                ctx.truths_for(seat, session.game.id, runtime.store),
+                ctx.truths_for(seat),
             )
             for seat in seats
         )
@@ -152,8 +152,8 @@ def create_episode_graph(
 
     Args:
         checkpointer: Optional LangGraph checkpointer (e.g. ``AsyncSqliteSaver``).
-        store: Optional LangGraph store (e.g. ``ChromaStore``) holding truths that seats
-            without given truths read (see :class:`EpisodeContext`).
+        store: Optional LangGraph store its nodes can reach at run time. The loop reads
+            no truths from it: truths come in the context (see :class:`EpisodeContext`).
 
     Returns:
         The compiled graph (cached when there is neither checkpointer nor store).

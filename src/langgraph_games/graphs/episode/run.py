@@ -14,6 +14,7 @@ from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
+from langgraph_games.memory.hooks import TruthSource
 from langgraph_games.players.base import Player
 
 __all__ = ["run_episode"]
@@ -36,8 +37,11 @@ async def run_episode(
     """Play one episode and return ``{"result": ..., "trajectory": [...]}``.
 
     With a checkpointer and a ``thread_id`` that already has a checkpoint, the episode
-    resumes from it instead of starting over. With a ``store``, seats without given
-    ``truths`` (and in ``truth_seats``, default all) play with the game's truths from it.
+    resumes from it instead of starting over. ``truths`` gives seats their lessons. With
+    a ``store``, seats without given ``truths`` (and in ``truth_seats``, default all) play
+    with the game's truths from it (at most ``truth_limit``), read once here; code that
+    plays many episodes reads them once itself
+    (:class:`~langgraph_games.memory.hooks.TruthSource`) and passes ``truths``.
 
     Raises:
         ValueError: The number of players does not match the game's seats.
@@ -45,14 +49,16 @@ async def run_episode(
     engine = make(game, **game_options) if isinstance(game, str) else game
     if len(players) != engine.num_players:
         raise ValueError(f"{engine.id} has {engine.num_players} seats; got {len(players)} players")
-    graph = create_episode_graph(checkpointer=checkpointer, store=store)
+    given = {int(seat): tuple(texts) for seat, texts in (truths or {}).items()}
+    if store is not None:
+        seats = range(engine.num_players) if truth_seats is None else truth_seats
+        missing = [seat for seat in seats if seat not in given]
+        if missing:
+            read = await TruthSource(store, engine.id, limit=truth_limit).get()
+            given.update(dict.fromkeys(missing, read))
+    graph = create_episode_graph(checkpointer=checkpointer)
     context = EpisodeContext(
-        players=players,
-        game=engine,
-        options=options or EpisodeOptions(),
-        truths=truths or {},
-        truth_seats=truth_seats,
-        truth_limit=truth_limit,
+        players=players, game=engine, options=options or EpisodeOptions(), truths=given
     )
     config: RunnableConfig = {"recursion_limit": 10**6}
     graph_input: EpisodeState | None = {

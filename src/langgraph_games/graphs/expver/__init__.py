@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from langgraph_games.graphs.expver.advice import IMPERATIVES, advice_candidates, is_advice
-from langgraph_games.graphs.expver.graph import ExpVerState, create_expver_graph, marker_namespace
+from langgraph_games.graphs.expver.context import (
+    ExpVerContext,
+    ExpVerState,
+    LevelWork,
+    RoundWork,
+    marker_namespace,
+)
+from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import (
     ExpVerError,
     ExpVerOptions,
@@ -20,14 +27,17 @@ from langgraph_games.graphs.expver.parts import (
 
 __all__ = [
     "IMPERATIVES",
+    "ExpVerContext",
     "ExpVerError",
     "ExpVerOptions",
     "ExpVerState",
     "Ledger",
     "Level",
+    "LevelWork",
     "MemoryLedger",
     "MetricsFn",
     "PlayerFactory",
+    "RoundWork",
     "advice_candidates",
     "create_expver_graph",
     "default_metrics",

@@ -24,6 +24,8 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict, Field
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.match2.metrics import episode_metrics as match2_metrics
+from langgraph_games.games.maze.metrics import episode_metrics as maze_metrics
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.memory.merge_prompts import normalize_text
@@ -198,12 +200,8 @@ def default_metrics(
     calls = int(counters.get("model_calls", 0))
     game_id = session.game.id
     if game_id == "maze":
-        from langgraph_games.games.maze.metrics import episode_metrics as maze_metrics
-
         return maze_metrics(session, api_calls=calls)
     if game_id == "match2":
-        from langgraph_games.games.match2.metrics import episode_metrics as match2_metrics
-
         valid = int(counters.get("decisions", 0)) - int(counters.get("fallbacks", 0))
         return match2_metrics(session, api_calls=calls, valid_responses=min(valid, calls))
     score = float(session.returns[0]) if session.returns else 0.0

@@ -51,7 +51,7 @@ from langgraph_games.games.smartplay import SmartPlayGame
 from langgraph_games.games.state import GameState
 from langgraph_games.graphs.question_dag.graph import DagError, Execution, create_question_dag
 from langgraph_games.graphs.study.documents import context_blocks
-from langgraph_games.graphs.study.graph import ACTIONS_QUESTION
+from langgraph_games.graphs.study.prompts import ACTIONS_QUESTION
 
 __all__ = [
     "SPRING_EDGES",

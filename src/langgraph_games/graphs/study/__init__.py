@@ -1,4 +1,4 @@
-"""SPRING"s paper study: read a document into a game context."""
+"""SPRING's paper study: read a document into a game context."""
 
 from __future__ import annotations
 
@@ -14,16 +14,19 @@ from langgraph_games.graphs.study.documents import (
     split_items,
     split_paragraphs,
 )
-from langgraph_games.graphs.study.graph import (
+from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY, create_study_graph
+from langgraph_games.graphs.study.nodes import (
+    STORE_NAMESPACE,
+    Merge,
+    StudyContext,
+    StudyInput,
+    StudyOutput,
+)
+from langgraph_games.graphs.study.prompts import (
     ACTIONS_QUESTION,
-    DEFAULT_STUDY_CONCURRENCY,
     GAME_QUESTIONS,
     LATEX_SUFFIX,
     RELEVANCE_QUESTIONS,
-    STORE_NAMESPACE,
-    StudyInput,
-    StudyOutput,
-    create_study_graph,
 )
 
 __all__ = [
@@ -34,6 +37,8 @@ __all__ = [
     "RELEVANCE_QUESTIONS",
     "STORE_NAMESPACE",
     "Format",
+    "Merge",
+    "StudyContext",
     "StudyError",
     "StudyInput",
     "StudyOutput",

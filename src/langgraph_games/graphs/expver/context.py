@@ -1,0 +1,154 @@
+"""What the Agent-ExpVer loop runs with (:class:`ExpVerContext`) and its state.
+
+The nodes of the loop (:mod:`~langgraph_games.graphs.expver.nodes`) are module-level
+functions of ``(context, state)``; :func:`~langgraph_games.graphs.expver.graph.
+create_expver_graph` builds one context per compiled graph and binds it to them. The
+state is JSON (level and round records refer to the ledger by id), so it is rebuilt from
+the ledger and the store when a crashed run is started again.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langgraph.store.base import BaseStore
+from typing_extensions import TypedDict
+
+from langgraph_games.games.base import Game
+from langgraph_games.graphs.expver.parts import (
+    ExpVerOptions,
+    Ledger,
+    Level,
+    MetricsFn,
+    PlayerFactory,
+    metric,
+)
+from langgraph_games.memory.hooks import TruthSource
+from langgraph_games.memory.truth_weaver import TruthWeaver
+
+__all__ = ["ExpVerContext", "ExpVerState", "LevelWork", "RoundWork", "marker_namespace"]
+
+
+def marker_namespace(game: str) -> tuple[str, str]:
+    """Where the run marker of a game's training lives: ``("expver", game)``."""
+    return ("expver", game)
+
+
+class LevelWork(TypedDict, total=False):
+    """The training level being worked on: ledger ids of its play and replay, and more.
+
+    Attributes:
+        level: The level's id.
+        play: Ledger id of the play episode.
+        truths: The truths the play had in its prompt.
+        experience: Store key of InsightForce's experience.
+        replay: Ledger id of the verification replay (``None``: nothing to verify).
+    """
+
+    level: str
+    play: str
+    truths: list[str]
+    experience: str
+    replay: str | None
+
+
+class RoundWork(TypedDict):
+    """What ``evaluate`` hands to ``judge``.
+
+    Attributes:
+        results: Test metrics per level id.
+        evaluated: Whether the test levels were played (else the accepted policy's stand).
+        counts: What the round did to the truth base (``round_truth_counts``).
+        changed: Whether the round changed the policy's prompt.
+    """
+
+    results: dict[str, dict[str, Any]]
+    evaluated: bool
+    counts: dict[str, int]
+    changed: bool
+
+
+class ExpVerState(TypedDict, total=False):
+    """State of the ExpVer graph (JSON; rebuilt from the ledger and store on a rerun).
+
+    Attributes:
+        offset: Weave rounds already in the store before this run (its round ``r`` is
+            weave round ``offset + r``).
+        round: The round being played (1-based; 0 is the baseline).
+        cursor: Where the next round takes its levels from in the training pool.
+        retry: Retries of the same levels so far after reverted rounds.
+        ready: Whether ``plan`` chose levels to play (else the round was judged before).
+        levels: The round's training levels (JSON of :class:`Level`).
+        index: The training level being played.
+        current: The level being worked on.
+        evaluation: The round's test results, for ``judge``.
+        accepted: Test score per level of the accepted policy.
+        rounds: Each round's test record, in order.
+    """
+
+    offset: int
+    round: int
+    cursor: int
+    retry: int
+    ready: bool
+    levels: list[dict[str, Any]]
+    index: int
+    current: LevelWork
+    evaluation: RoundWork
+    accepted: dict[str, float]
+    rounds: Annotated[list[dict[str, Any]], operator.add]
+
+
+@dataclass(frozen=True)
+class ExpVerContext:
+    """The loop's dependencies, built once per compiled graph and bound to every node.
+
+    Attributes:
+        game: The game id as given (each level's options complete it).
+        engine: The game built without options (its id and name).
+        model: GeoLink's chat model (handed to ``player_factory``).
+        thinker: InsightForce's chat model.
+        store: The store of experiences, truths and the run marker.
+        weaver: TruthWeaver over the store (the truth base's single writer).
+        truths: The truths GeoLink's prompt gets: read once, again after each weave or
+            revert (the nodes call ``truths.changed()`` after writing).
+        ledger: Where records go and are looked up on a rerun.
+        metrics: ``(session, result, trajectory) -> metrics``.
+        player_factory: ``(model, engine) -> Player`` for GeoLink.
+        options: The loop's options.
+        pool: The training levels (JSON of :class:`Level`), taken in turn.
+        tests: The test levels of every round.
+        run_id: Names this run in the store.
+    """
+
+    game: str
+    engine: Game[Any]
+    model: BaseChatModel
+    thinker: BaseChatModel
+    store: BaseStore
+    weaver: TruthWeaver
+    truths: TruthSource
+    ledger: Ledger
+    metrics: MetricsFn
+    player_factory: PlayerFactory
+    options: ExpVerOptions
+    pool: tuple[dict[str, Any], ...]
+    tests: tuple[Level, ...]
+    run_id: str
+
+    @property
+    def game_id(self) -> str:
+        """The game's registry id (``maze``)."""
+        return self.engine.id
+
+    def score(self, metrics: Mapping[str, Any]) -> float:
+        """The metric promotion and evaluation compare (``options.score_key``)."""
+        return metric(metrics, self.options.score_key, self.game_id)
+
+    def success(self, metrics: Mapping[str, Any]) -> bool:
+        """Whether an episode succeeded (``options.success_key`` above 0)."""
+        return metric(metrics, self.options.success_key, self.game_id) > 0

@@ -1,0 +1,393 @@
+"""The nodes of the Agent-ExpVer graph: module-level async functions of ``(context, state)``.
+
+:func:`~langgraph_games.graphs.expver.graph.create_expver_graph` binds one
+:class:`~langgraph_games.graphs.expver.context.ExpVerContext` to each of them
+(``functools.partial``) and wires them; LangGraph passes the rest (``runtime``,
+``config``) by name. Every node first looks for its record (ledger or store), so a rerun
+after a crash walks through the finished work without playing or calling a model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from langgraph_games.graphs.common.llm import model_identity, reply_text
+from langgraph_games.graphs.common.prompt_agent import to_messages
+from langgraph_games.graphs.expver.context import ExpVerContext, ExpVerState, RoundWork
+from langgraph_games.graphs.expver.parts import (
+    ExpVerError,
+    Level,
+    numbers,
+    reverted_lessons,
+    round_truth_counts,
+)
+from langgraph_games.graphs.expver.prompts import (
+    experience_lessons,
+    parse_reflection,
+    reflection_messages,
+)
+from langgraph_games.graphs.expver.steps import (
+    claim_store,
+    ensure_reverted,
+    evaluate_tests,
+    last_evaluated,
+    lessons_of,
+    load_experience,
+    mean,
+    play_level,
+    test_record,
+    train_record,
+    weave,
+)
+from langgraph_games.memory.records import (
+    Experience,
+    ExperienceStatus,
+    asave_experience,
+    experiences_namespace,
+    parse_record,
+)
+from langgraph_games.models.usage import ainvoke_measured
+
+__all__ = [
+    "after_plan",
+    "after_promote",
+    "begin",
+    "evaluate",
+    "judge",
+    "plan",
+    "play",
+    "promote",
+    "reflect",
+    "replay",
+]
+
+
+async def begin(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -> ExpVerState:
+    """Claim the store and evaluate the starting policy on the test levels (round 0)."""
+    offset = await claim_store(ctx)
+    baseline = ctx.ledger.get("round/0/test")
+    if baseline is None:
+        results, count = await evaluate_tests(ctx, 0)
+        scores = {k: ctx.score(m) for k, m in results.items()}
+        extra = {"decision": "baseline", "evaluated": True, "truths_active": count}
+        baseline = test_record(ctx, 0, results, scores, {**extra, "accepted_scores": scores})
+        baseline["reverted"] = False
+        ctx.ledger.add(baseline)
+    runtime.stream_writer({"event": "baseline", "record": baseline})
+    return {
+        "offset": offset,
+        "round": 1,
+        "cursor": 0,
+        "retry": 0,
+        "accepted": dict(baseline["accepted_scores"]),
+        "rounds": [baseline],
+    }
+
+
+async def plan(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -> ExpVerState:
+    """Pick the round's training levels, or replay the decision of a round judged before."""
+    round_ = state["round"]
+    if round_ > ctx.options.rounds:
+        return {"ready": False}
+    judged = ctx.ledger.get(f"round/{round_}/test")
+    if judged is not None:  # decided by an earlier run: apply it again (idempotent)
+        if judged.get("reverted"):
+            await ensure_reverted(ctx, state["offset"] + round_)
+        runtime.stream_writer({"event": "round", "record": judged, "cached": True})
+        return {
+            "ready": False,
+            "round": round_ + 1,
+            "cursor": int(judged["next_cursor"]),
+            "retry": int(judged.get("next_retry", 0)),
+            "accepted": dict(judged["accepted_scores"]),
+            "rounds": [judged],
+        }
+    pool = ctx.pool
+    count = min(ctx.options.levels_per_round, len(pool))
+    levels = [pool[(state["cursor"] + j) % len(pool)] for j in range(count)]
+    runtime.stream_writer({"event": "plan", "round": round_, "levels": [lv["id"] for lv in levels]})
+    return {"ready": True, "levels": levels, "index": 0}
+
+
+async def play(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -> ExpVerState:
+    """GeoLink plays the current training level with the current truths."""
+    round_ = state["round"]
+    level = Level.model_validate(state["levels"][state["index"]])
+    truths = list(await ctx.truths.get())
+    record, cached = await play_level(
+        ctx, f"r{round_}/train/{level.id}", level, truths, round_, "train"
+    )
+    runtime.stream_writer(
+        {
+            "event": "play",
+            "round": round_,
+            "level": level.id,
+            "cached": cached,
+            "metrics": record["metrics"],
+            "truths": len(truths),
+        }
+    )
+    return {"current": {"level": level.id, "play": record["id"], "truths": truths}}
+
+
+async def _new_experience(
+    ctx: ExpVerContext, exp_id: str, round_: int, state: ExpVerState, config: RunnableConfig
+) -> Experience:
+    """InsightForce reads the play's metrics and reasoning and writes an experience."""
+    current = state["current"]
+    played = ctx.ledger.get(current["play"])
+    if played is None:
+        raise ExpVerError(f"the ledger lost the record {current['play']!r}")
+    opts = ctx.options
+    messages = reflection_messages(
+        ctx.engine.name,
+        played["metrics"],
+        played.get("trajectory") or [],
+        truths=current["truths"],
+        reverted=reverted_lessons(await ctx.weaver.atruths(status=None), opts.reverted_shown),
+        first=opts.reflect_first,
+        last=opts.reflect_last,
+        chars=opts.reflect_chars,
+    )
+    reply, usage = await ainvoke_measured(ctx.thinker, to_messages(messages), config)
+    text = reply_text(reply)
+    parsed = parse_reflection(text)
+    provenance = {
+        "run": ctx.run_id,
+        "model": model_identity(ctx.thinker),
+        "prompt_sha256": hashlib.sha256(repr(messages).encode()).hexdigest()[:16],
+        "reply": text[:2000],
+        "tokens": str(int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))),
+    }
+    if parsed.problem:
+        provenance["verdict"] = f"unusable reflection: {parsed.problem}"
+    return Experience(
+        id=exp_id,
+        game=ctx.game_id,
+        level=current["level"],
+        episode=current["play"],
+        round=round_,
+        text=parsed.summary,
+        strengths=parsed.strengths,
+        weaknesses=parsed.weaknesses,
+        metrics=numbers(played["metrics"]),
+        status=ExperienceStatus.PENDING if parsed.usable else ExperienceStatus.REJECTED,
+        provenance=provenance,
+    )
+
+
+async def reflect(
+    ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None], config: RunnableConfig
+) -> ExpVerState:
+    """InsightForce's experience of the play, saved as ``pending`` (or found in the store)."""
+    round_, current = state["round"], state["current"]
+    exp_id = f"{ctx.run_id}/r{round_}/{current['level']}"
+    item = await ctx.store.aget(experiences_namespace(ctx.game_id), exp_id)
+    if item is not None:
+        experience = parse_record(Experience, item.value, exp_id)
+    else:
+        experience = await _new_experience(ctx, exp_id, round_, state, config)
+        await asave_experience(ctx.store, experience)
+    runtime.stream_writer(
+        {
+            "event": "reflect",
+            "round": round_,
+            "level": current["level"],
+            "cached": item is not None,
+            "experience": experience.model_dump(mode="json"),
+        }
+    )
+    return {"current": {**current, "experience": exp_id}}
+
+
+async def replay(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -> ExpVerState:
+    """Play the level again (same options and seed) with the truths plus the experience."""
+    round_, current = state["round"], state["current"]
+    experience = await load_experience(ctx, current["experience"])
+    has_replay = experience.status != ExperienceStatus.REJECTED or experience.replay_metrics
+    if not has_replay:  # nothing usable to verify
+        return {"current": {**current, "replay": None}}
+    level = Level.model_validate(state["levels"][state["index"]])
+    lessons = experience_lessons(experience.text, experience.strengths, experience.weaknesses)
+    record, cached = await play_level(
+        ctx,
+        f"r{round_}/replay/{level.id}",
+        level,
+        [*current["truths"], *lessons],
+        round_,
+        "replay",
+    )
+    runtime.stream_writer(
+        {
+            "event": "replay",
+            "round": round_,
+            "level": level.id,
+            "cached": cached,
+            "metrics": record["metrics"],
+        }
+    )
+    return {"current": {**current, "replay": record["id"]}}
+
+
+async def _verdict(
+    ctx: ExpVerContext, experience: Experience, play_id: str, replay_id: str, stamp: int
+) -> Experience:
+    """Promote or reject a pending experience by its replay; the decided experience, saved."""
+    played, replayed = ctx.ledger.get(play_id), ctx.ledger.get(replay_id)
+    if played is None or replayed is None:
+        raise ExpVerError("the ledger lost the play or replay of " + experience.id)
+    before, after = played["metrics"], replayed["metrics"]
+    gain = ctx.score(after) - ctx.score(before)
+    opts = ctx.options
+    if opts.require_success and not ctx.success(after):
+        verdict = "rejected: the replay did not succeed"
+    elif gain <= opts.min_score_gain:
+        verdict = f"rejected: the replay scored {gain:+g} (needs > {opts.min_score_gain:+g})"
+    else:
+        verdict = f"promoted: the replay succeeded and scored {gain:+g}"
+    promoted = verdict.startswith("promoted")
+    provenance = {**experience.provenance, "verdict": verdict, "replay": replayed["id"]}
+    if promoted:
+        _, skipped = lessons_of(ctx, experience, stamp)
+        if skipped:
+            provenance["not_promoted"] = f"not advice: {', '.join(skipped)}"
+    decided = experience.model_copy(
+        update={
+            "status": ExperienceStatus.PROMOTED if promoted else ExperienceStatus.REJECTED,
+            "replay_metrics": numbers(after),
+            "provenance": provenance,
+        }
+    )
+    await asave_experience(ctx.store, decided)
+    return decided
+
+
+async def promote(
+    ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None], config: RunnableConfig
+) -> ExpVerState:
+    """Promote a verified experience's lessons into the truth base (TruthWeaver), or reject it."""
+    round_, current = state["round"], state["current"]
+    stamp = state["offset"] + round_
+    experience = await load_experience(ctx, current["experience"])
+    replay_id = current.get("replay")
+    if experience.status == ExperienceStatus.PENDING and replay_id:
+        experience = await _verdict(ctx, experience, current["play"], replay_id, stamp)
+    report = None
+    if experience.status == ExperienceStatus.PROMOTED:
+        candidates, _ = lessons_of(ctx, experience, stamp)
+        report = await weave(ctx, candidates, config)
+    runtime.stream_writer(
+        {
+            "event": "promote",
+            "round": round_,
+            "level": current["level"],
+            "status": experience.status.value,
+            "verdict": experience.provenance.get("verdict", ""),
+            "not_promoted": experience.provenance.get("not_promoted", ""),
+            "weave": None
+            if report is None
+            else {
+                "added": report.added,
+                "merged": report.merged,
+                "duplicates": report.exact_duplicates + report.near_duplicates,
+                "near_different": report.near_different,
+                "already_present": report.already_present,
+            },
+        }
+    )
+    return {"index": state["index"] + 1}
+
+
+async def evaluate(ctx: ExpVerContext, state: ExpVerState) -> ExpVerState:
+    """Play the test levels with the round's truths, unless the prompt did not change."""
+    round_ = state["round"]
+    stamp = state["offset"] + round_
+    counts = round_truth_counts(await ctx.weaver.atruths(status=None), stamp)
+    last = last_evaluated(state["rounds"])
+    accepted_prompt = (ctx.ledger.get(f"r{last}/test/{ctx.tests[0].id}") or {}).get("truths")
+    # A duplicate adds support only, but under truth_limit that can change the prompt.
+    changed = counts["truths_added"] + counts["truths_merged"] > 0 or (
+        accepted_prompt is not None and list(await ctx.truths.get()) != accepted_prompt
+    )
+    if changed or ctx.options.reevaluate_unchanged:
+        results, _ = await evaluate_tests(ctx, round_)
+        evaluated = True
+    else:  # same prompt as the accepted policy: its scores stand
+        results = {
+            level.id: (ctx.ledger.get(f"r{last}/test/{level.id}") or {}).get("metrics", {})
+            for level in ctx.tests
+        }
+        evaluated = False
+    work: RoundWork = {
+        "results": results,
+        "evaluated": evaluated,
+        "counts": counts,
+        "changed": changed,
+    }
+    return {"evaluation": work}
+
+
+async def judge(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -> ExpVerState:
+    """Eq. 6: keep the round's truths, or revert them when the test score dropped."""
+    round_, work, accepted = state["round"], state["evaluation"], state["accepted"]
+    stamp = state["offset"] + round_
+    results, counts = work["results"], work["counts"]
+    scores = {k: ctx.score(m) for k, m in results.items()} if work["evaluated"] else accepted
+    delta = mean([scores[k] - accepted[k] for k in accepted])
+    opts = ctx.options
+    changed = bool(work["changed"])
+    reverted = opts.revert and changed and delta < -opts.revert_tolerance
+    decision = "reverted" if reverted else ("kept" if changed else "unchanged")
+    cursor, retry = state["cursor"], int(state.get("retry", 0))
+    again = reverted and opts.retry_reverted and retry < opts.revert_retries
+    if not again:
+        cursor += len(state["levels"])
+    if ctx.ledger.get(f"round/{round_}/train") is None:
+        ctx.ledger.add(await train_record(ctx, round_, state["levels"], counts, reverted))
+    record = test_record(
+        ctx,
+        round_,
+        results,
+        scores,
+        {
+            "decision": decision,
+            "reverted": reverted,
+            "evaluated": work["evaluated"],
+            "baseline": mean(list(accepted.values())),
+            "delta": delta,
+            "accepted_scores": accepted if reverted else scores,
+            "next_cursor": cursor,
+            "retry": retry,
+            "next_retry": retry + 1 if again else 0,
+            "revert_retries": opts.revert_retries,
+            "weave_round": stamp,
+            "truths_active": counts["truths_active"],
+        },
+    )
+    ctx.ledger.add(record)  # the round's decision is durable before the revert is applied
+    if reverted:
+        await ensure_reverted(ctx, stamp)
+    runtime.stream_writer({"event": "round", "record": record, "cached": False})
+    return {
+        "round": round_ + 1,
+        "cursor": cursor,
+        "retry": record["next_retry"],
+        "accepted": record["accepted_scores"],
+        "rounds": [record],
+    }
+
+
+def after_plan(ctx: ExpVerContext, state: ExpVerState) -> Literal["play", "plan", "__end__"]:
+    """After ``plan``: play the chosen levels, plan the next round, or stop."""
+    if state["round"] > ctx.options.rounds:
+        return "__end__"
+    return "play" if state.get("ready") else "plan"
+
+
+def after_promote(state: ExpVerState) -> Literal["play", "evaluate"]:
+    """After ``promote``: the round's next level, or the test levels."""
+    return "play" if state["index"] < len(state["levels"]) else "evaluate"

@@ -1,0 +1,264 @@
+"""The units of work of the Agent-ExpVer nodes: episodes, test runs, records, store writes.
+
+Each is a function of the loop's :class:`~langgraph_games.graphs.expver.context.
+ExpVerContext`. Episodes and round records go to the ledger under stable ids and are
+looked up there first, so a rerun after a crash redoes nothing; every store call uses the
+store's async API. Whatever writes the truth base (a weave, a revert) tells the context's
+:class:`~langgraph_games.memory.hooks.TruthSource` so, and the next prompt reads it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+from statistics import fmean
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from langgraph_games.games.registry import make
+from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode.run import run_episode
+from langgraph_games.graphs.expver.advice import advice_candidates
+from langgraph_games.graphs.expver.context import ExpVerContext, marker_namespace
+from langgraph_games.graphs.expver.parts import ExpVerError, Level, round_touched
+from langgraph_games.memory.records import (
+    Candidate,
+    Experience,
+    ExperienceStatus,
+    candidates_from_experience,
+    experiences_namespace,
+    parse_record,
+)
+from langgraph_games.memory.truth_weaver import WeaveReport
+
+__all__ = [
+    "claim_store",
+    "ensure_reverted",
+    "evaluate_tests",
+    "last_evaluated",
+    "lessons_of",
+    "load_experience",
+    "mean",
+    "play_level",
+    "test_record",
+    "train_record",
+    "weave",
+]
+
+
+def mean(values: Sequence[float]) -> float:
+    """The mean, 0 for none."""
+    return fmean(values) if values else 0.0
+
+
+async def play_level(
+    ctx: ExpVerContext,
+    record_id: str,
+    level: Level,
+    truths: Sequence[str],
+    round_: int,
+    split: str,
+) -> tuple[dict[str, Any], bool]:
+    """Play ``level`` with ``truths`` in GeoLink's prompt, or find the ledger's record.
+
+    Returns:
+        The episode record and whether it came from the ledger.
+    """
+    found = ctx.ledger.get(record_id)
+    if found is not None:
+        return found, True
+    engine = make(ctx.game, **level.options)
+    started = time.time()
+    played = await run_episode(
+        engine,
+        [ctx.player_factory(ctx.model, engine)],
+        seed=level.seed,
+        options=ctx.options.episode,
+        truths={0: truths},
+    )
+    result, trajectory = played["result"], played["trajectory"]
+    session = GameSession.from_dict(result["record"])
+    record = {
+        "kind": "episode",
+        "id": record_id,
+        "episode_id": record_id,
+        "round": round_,
+        "split": split,
+        "level": level.id,
+        "game": engine.versioned_id,
+        "options": engine.options_dict(),
+        "seed": level.seed,
+        "truths": list(truths),
+        "started_at": started,
+        "status": result["status"],
+        "result": result,
+        "trajectory": trajectory,
+        "metrics": ctx.metrics(session, result, trajectory),
+        "duration_s": time.time() - started,
+    }
+    ctx.ledger.add(record)
+    return record, False
+
+
+async def evaluate_tests(ctx: ExpVerContext, round_: int) -> tuple[dict[str, dict[str, Any]], int]:
+    """Play every test level with the current truths (``concurrency`` at once).
+
+    Returns:
+        The metrics per level id and how many truths the prompt held.
+    """
+    truths = await ctx.truths.get()
+    gate = asyncio.Semaphore(ctx.options.concurrency)
+
+    async def one(level: Level) -> tuple[str, dict[str, Any]]:
+        async with gate:
+            record, _ = await play_level(
+                ctx, f"r{round_}/test/{level.id}", level, truths, round_, "test"
+            )
+        return level.id, record["metrics"]
+
+    done = await asyncio.gather(*(one(level) for level in ctx.tests))
+    return dict(done), len(truths)
+
+
+def test_record(
+    ctx: ExpVerContext,
+    round_: int,
+    results: Mapping[str, Mapping[str, Any]],
+    scores: Mapping[str, float],
+    extra: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A round's test record (``round/<r>/test``): success, score and steps over the levels."""
+    steps = [float(m.get("steps", m.get("steps_used", 0)) or 0) for m in results.values()]
+    return {
+        "kind": "round",
+        "id": f"round/{round_}/test",
+        "round": round_,
+        "split": "test",
+        "game": ctx.game_id,
+        "success_rate": mean([float(ctx.success(m)) for m in results.values()]),
+        "score": mean(list(scores.values())),
+        "steps": mean(steps),
+        "scores": dict(scores),
+        **extra,
+    }
+
+
+async def train_record(
+    ctx: ExpVerContext,
+    round_: int,
+    levels: Sequence[Mapping[str, Any]],
+    counts: Mapping[str, int],
+    reverted: bool,
+) -> dict[str, Any]:
+    """A round's training record (``round/<r>/train``): its plays and what was promoted."""
+    plays = [ctx.ledger.get(f"r{round_}/train/{lv['id']}") or {} for lv in levels]
+    namespace = experiences_namespace(ctx.game_id)
+    found = [await ctx.store.aget(namespace, f"{ctx.run_id}/r{round_}/{lv['id']}") for lv in levels]
+    statuses = [str(item.value.get("status")) if item else "missing" for item in found]
+    metrics = [p.get("metrics", {}) for p in plays]
+    return {
+        "kind": "round",
+        "id": f"round/{round_}/train",
+        "round": round_,
+        "split": "train",
+        "game": ctx.game_id,
+        "levels": [lv["id"] for lv in levels],
+        "success_rate": mean([float(ctx.success(m)) for m in metrics]),
+        "score": mean([ctx.score(m) for m in metrics]),
+        "steps": mean([float((p.get("result") or {}).get("steps", 0)) for p in plays]),
+        "promoted": statuses.count(ExperienceStatus.PROMOTED.value),
+        "rejected": statuses.count(ExperienceStatus.REJECTED.value),
+        "reverted": reverted,
+        **{k: v for k, v in counts.items() if k != "truths_active"},
+    }
+
+
+async def claim_store(ctx: ExpVerContext) -> int:
+    """Mark the store as this run's (or check it is); returns the weave-round offset.
+
+    Raises:
+        ExpVerError: The store belongs to another run, or the store and the ledger do not
+            belong together.
+    """
+    namespace = marker_namespace(ctx.game_id)
+    marker = await ctx.store.aget(namespace, "run")
+    if marker is not None and marker.value.get("run_id") != ctx.run_id:
+        raise ExpVerError(
+            f"this store holds the {ctx.game_id} training run {marker.value.get('run_id')!r}, "
+            f"not {ctx.run_id!r}: give each training run its own store (another --store or --out)"
+        )
+    if marker is None and ctx.ledger.get("round/1/test") is not None:
+        raise ExpVerError(
+            f"the ledger records finished rounds of this {ctx.game_id} run but the store has "
+            "never seen it: open the store that was trained with these results"
+        )
+    if marker is not None:
+        mine = await ctx.store.asearch(experiences_namespace(ctx.game_id), limit=1)
+        if mine and ctx.ledger.get("round/0/test") is None:
+            raise ExpVerError(
+                f"the store holds experiences of the {ctx.game_id} run {ctx.run_id!r} but the "
+                "ledger has none of its records: use the results file written with it"
+            )
+        return int(marker.value.get("round_offset", 0))
+    # Truths already there (from elsewhere) keep their rounds; ours come after them.
+    offset = max((t.round for t in await ctx.weaver.atruths(status=None)), default=0)
+    await ctx.store.aput(
+        namespace, "run", {"run_id": ctx.run_id, "round_offset": offset}, index=False
+    )
+    return offset
+
+
+async def ensure_reverted(ctx: ExpVerContext, stamp: int) -> None:
+    """Revert weave round ``stamp`` unless nothing live holds a change of it (idempotent)."""
+    if any(round_touched(t, stamp) for t in await ctx.weaver.atruths(status=None)):
+        await ctx.weaver.arevert_round(stamp)
+        ctx.truths.changed()
+
+
+async def weave(
+    ctx: ExpVerContext, candidates: Sequence[Candidate], config: RunnableConfig
+) -> WeaveReport:
+    """Give promoted candidates to TruthWeaver (idempotent by candidate id).
+
+    Any insert may change the prompt, even one that only adds support to an entry (the
+    truth limit keeps the best supported), so the truths are read again afterwards.
+    """
+    try:
+        return await ctx.weaver.ainsert_many(candidates, config=config)
+    finally:
+        ctx.truths.changed()
+
+
+async def load_experience(ctx: ExpVerContext, exp_id: str) -> Experience:
+    """The experience stored under ``exp_id``.
+
+    Raises:
+        ExpVerError: The store lost it.
+    """
+    item = await ctx.store.aget(experiences_namespace(ctx.game_id), exp_id)
+    if item is None:
+        raise ExpVerError(f"the store lost the experience {exp_id!r}")
+    return parse_record(Experience, item.value, exp_id)
+
+
+def lessons_of(
+    ctx: ExpVerContext, experience: Experience, stamp: int
+) -> tuple[list[Candidate], list[str]]:
+    """The candidates a promoted experience gives, and the items kept out (not advice)."""
+    candidates = candidates_from_experience(experience, round=stamp)
+    if ctx.options.promote == "summary":
+        candidates = [c for c in candidates if c.kind == "summary"]
+    if not ctx.options.require_advice:
+        return candidates, []
+    kept, skipped = advice_candidates(candidates)
+    return kept, [cid.removeprefix(f"{experience.id}/") for cid in skipped]
+
+
+def last_evaluated(rounds: Sequence[Mapping[str, Any]]) -> int:
+    """The latest round whose accepted policy was actually played on the test levels."""
+    for record in reversed(rounds):
+        if record.get("evaluated") and not record.get("reverted"):
+            return int(record["round"])
+    return 0
