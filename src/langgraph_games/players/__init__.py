@@ -49,6 +49,7 @@ from langgraph_games.players.spec import (
     PlayerSettings,
     PlayerSpec,
     SettingInfo,
+    format_value,
     split_spec,
 )
 from langgraph_games.players.surround_space import SurroundSpacePlayer
@@ -90,6 +91,7 @@ __all__ = [
     "UnknownPlayerError",
     "accepted_forms",
     "complete_model",
+    "format_value",
     "make_player",
     "parse_spec",
     "player_entries",

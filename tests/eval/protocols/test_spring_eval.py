@@ -121,7 +121,7 @@ def test_every_spring_strategy_is_registered(fake_models: Recorder) -> None:
         assert player.describe()["questions"] == questions and player.name == f"{name}:fake"
     with pytest.raises(PlayerSettingError, match=r"'gamebot' has no setting 'context'.*variant"):
         build_player("gamebot:fake", game, settings={"context": "x"})
-    with pytest.raises(PlayerSettingError, match="'random' has no setting 'context'.*seed"):
+    with pytest.raises(PlayerSettingError, match=r"'random' has no setting 'context'.*seed"):
         build_player("random", game, settings={"context": "x"})
     with pytest.raises(PlayerSettingError, match="'maze_explorer' takes no settings"):
         build_player("maze_explorer", game, settings={"context": "x"})

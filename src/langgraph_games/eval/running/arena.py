@@ -225,10 +225,11 @@ def summarize(
                 f"{game_id}: {len(failed)} match(es) ended with an error and are left out "
                 "(rerun the same command to play them again)"
             )
-        rows = player_rows(records, scoring)
+        engine = make(game_id)  # once per game of the file, for every table
+        rows = player_rows(records, scoring, engine)
         all_rows.extend({**row, "game": game_id} for row in rows)
-        markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records), scoring))
-        csv_parts.append(arena_csv(game_id, rows))
+        markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records), scoring, engine))
+        csv_parts.append(arena_csv(game_id, rows, engine))
     return "\n".join(markdown_parts), all_rows, "\n".join(csv_parts), notes
 
 
