@@ -20,18 +20,27 @@ PLAYER_SPEC_HELP = (
 _WIDTH = 100
 
 
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    return textwrap.wrap(
+        text,
+        _WIDTH,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
 def _entry_lines(entry: PlayerEntry, indent: str) -> list[str]:
     lines = [f"{indent}{entry.form()}"]
     text = entry.description
     if entry.games:
         text += f" [plays {', '.join(entry.games)}]"
     deeper = indent + "    "
-    lines += textwrap.wrap(text, _WIDTH, initial_indent=deeper, subsequent_indent=deeper)
+    lines += _wrap(text, deeper, deeper)
     for info in entry.infos():
         line = f"{info.name}: {info.type}, default {info.default}; {info.description}"
-        lines += textwrap.wrap(
-            line, _WIDTH, initial_indent=deeper + "- ", subsequent_indent=deeper + "  "
-        )
+        lines += _wrap(line, deeper + "- ", deeper + "  ")
     return lines
 
 
@@ -53,7 +62,7 @@ def player_lines(indent: str = "  ") -> list[str]:
         lines.append("Older names (still accepted; results name a player as its spec is written):")
         lines += [indent + alias for alias in aliases]
     lines.append("Model specs:")
-    lines += textwrap.wrap(ACCEPTED_FORMS, _WIDTH, initial_indent=indent, subsequent_indent=indent)
+    lines += _wrap(ACCEPTED_FORMS, indent, indent)
     return lines
 
 
