@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from langgraph_games.cli import main
+from langgraph_games.players import player_entries
 
 
 def test_games_lists_every_game_with_description(capsys: pytest.CaptureFixture[str]) -> None:
@@ -19,8 +20,6 @@ def test_games_lists_every_game_with_description(capsys: pytest.CaptureFixture[s
 
 
 def test_games_lists_every_player_from_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
-    from langgraph_games.players import player_entries
-
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     flat = " ".join(out.split())  # long lines are wrapped
