@@ -9,11 +9,11 @@ from typing import Any, ClassVar
 
 from langchain_core.messages import BaseMessage
 
-from langgraph_games.eval.running import players as eval_players
 from langgraph_games.games import Event, Game, GameState, make
 from langgraph_games.games.tictactoe import TicTacToeState
 from langgraph_games.graphs import gamebot_player
 from langgraph_games.models import ScriptedChatModel
+from langgraph_games.players import Player, PlayerBuild, PlayerEntry, registry
 
 _CELL = re.compile(r"\((\d),(\d)\):([XO_])")
 _LEGAL = re.compile(r"legal moves: \[(.*)\]")
@@ -83,9 +83,27 @@ def install_scripted_strategies(monkeypatch: Any) -> None:
     def sloppy(model, game, name):  # type: ignore[no-untyped-def]
         return gamebot_player(ScriptedChatModel(script=oracle("extra")), game, name=name)
 
-    monkeypatch.setitem(eval_players.STRATEGIES, "perfect", (perfect, "oracle"))
-    monkeypatch.setitem(eval_players.STRATEGIES, "sloppy", (sloppy, "oracle plus a bogus cell"))
-    monkeypatch.setitem(eval_players.STRATEGIES, "clumsy", (clumsy, "illegal first, noisy"))
+    install_strategy(monkeypatch, "perfect", perfect, "oracle")
+    install_strategy(monkeypatch, "sloppy", sloppy, "oracle plus a bogus cell")
+    install_strategy(monkeypatch, "clumsy", clumsy, "illegal first, noisy")
+
+
+def install_strategy(
+    monkeypatch: Any,
+    name: str,
+    build: Callable[[Any, Game[Any], str], Player],
+    description: str = "test strategy",
+) -> None:
+    """Register the LLM strategy ``name`` for one test: ``build(model, game, name)``."""
+
+    def builder(request: PlayerBuild[Any]) -> Player:
+        return build(request.chat_model, request.engine, request.name)
+
+    players = registry.PLAYERS.copy()
+    players.register(
+        PlayerEntry(name=name, build=builder, description=description, needs_model=True)
+    )
+    monkeypatch.setattr(registry, "PLAYERS", players)
 
 
 # ----- a tiny simultaneous-move game for loop and tool tests ------------------------------

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from langgraph_games.cli import main
+from langgraph_games.players import player_entries
 
 
 def test_games_lists_every_game_with_description(capsys: pytest.CaptureFixture[str]) -> None:
@@ -16,6 +17,31 @@ def test_games_lists_every_game_with_description(capsys: pytest.CaptureFixture[s
     for game_id in ["tictactoe-v1", "connect4-v1", "othello-v1", "checkers-v1"]:
         assert game_id in out
     assert "two-for-one" in out and "not in I" in out
+
+
+def test_games_lists_every_player_from_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())  # long lines are wrapped
+    for entry in player_entries():
+        assert f"  {entry.form()}\n" in out
+        assert entry.description in flat
+        for info in entry.infos():
+            assert f"- {info.name}: {info.type}, default {info.default}; {info.description}" in flat
+        for alias in entry.aliases:
+            assert f"  {alias} = {entry.name}:" in out
+    assert "- depth: int, default none; plies searched" in out
+    assert "  gamebot_cot = gamebot:variant=cot\n" in out
+
+
+@pytest.mark.parametrize("command", ["play", "arena", "eval", "smartplay", "train"])
+def test_help_lists_the_players(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Player specs: name[:key=value...][:<model spec>]" in out
+    assert "spring[:variant=<one of full, actions, no_context," in out
+    assert "- samples: int, default 300; deals simulated per decision" in out
 
 
 def test_play_prints_each_board_and_the_result(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,6 +67,9 @@ def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
         (["play", "chess"], "Unknown game 'chess'. Registered games: "),
         (["play", "othello", "-o", "size=4"], "'size' is not an option"),
         (["play", "othello", "--players", "minimax", "gpt"], "Unknown player 'gpt'"),
+        (["play", "othello", "--players", "minimax:deep=2", "random"], "no setting 'deep'"),
+        (["play", "othello", "--players", "minimax:depth=two", "random"], "depth='two' must be"),
+        (["play", "othello", "--players", "gamebot:variant=x", "random"], "must be one of"),
         (["play", "othello", "--players", "minimax"], "has 2 seats"),
         (["play", "othello", "-o", "size"], "is not key=value"),
     ],

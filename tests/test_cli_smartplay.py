@@ -10,9 +10,9 @@ import pytest
 
 from langgraph_games.cli import main
 from langgraph_games.eval.protocols.smartplay import MINECRAFT_OFFLINE
-from langgraph_games.eval.running import players as eval_players
 from langgraph_games.graphs.smartplay.graph import smartplay_player
 from langgraph_games.models import ScriptedChatModel
+from support import install_strategy
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> str:
         replies = ["Machine 2 has paid more.", "Pull slot machine 2.", "Hmm.", "I am unsure."]
         return smartplay_player(ScriptedChatModel(responses=replies), game, name=name)
 
-    monkeypatch.setitem(eval_players.STRATEGIES, "scripted", (build, "test agent"))
+    install_strategy(monkeypatch, "scripted", build, "test agent")
     return "scripted"
 
 

@@ -140,7 +140,7 @@ def test_eval_study_studies_then_plays(tmp_path: Path, models: Models, capsys) -
     [
         (["--context", "missing.txt"], "cannot read document 'missing.txt': no such file"),
         (["--agent", "gamebot:fake", "--context", "EMPTY"], "context file"),
-        (["--agent", "gamebot:fake", "--context", "CTX"], "'gamebot' does not take"),
+        (["--agent", "gamebot:fake", "--context", "CTX"], "'gamebot' has no setting 'context'"),
         (["--agent", "gamebot:fake", "--ablation"], "--ablation runs SPRING's Table 3"),
         (["--ablation", "--variants", "full,bogus"], "unknown SPRING variant 'bogus'"),
         (["--variants", "full"], "--variants selects the rows of --ablation"),

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from langgraph_games.players import registry
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
@@ -27,6 +29,7 @@ def test_every_example_is_tested() -> None:
         "tool_agent_connect4.py",
         "run_arena.py",
         "training_round.py",
+        "register_player.py",
     }
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
 
@@ -91,3 +94,15 @@ def test_training_round_learns_a_truth_and_keeps_the_round(
     assert "  1. Due to stepping off the grid" in out and "shortest open path" in out
     assert re.search(r"\| 1 +\| 0\.00 +\| -800\.00 .*\| 1 +\| 3 +\| .*\| kept", out)
     assert (store / "chroma.sqlite3").is_file()  # the truths stay in the folder
+
+
+def test_register_player_plays_a_new_player_by_spec(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(registry, "PLAYERS", registry.PLAYERS.copy())  # it registers one
+    out = run_example("register_player.py", [], monkeypatch, capsys)
+    assert "PlayerSpec(name='edge_first', settings={'corners': False}, model=None" in out
+    assert "PlayerSettingError: Player 'edge_first' has no setting 'sides'" in out
+    assert "Its settings: corners (true or false, default true): prefer corners" in out
+    assert re.search(r"\| minimax:depth=1 +\| 6 +\| 6-0-0 ", out)
+    assert re.search(r"\| edge_first:corners=false +\| 6 ", out)  # named by its spec

@@ -24,7 +24,7 @@ from langgraph_games.cli._options import apply_endpoint_limits
 from langgraph_games.games.errors import GameError
 from langgraph_games.memory.errors import MemoryLayerError
 from langgraph_games.models.errors import ModelError
-from langgraph_games.players.registry import PlayerSpecError
+from langgraph_games.players.errors import PlayerSpecError
 
 __all__ = ["build_parser", "main"]
 

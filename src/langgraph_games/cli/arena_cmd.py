@@ -14,6 +14,7 @@ from langgraph_games.cli._options import (
     parse_options,
     scoring_of,
 )
+from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.running.arena import ArenaSpec, run_arena
 from langgraph_games.graphs.episode.options import EpisodeOptions
 
@@ -23,7 +24,10 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> None:
     """Register the ``arena`` sub-command."""
     parser = sub.add_parser(
-        "arena", help="round-robin matches between players, with O/I tables (GAMEBoT)"
+        "arena",
+        help="round-robin matches between players, with O/I tables (GAMEBoT)",
+        epilog=players_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="a two-player game id, e.g. tictactoe")
     parser.add_argument(
@@ -31,7 +35,7 @@ def add_parser(sub: Any) -> None:
         nargs="+",
         required=True,
         metavar="SPEC",
-        help="player specs, e.g. gamebot:local minimax",
+        help=f"player specs: {PLAYER_SPEC_HELP}",
     )
     parser.add_argument("--matches", type=int, default=10, help="matches per pair (default 10)")
     parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")

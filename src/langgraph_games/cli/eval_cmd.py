@@ -27,6 +27,7 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
 )
+from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.protocols.plans import plan_ablation, plan_eval, protocol_for, run_specs
 from langgraph_games.eval.protocols.spring_ablation import (
     AblationRun,
@@ -34,14 +35,16 @@ from langgraph_games.eval.protocols.spring_ablation import (
     run_spring_ablation,
 )
 from langgraph_games.eval.running.contexts import read_context, study_document
-from langgraph_games.eval.running.players import SPRING_STRATEGIES, is_llm_spec, split_llm_spec
+from langgraph_games.eval.running.players import SPRING_STRATEGIES, strategy_of
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, group_episodes
+from langgraph_games.games.base import Game
 from langgraph_games.games.maze import metrics as maze_metrics
-from langgraph_games.games.registry import make
+from langgraph_games.games.registry import game_class
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.spring.graph import SpringVariant
 from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY
 from langgraph_games.models.factory import load_chat_model
+from langgraph_games.players.registry import DEFAULT_MODEL, complete_model, parse_spec
 
 __all__ = ["add_parser", "parse_sweep", "parse_variants", "run"]
 
@@ -49,7 +52,10 @@ __all__ = ["add_parser", "parse_sweep", "parse_variants", "run"]
 def add_parser(sub: Any) -> None:
     """Register the ``eval`` sub-command."""
     parser = sub.add_parser(
-        "eval", help="evaluate one agent over many episodes with the game's paper metrics"
+        "eval",
+        help="evaluate one agent over many episodes with the game's paper metrics",
+        epilog=players_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="game id, e.g. maze, minesweeper, crafter, bandit")
     parser.add_argument(
@@ -59,7 +65,8 @@ def add_parser(sub: Any) -> None:
         default=None,
         metavar="SPEC",
         help="the evaluated player: an LLM strategy (gamebot:local, eeb:local, "
-        "ms_memory:local ...) or a search player (maze_explorer, minesweeper_solver, ...)",
+        "minesweeper:variant=memory:local ...) or a search player (maze_explorer, "
+        f"minesweeper_solver, ...); {PLAYER_SPEC_HELP}",
     )
     parser.add_argument(
         "--ablation",
@@ -229,7 +236,7 @@ def parse_variants(text: str | None) -> list[SpringVariant]:
     return list(dict.fromkeys(chosen))
 
 
-def _context(args: argparse.Namespace, agent: str) -> tuple[str | None, str]:
+def _context(args: argparse.Namespace, agent: str, game: type[Game[Any]]) -> tuple[str | None, str]:
     """The context C from ``--context`` or ``--study`` (``None``: the default) and its source."""
     if args.context and args.study:
         raise ValueError("give either --context FILE or --study DOCUMENT, not both")
@@ -237,25 +244,25 @@ def _context(args: argparse.Namespace, agent: str) -> tuple[str | None, str]:
         return read_context(args.context), f"the context in {args.context}"
     if not args.study:
         return None, "the game's manual"
-    parts = split_llm_spec(agent)
-    if parts is None:
+    if strategy_of(agent) is None:
         raise ValueError(f"--study needs an LLM agent to study with; {agent!r} is not one")
+    model_spec = parse_spec(agent).model or DEFAULT_MODEL
     if args.study_concurrency < 1:
         raise ValueError(f"--study-concurrency must be at least 1, got {args.study_concurrency}")
-    model = load_chat_model(parts[1], **model_settings(args))
+    model = load_chat_model(model_spec, **model_settings(args))
     cache = args.study_cache or Path(args.out) / "study.sqlite"
     studied = asyncio.run(
         study_document(
             model,
             Path(args.study),
-            game_name=make(args.game).name,
+            game_name=game.name,
             cache=cache,
             concurrency=args.study_concurrency,
             progress=not args.quiet,
         )
     )
     print(f"studied {args.study}: {studied.summary()}", file=sys.stderr)
-    return studied.context, f"{args.study}, studied by {parts[1]}"
+    return studied.context, f"{args.study}, studied by {model_spec}"
 
 
 def _episode_options(args: argparse.Namespace) -> EpisodeOptions:
@@ -267,10 +274,14 @@ def _episode_options(args: argparse.Namespace) -> EpisodeOptions:
 
 
 def _run_ablation(
-    args: argparse.Namespace, agent: str, options: dict[str, Any], context: str | None, source: str
+    args: argparse.Namespace,
+    agent: str,
+    game: type[Game[Any]],
+    options: dict[str, Any],
+    context: str | None,
+    source: str,
 ) -> int:
-    parts = split_llm_spec(agent)
-    if parts is None or parts[0] not in SPRING_STRATEGIES:
+    if not _is_spring(agent):
         raise ValueError(
             f"--ablation runs SPRING's Table 3; use --agent spring[:<model>], not {agent!r}"
         )
@@ -278,8 +289,9 @@ def _run_ablation(
         raise ValueError("--ablation takes no --sweep or --opponent")
     modified = read_context(args.modified_context) if args.modified_context else None
     episodes = args.episodes if args.episodes is not None else 5
+    model_spec = parse_spec(agent).model or DEFAULT_MODEL
     runs = ablation_runs(
-        parts[1],
+        model_spec,
         game=args.game,
         variants=parse_variants(args.variants),
         context=context,
@@ -312,8 +324,8 @@ def _run_ablation(
     steps = args.steps or args.max_steps
     limit = f", at most {steps} steps each" if steps else ""
     print(
-        f"## SPRING ablations (Table 3 layout): {make(args.game, **options).versioned_id} "
-        f"with {parts[1]}, {episodes} episode(s) per row{limit}; C = {source}\n"
+        f"## SPRING ablations (Table 3 layout): {game.id}-v{game.version} "
+        f"with {model_spec}, {episodes} episode(s) per row{limit}; C = {source}\n"
     )
     print(report.table)
     print("\nWhere each row's C came from:")
@@ -361,33 +373,30 @@ def _specs(args: argparse.Namespace, context: str | None) -> list[EvalSpec]:
 
 
 def _agent(args: argparse.Namespace) -> str:
-    agent = str(args.agent)
     # --model completes an LLM strategy given without one (spring -> spring:local); a
     # search player such as maze_explorer stays as it is.
-    if args.model and ":" not in agent and is_llm_spec(agent):
-        agent = f"{agent}:{args.model}"
-    return agent
+    return complete_model(str(args.agent), args.model)
 
 
 def _is_spring(agent: str | None) -> bool:
-    parts = split_llm_spec(agent) if agent else None
-    return parts is not None and parts[0] in SPRING_STRATEGIES
+    return agent is not None and strategy_of(agent) == "spring"
 
 
 def run(args: argparse.Namespace) -> int:
     """Run or resume the evaluation (or ablation) and print the paper's table."""
+    game = game_class(args.game)
     agent = _agent(args) if args.agent else None
     if args.modified_context and not args.ablation:
         raise ValueError("--modified-context adds a row to --ablation; use --context otherwise")
     if args.variants and not args.ablation:
         raise ValueError("--variants selects the rows of --ablation")
-    context, source = _context(args, agent) if agent else (None, "the game's manual")
-    spring_game = make(args.game).id == "crafter"
+    context, source = _context(args, agent, game) if agent else (None, "the game's manual")
+    spring_game = game.id == "crafter"
     if args.ablation and agent is not None and (_is_spring(agent) or spring_game):
         if args.truths:
             raise ValueError("--truths is not available with SPRING's --ablation")
-        return _run_ablation(args, agent, parse_options(args.option), context, source)
-    if args.released_score and make(args.game).id != "maze":
+        return _run_ablation(args, agent, game, parse_options(args.option), context, source)
+    if args.released_score and game.id != "maze":
         raise ValueError("--released-score adds a column to the maze table; the game is not maze")
     specs = _specs(args, context)
     try:

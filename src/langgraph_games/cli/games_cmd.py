@@ -1,10 +1,11 @@
-"""``langgraph-games games``: list the registered games with their options."""
+"""``langgraph-games games``: list the registered games with their options, then the players."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from langgraph_games.cli._players import player_lines
 from langgraph_games.games.registry import list_games
 
 __all__ = ["add_parser", "run"]
@@ -12,13 +13,16 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``games`` sub-command."""
-    parser = sub.add_parser("games", help="list the games, one line each, with their options")
+    parser = sub.add_parser(
+        "games",
+        help="list the games with their options, then the players with their settings",
+    )
     parser.add_argument("--verbose", "-v", action="store_true", help="also list subproblems")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print every game, its description and its options."""
+    """Print every game, its description and its options; then every player spec form."""
     for info in list_games():
         seats = "simultaneous" if info.simultaneous else "turn-based"
         print(
@@ -31,4 +35,7 @@ def run(args: argparse.Namespace) -> int:
             for sp in info.subproblems:
                 scored = "" if sp.scored else ", not in I"
                 print(f"{'':<18}subproblem {sp.index} ({sp.metric.value}{scored}): {sp.question}")
+    print()
+    for line in player_lines():
+        print(line)
     return 0

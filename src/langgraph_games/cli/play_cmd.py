@@ -21,30 +21,34 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
 )
-from langgraph_games.eval.running.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
+from langgraph_games.eval.running.players import ModelPool, check_models, resolve
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions
-from langgraph_games.models.factory import check_model
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Any) -> None:
     """Register the ``play`` sub-command."""
-    parser = sub.add_parser("play", help="play one game and print the board after each move")
+    parser = sub.add_parser(
+        "play",
+        help="play one game and print the board after each move",
+        epilog=players_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("game", help="game id, e.g. tictactoe or othello-v1")
     parser.add_argument(
         "--players",
         nargs="+",
         default=None,
         metavar="SPEC",
-        help="one spec per seat: minimax, random, minimax:depth=3, gamebot:local, "
-        "smartplay:local, gamebot:openai:<model> ... (default: minimax random for "
-        "two-player games, random for one-player games)",
+        help=f"one spec per seat, {PLAYER_SPEC_HELP} (default: minimax random for two-player "
+        "games, random for one-player games)",
     )
     parser.add_argument("--seed", type=int, default=0, help="episode seed (default 0)")
     parser.add_argument(
@@ -68,14 +72,9 @@ def run(args: argparse.Namespace) -> int:
             f"got {len(args.players)} player spec(s): {' '.join(args.players)}"
         )
     models = ModelPool(**model_settings(args))
-    players = [
-        build_player(spec, game, models=models, seed=args.seed + seat)
-        for seat, spec in enumerate(args.players)
-    ]
-    for spec in args.players:
-        parts = split_llm_spec(spec)
-        if parts is not None:
-            check_model(models.get(parts[1]))
+    recipes = [resolve(spec, models) for spec in args.players]
+    players = [recipe.build(game, seed=args.seed + seat) for seat, recipe in enumerate(recipes)]
+    check_models(recipes)
     names = [f"{game.player_label(i)} ({spec})" for i, spec in enumerate(args.players)]
     print(f"{game.name} (seed {args.seed}): " + " vs ".join(names))
     options = EpisodeOptions(

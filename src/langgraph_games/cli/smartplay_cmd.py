@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
+from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.protocols.smartplay import (
     MINECRAFT_OFFLINE,
     SUITE,
@@ -15,8 +16,8 @@ from langgraph_games.eval.protocols.smartplay import (
     run_smartplay,
     smartplay_specs,
 )
-from langgraph_games.eval.running.players import is_llm_spec
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.players.registry import complete_model
 
 __all__ = ["add_parser", "run"]
 
@@ -29,6 +30,8 @@ def add_parser(sub: Any) -> None:
         description="Play the SmartPlay settings (Bandit, RPS, Hanoi, MessengerL1, "
         "MessengerL2, Crafter) with each agent and print the human-normalised scores "
         "(Table 2), the capability scores and the raw scores. " + MINECRAFT_OFFLINE + ".",
+        epilog=players_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--agent",
@@ -39,7 +42,7 @@ def add_parser(sub: Any) -> None:
         required=True,
         metavar="SPEC",
         help="agents, one row each: smartplay:local, smartplay:openai:<model>, "
-        "smartplay_paper:..., random ... (repeatable)",
+        f"smartplay:question=paper:..., random ... (repeatable); {PLAYER_SPEC_HELP}",
     )
     parser.add_argument(
         "--model", default=None, help="model spec for LLM agents given without one (e.g. local)"
@@ -94,10 +97,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run or resume every setting for every agent and print the SmartPlay tables."""
     settings = resolve_settings(args.games)
-    agents = [  # --model completes LLM strategies given without a model, e.g. smartplay
-        f"{agent}:{args.model}" if args.model and ":" not in agent and is_llm_spec(agent) else agent
-        for agent in args.agents
-    ]
+    # --model completes LLM strategies given without a model, e.g. smartplay
+    agents = [complete_model(agent, args.model) for agent in args.agents]
     if args.episodes is not None and args.episodes < 1:
         raise ValueError(f"--episodes must be at least 1, got {args.episodes}")
     if args.crafter_steps is not None and args.crafter_steps < 1:

@@ -20,12 +20,13 @@ import sys
 from typing import Any
 
 from langgraph_games.cli._options import add_model_flags, model_settings, parse_options
+from langgraph_games.cli._players import players_epilog
 from langgraph_games.eval.protocols.plans import protocol_for
-from langgraph_games.eval.running.players import is_llm_spec
 from langgraph_games.eval.running.training import TrainSpec, describe_event, run_training
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.expver.parts import ExpVerOptions
 from langgraph_games.memory.truth_weaver import WeaveMode
+from langgraph_games.players.registry import complete_model
 
 __all__ = ["add_parser", "run"]
 
@@ -38,6 +39,8 @@ def add_parser(sub: Any) -> None:
         description="Agent-ExpVer training rounds on the maze or Match-2: GeoLink plays with "
         "the truths, InsightForce reflects, replays verify, TruthWeaver merges, rounds that "
         "lower the test score are reverted. Rerun the same command to resume.",
+        epilog=players_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="game id: maze, match2 (or any scored one-player game)")
     parser.add_argument("--rounds", type=int, default=4, help="training rounds (default 4)")
@@ -46,7 +49,8 @@ def add_parser(sub: Any) -> None:
         "--player",
         default="eeb",
         metavar="STRATEGY",
-        help="GeoLink's LLM strategy, with or without a model (default eeb)",
+        help="GeoLink's LLM strategy, with or without a model (default eeb); --model "
+        "completes a spec that names none",
     )
     parser.add_argument(
         "--level",
@@ -162,9 +166,7 @@ def build_spec(args: argparse.Namespace) -> TrainSpec:
     Raises:
         ValueError: A flag is out of range or the player is not an LLM strategy.
     """
-    player = str(args.player)
-    if ":" not in player and is_llm_spec(player):
-        player = f"{player}:{args.model}"
+    player = complete_model(str(args.player), args.model)
     protocol = protocol_for(args.game)
     retries = args.max_retries
     if retries is None:

@@ -1,4 +1,4 @@
-"""Non-LLM players and the player contract: random, minimax and per-game search players."""
+"""The player contract, the search players and the one player registry (specs, settings)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,20 @@ from langgraph_games.players.base import (
     Player,
     SearchPlayer,
 )
+from langgraph_games.players.builtin import (
+    EquitySettings,
+    Match2GreedySettings,
+    MinimaxSettings,
+    NegotiatorSettings,
+    PongTrackerSettings,
+    RandomSettings,
+)
+from langgraph_games.players.entry import PlayerBuild, PlayerBuilder, PlayerEntry, PlayerRecipe
+from langgraph_games.players.errors import (
+    PlayerSettingError,
+    PlayerSpecError,
+    UnknownPlayerError,
+)
 from langgraph_games.players.match2_greedy import Match2Greedy
 from langgraph_games.players.maze_explorer import MazeExplorer
 from langgraph_games.players.minesweeper_solver import MinesweeperSolver
@@ -18,29 +32,74 @@ from langgraph_games.players.negotiator import ConcessionNegotiator
 from langgraph_games.players.poker_equity import EquityPlayer
 from langgraph_games.players.pong_tracker import PongTracker
 from langgraph_games.players.random_player import RandomPlayer
-from langgraph_games.players.registry import PlayerSpecError, make_player, parse_spec
+from langgraph_games.players.registry import (
+    PLAYERS,
+    PlayerRegistry,
+    accepted_forms,
+    complete_model,
+    make_player,
+    parse_spec,
+    player_entries,
+    player_entry,
+    register_player,
+    resolve_player,
+)
+from langgraph_games.players.spec import (
+    NoSettings,
+    PlayerSettings,
+    PlayerSpec,
+    SettingInfo,
+    format_value,
+    split_spec,
+)
 from langgraph_games.players.surround_space import SurroundSpacePlayer
 
 __all__ = [
     "DEFAULT_DEPTHS",
+    "PLAYERS",
     "ConcessionNegotiator",
     "Decision",
     "DecisionRequest",
     "EquityPlayer",
+    "EquitySettings",
     "Match2Greedy",
+    "Match2GreedySettings",
     "MazeExplorer",
     "MinesweeperSolver",
     "MinimaxPlayer",
+    "MinimaxSettings",
+    "NegotiatorSettings",
+    "NoSettings",
     "ParseStatus",
     "Player",
+    "PlayerBuild",
+    "PlayerBuilder",
+    "PlayerEntry",
+    "PlayerRecipe",
+    "PlayerRegistry",
+    "PlayerSettingError",
+    "PlayerSettings",
+    "PlayerSpec",
     "PlayerSpecError",
     "PongTracker",
+    "PongTrackerSettings",
     "RandomPlayer",
+    "RandomSettings",
     "SearchPlayer",
+    "SettingInfo",
     "SurroundSpacePlayer",
+    "UnknownPlayerError",
+    "accepted_forms",
+    "complete_model",
+    "format_value",
     "make_player",
     "parse_spec",
+    "player_entries",
+    "player_entry",
+    "register_player",
     "request_for",
+    "resolve_player",
+    "split_spec",
 ]
 
 

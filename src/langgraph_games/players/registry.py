@@ -1,129 +1,301 @@
-"""Non-LLM players by name, with ``:key=value`` settings.
+"""The one player registry: search players and LLM strategies by name, with typed settings.
 
-``random`` and ``minimax`` play any suitable game; ``pong_tracker``, ``surround_space``,
-``holdem_equity`` and ``negotiator`` are GAMEBoT's "stronger agents" for one game each;
-``maze_explorer``, ``match2_greedy`` and ``minesweeper_solver`` play EvoEmpirBench and
-Minesweeper.
+Specs follow one syntax, ``name[:key=value...][:<model spec>]`` (see
+:mod:`langgraph_games.players.spec`): ``minimax:depth=3``, ``gamebot:variant=cot:local``,
+``spring:variant=no_dag``. Search players register in :mod:`langgraph_games.players.builtin`;
+each LLM strategy family registers its own entry from its package under
+``langgraph_games.graphs`` (importing ``langgraph_games`` or ``langgraph_games.graphs``
+completes the registry). This module imports no strategy.
+
+Older names stay accepted as aliases of an entry with some settings (``gamebot_cot`` is
+``gamebot:variant=cot``, ``spring_no_dag`` is ``spring:variant=no_dag``, ``ms_memory`` is
+``minesweeper:variant=memory``). A player is named by its spec as written, so results
+tables and run-spec hashes keep the spelling the user chose.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
+from langchain_core.language_models.chat_models import BaseChatModel
+
+from langgraph_games.games.base import Game
+from langgraph_games.models.factory import ACCEPTED_FORMS
 from langgraph_games.players.base import Player
-from langgraph_games.players.match2_greedy import Match2Greedy
-from langgraph_games.players.maze_explorer import MazeExplorer
-from langgraph_games.players.minesweeper_solver import MinesweeperSolver
-from langgraph_games.players.minimax import MinimaxPlayer
-from langgraph_games.players.negotiator import ConcessionNegotiator
-from langgraph_games.players.poker_equity import EquityPlayer
-from langgraph_games.players.pong_tracker import PongTracker
-from langgraph_games.players.random_player import RandomPlayer
-from langgraph_games.players.surround_space import SurroundSpacePlayer
+from langgraph_games.players.entry import PlayerEntry, PlayerRecipe
+from langgraph_games.players.errors import PlayerSettingError, PlayerSpecError, UnknownPlayerError
+from langgraph_games.players.spec import PlayerSpec, split_spec
 
-__all__ = ["PLAYER_FACTORIES", "PlayerSpecError", "make_player", "parse_spec"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "PLAYERS",
+    "PlayerRegistry",
+    "PlayerSettingError",
+    "PlayerSpecError",
+    "UnknownPlayerError",
+    "accepted_forms",
+    "complete_model",
+    "make_player",
+    "parse_spec",
+    "player_entries",
+    "player_entry",
+    "register_player",
+    "resolve_player",
+]
 
-PLAYER_FACTORIES: dict[str, tuple[Callable[..., Player], dict[str, type], str]] = {
-    "random": (RandomPlayer, {"seed": int}, "uniformly random legal moves"),
-    "minimax": (
-        MinimaxPlayer,
-        {"depth": int, "seed": int},
-        "alpha-beta search (exact for TicTacToe, depth-limited elsewhere)",
-    ),
-    "maze_explorer": (
-        MazeExplorer,
-        {},
-        "EvoEmpirBench maze: breadth-first search over the known map",
-    ),
-    "match2_greedy": (
-        Match2Greedy,
-        {},
-        "EvoEmpirBench Match-2: clears the most still-needed tiles each step",
-    ),
-    "minesweeper_solver": (
-        MinesweeperSolver,
-        {},
-        "Minesweeper: reveals proven-safe cells, flags proven mines, else the safest guess",
-    ),
-    "pong_tracker": (
-        PongTracker,
-        {},
-        "Pong: predicts where the ball arrives and returns it away from the opponent",
-    ),
-    "surround_space": (
-        SurroundSpacePlayer,
-        {},
-        "Surround: flood-fill space maximiser with a territory race",
-    ),
-    "holdem_equity": (
-        EquityPlayer,
-        {"samples": int, "seed": int},
-        "Texas Hold'em: Monte Carlo equity against the pot odds",
-    ),
-    "negotiator": (
-        ConcessionNegotiator,
-        {"start": int, "step": int, "floor": int, "late": int},
-        "Negotiation v2: concession schedule (asks 26, concedes 2 a round to 18, 15 late)",
-    ),
-}
+DEFAULT_MODEL = "local"
+"""The model of an LLM strategy whose spec names none."""
 
 
-class PlayerSpecError(ValueError):
-    """A player spec that cannot be understood; the message lists the accepted forms."""
+class PlayerRegistry:
+    """Players by name (and older names), parsed and resolved from spec strings."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, PlayerEntry] = {}
+        self._names: dict[str, tuple[PlayerEntry, dict[str, Any]]] = {}
+
+    def register(self, entry: PlayerEntry, *, replace: bool = False) -> PlayerEntry:
+        """Add ``entry`` under its name and its aliases.
+
+        Raises:
+            ValueError: A name is malformed or taken (unless ``replace``), or an alias
+                implies a setting the entry does not have.
+        """
+        names = [entry.name, *entry.aliases]
+        for name in names:
+            if not name or name != name.lower() or any(c in name for c in ":= "):
+                raise ValueError(f"player name {name!r} must be lower case without ':', '=', ' '")
+            if name in self._names and not replace:
+                raise ValueError(f"player name {name!r} is already registered")
+        for alias, implied in entry.aliases.items():
+            entry.validate(implied, alias)
+        if replace and entry.name in self._entries:
+            self.unregister(entry.name)
+        self._entries[entry.name] = entry
+        self._names[entry.name] = (entry, {})
+        for alias, implied in entry.aliases.items():
+            self._names[alias] = (entry, dict(implied))
+        return entry
+
+    def unregister(self, name: str) -> None:
+        """Remove the entry ``name`` and its aliases (nothing if absent)."""
+        entry = self._entries.pop(name, None)
+        if entry is not None:
+            for key in [entry.name, *entry.aliases]:
+                self._names.pop(key, None)
+
+    def copy(self) -> PlayerRegistry:
+        """An independent registry with the same entries (e.g. to add test players)."""
+        other = PlayerRegistry()
+        other._entries = dict(self._entries)
+        other._names = dict(self._names)
+        return other
+
+    def entries(self) -> list[PlayerEntry]:
+        """Every entry, LLM strategies first, each group by name."""
+        entries = sorted(self._entries.values(), key=lambda e: e.name)
+        return [e for e in entries if e.needs_model] + [e for e in entries if not e.needs_model]
+
+    def names(self) -> list[str]:
+        """Every accepted name, aliases included."""
+        return list(self._names)
+
+    def entry(self, name: str) -> PlayerEntry:
+        """The entry of a name or an alias.
+
+        Raises:
+            UnknownPlayerError: No such player; the message lists the accepted forms.
+        """
+        return self._lookup(name, name)[0]
+
+    def _lookup(self, name: str, spec: str) -> tuple[PlayerEntry, dict[str, Any]]:
+        key = name.strip().lower()
+        if key not in self._names:
+            where = "" if spec.strip().lower() == key else f" (in {spec!r})"
+            raise UnknownPlayerError(
+                key, f"Unknown player {key!r}{where}. Accepted players: {self.accepted_forms()}."
+            )
+        return self._names[key]
+
+    def parse(self, text: str) -> PlayerSpec:
+        """Parse a spec string into a :class:`PlayerSpec` (settings typed and checked).
+
+        Raises:
+            UnknownPlayerError: The name is not registered.
+            PlayerSettingError: A setting is unknown, given twice or has a bad value, or
+                a player without a model is given one.
+            PlayerSpecError: The spec has no name.
+        """
+        name, pairs, model = split_spec(text)
+        entry, implied = self._lookup(name, text)
+        values = dict(implied)
+        for key, value in pairs:
+            if key in values:
+                where = f"the name {name!r} sets {key}" if key in implied else f"{key} is given"
+                raise PlayerSettingError(
+                    entry.name, f"Player spec {text!r}: {where} twice; give each setting once"
+                )
+            values[key] = value
+        if model is not None and not entry.needs_model:
+            first = model.split(":")[0]
+            raise PlayerSettingError(
+                entry.name,
+                f"Player spec {text!r}: {first!r} is not key=value, and {entry.name!r} "
+                f"plays without a model. Its form: {entry.form()}; its settings: "
+                f"{entry.settings_text()}.",
+            )
+        settings = entry.validate(values, text)
+        typed = {key: getattr(settings, key) for key in values}
+        return PlayerSpec(entry.name, typed, model, text)
+
+    def resolve(
+        self,
+        spec: str | PlayerSpec,
+        *,
+        model: BaseChatModel | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> PlayerRecipe:
+        """Resolve a spec once: its entry, validated settings and chat model.
+
+        Args:
+            spec: A spec string or a parsed spec.
+            model: The chat model (required by LLM strategies, refused by others).
+            settings: Settings a spec string cannot carry (e.g. SPRING's ``context``).
+
+        Raises:
+            PlayerSpecError: See :meth:`parse`; also an LLM strategy without a model, a
+                model for a player that takes none, or a setting given twice.
+        """
+        parsed = self.parse(spec) if isinstance(spec, str) else spec
+        entry = self._lookup(parsed.name, parsed.label)[0]
+        extra = dict(settings or {})
+        twice = sorted(set(extra) & set(parsed.settings))
+        if twice:
+            raise PlayerSettingError(
+                entry.name,
+                f"Player spec {parsed.label!r} already sets {', '.join(twice)}; "
+                "give each setting once",
+            )
+        if entry.needs_model and model is None:
+            raise PlayerSpecError(
+                f"{entry.name!r} is an LLM strategy and needs a chat model: use "
+                "eval's build_player(spec, game), which loads the spec's model, or pass model="
+            )
+        if model is not None and not entry.needs_model:
+            raise PlayerSpecError(f"{entry.name!r} plays without a model; none can be given")
+        validated = entry.validate({**parsed.settings, **extra}, parsed.label)
+        return PlayerRecipe(parsed, entry, validated, model)
+
+    def accepted_forms(self) -> str:
+        """Every accepted form with its description, the older names and the model forms."""
+        forms = [f"'{e.form()}' ({e.description})" for e in self.entries()]
+        aliases = [text for e in self.entries() for text in e.alias_text()]
+        text = "; ".join(forms)
+        if aliases:
+            text += ". Older names: " + ", ".join(aliases)
+        return f"{text}. <model>: {ACCEPTED_FORMS}, default '{DEFAULT_MODEL}'"
+
+
+PLAYERS = PlayerRegistry()
+"""The registry every spec goes through."""
+
+
+def register_player(entry: PlayerEntry, *, replace: bool = False) -> PlayerEntry:
+    """Register ``entry`` in :data:`PLAYERS` (see :meth:`PlayerRegistry.register`)."""
+    return PLAYERS.register(entry, replace=replace)
+
+
+def player_entries() -> list[PlayerEntry]:
+    """Every registered entry, LLM strategies first."""
+    return PLAYERS.entries()
+
+
+def player_entry(name: str) -> PlayerEntry:
+    """The entry of a name or an older name.
+
+    Raises:
+        UnknownPlayerError: No such player.
+    """
+    return PLAYERS.entry(name)
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """Parse ``name[:key=value...][:<model spec>]`` into a :class:`PlayerSpec`.
+
+    Raises:
+        UnknownPlayerError: The name is not registered.
+        PlayerSettingError: A setting is unknown, repeated or has a bad value.
+
+    Example:
+        >>> spec = parse_spec("minimax:depth=3")
+        >>> spec.name, spec.settings, spec.model
+        ('minimax', {'depth': 3}, None)
+    """
+    return PLAYERS.parse(text)
+
+
+def resolve_player(
+    spec: str | PlayerSpec,
+    *,
+    model: BaseChatModel | None = None,
+    settings: Mapping[str, Any] | None = None,
+) -> PlayerRecipe:
+    """Resolve a spec once (see :meth:`PlayerRegistry.resolve`)."""
+    return PLAYERS.resolve(spec, model=model, settings=settings)
 
 
 def accepted_forms() -> str:
-    """Human-readable list of the player specs this registry understands."""
-    forms = []
-    for name, (_, settings, description) in sorted(PLAYER_FACTORIES.items()):
-        keys = "".join(f"[:{k}=<{t.__name__}>]" for k, t in settings.items())
-        forms.append(f"'{name}{keys}' ({description})")
-    return "; ".join(forms)
+    """Every accepted player form, for messages."""
+    return PLAYERS.accepted_forms()
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"minimax:depth=3:seed=1"`` into ``("minimax", {"depth": "3", "seed": "1"})``."""
-    name, *parts = spec.strip().split(":")
-    settings: dict[str, str] = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep or not key:
-            raise PlayerSpecError(
-                f"Player spec {spec!r}: setting {part!r} is not key=value. "
-                f"Accepted forms: {accepted_forms()}."
-            )
-        settings[key.strip()] = value.strip()
-    return name.strip().lower(), settings
+def complete_model(text: str, model: str | None) -> str:
+    """Add ``model`` to an LLM strategy's spec that names none (``spring`` -> ``spring:local``).
 
-
-def make_player(spec: str, **defaults: Any) -> Player:
-    """Build a non-LLM player from a spec such as ``"minimax:depth=3"``.
-
-    Args:
-        spec: ``name[:key=value...]``.
-        **defaults: Settings used when the spec does not give them (e.g. ``seed``).
+    Other specs, and specs that name a model, come back unchanged.
 
     Raises:
-        PlayerSpecError: Unknown name, unknown setting or a value of the wrong type.
+        PlayerSpecError: The spec is not understood.
+
+    Example:
+        >>> complete_model("minimax:depth=2", "local")
+        'minimax:depth=2'
     """
-    name, raw = parse_spec(spec)
-    if name not in PLAYER_FACTORIES:
-        raise PlayerSpecError(f"Unknown player {name!r}. Accepted forms: {accepted_forms()}.")
-    factory, types, _ = PLAYER_FACTORIES[name]
-    kwargs: dict[str, Any] = {k: v for k, v in defaults.items() if k in types}
-    for key, value in raw.items():
-        if key not in types:
-            raise PlayerSpecError(
-                f"Player {name!r} has no setting {key!r}. Accepted forms: {accepted_forms()}."
-            )
-        try:
-            kwargs[key] = types[key](value)
-        except ValueError as exc:
-            raise PlayerSpecError(
-                f"Player {name!r}: setting {key}={value!r} must be {types[key].__name__}."
-            ) from exc
-    try:
-        return factory(**kwargs)
-    except ValueError as exc:
-        raise PlayerSpecError(f"Player spec {spec!r}: {exc}") from exc
+    if model is None:
+        return text
+    parsed = parse_spec(text)
+    if parsed.model is not None or not PLAYERS.entry(parsed.name).needs_model:
+        return text
+    return f"{text}:{model}"
+
+
+def make_player(
+    spec: str | PlayerSpec,
+    game: Game[Any] | None = None,
+    *,
+    model: BaseChatModel | None = None,
+    settings: Mapping[str, Any] | None = None,
+    **defaults: Any,
+) -> Player:
+    """Build the player named by ``spec``, e.g. ``"minimax:depth=3"``.
+
+    Args:
+        spec: ``name[:key=value...][:<model spec>]`` or a parsed spec.
+        game: The game to play (LLM strategies need it).
+        model: The chat model of an LLM strategy (the spec's model part is then not
+            loaded here: the evaluation layer's ``build_player`` does that).
+        settings: Settings a spec string cannot carry.
+        **defaults: Values of settings the spec does not give (e.g. ``seed``); names the
+            player does not have are ignored.
+
+    Raises:
+        UnknownPlayerError: Unknown name.
+        PlayerSettingError: Unknown setting or a value of the wrong type.
+        PlayerSpecError: An LLM strategy without a model.
+
+    Example:
+        >>> make_player("minimax:depth=2", seed=1).describe()["depth"]
+        2
+    """
+    return resolve_player(spec, model=model, settings=settings).build(game, **defaults)

@@ -19,7 +19,8 @@ from pydantic import BaseModel, Field
 from langgraph_games.games.errors import GameError
 from langgraph_games.games.registry import list_games
 from langgraph_games.games.session import GameSession
-from langgraph_games.players.registry import PlayerSpecError, make_player
+from langgraph_games.players.errors import PlayerSpecError
+from langgraph_games.players.registry import make_player
 from langgraph_games.tools.game_tools import GameToolkit, _validation_message
 
 __all__ = ["GameManager", "create_game_manager_tools"]

@@ -11,14 +11,13 @@ from langchain_core.messages import BaseMessage
 
 from langgraph_games.cli import main
 from langgraph_games.eval import ArenaSpec, ResultsFile, Scoring, run_arena, summarize
-from langgraph_games.eval.running import players as eval_players
 from langgraph_games.eval.running.executor import write_manifest
 from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.scoring.metrics import outcome_score, player_rows
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions, gamebot_player
 from langgraph_games.models import ScriptedChatModel
-from support import GAME, state_from_prompt
+from support import GAME, install_strategy, state_from_prompt
 
 
 def _negotiation_record(seats: list[str], returns: list[float], **result: Any) -> dict:
@@ -68,7 +67,7 @@ async def test_a_player_that_always_falls_back_to_agree_does_not_outscore_a_corr
         unreadable = ScriptedChatModel(script=lambda messages: "I cannot decide.")
         return gamebot_player(unreadable, game, name=name)
 
-    monkeypatch.setitem(eval_players.STRATEGIES, "agreeable", (agreeable, "falls back"))
+    install_strategy(monkeypatch, "agreeable", agreeable, "falls back")
     spec = ArenaSpec(
         game="negotiation",
         players=["agreeable", "negotiator"],
@@ -156,7 +155,7 @@ async def test_i_scores_first_answers_and_reports_re_asked_ones_apart(
     def flip(model, game, name):  # type: ignore[no-untyped-def]
         return gamebot_player(ScriptedChatModel(script=_right_then_wrong), game, name=name)
 
-    monkeypatch.setitem(eval_players.STRATEGIES, "flip", (flip, "right, then wrong"))
+    install_strategy(monkeypatch, "flip", flip, "right, then wrong")
     spec = ArenaSpec(game="tictactoe", players=["flip"], matches=2)
     report = await run_arena(spec, tmp_path, progress=False)
     rows = {r["player"]: r for r in report.rows}
@@ -189,7 +188,7 @@ async def test_a_successful_rerun_does_not_report_errors(
 
         return gamebot_player(ScriptedChatModel(script=script), game, name=name, retry_delay_s=0)
 
-    monkeypatch.setitem(eval_players.STRATEGIES, "flaky", (flaky, "down, then up"))
+    install_strategy(monkeypatch, "flaky", flaky, "down, then up")
     spec = ArenaSpec(game="tictactoe", players=["flaky", "minimax"], matches=2)
     first = await run_arena(spec, tmp_path, progress=False)
     assert first.errors == 4

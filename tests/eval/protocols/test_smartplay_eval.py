@@ -14,7 +14,6 @@ from langgraph_games.eval.protocols.smartplay import (
     smartplay_specs,
     smartplay_summary,
 )
-from langgraph_games.eval.running import players as eval_players
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.runner import EvalSpec, run_eval
 from langgraph_games.games import make
@@ -25,6 +24,7 @@ from langgraph_games.games.smartplay.metrics import SETTINGS
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.smartplay.graph import smartplay_player
 from langgraph_games.models import ScriptedChatModel
+from support import install_strategy
 
 SOLUTION = [HANOI[i] for i in (1, 0, 5, 1, 2, 3, 1)]
 
@@ -38,7 +38,7 @@ def scripted_agent(model: Any, game: Any, name: str) -> Any:
 
 @pytest.fixture
 def scripted(monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setitem(eval_players.STRATEGIES, "scripted", (scripted_agent, "test agent"))
+    install_strategy(monkeypatch, "scripted", scripted_agent, "test agent")
     return "scripted"
 
 

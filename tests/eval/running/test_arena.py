@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 
 from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena, summarize
-from langgraph_games.eval.running import players as eval_players
 from langgraph_games.eval.scoring.metrics import pairwise_wdl, player_rows
 from langgraph_games.graphs import EpisodeOptions, gamebot_player
 from langgraph_games.models import ScriptedChatModel
-from support import oracle
+from support import install_strategy, oracle
 
 
 def spec(**kwargs: object) -> ArenaSpec:
@@ -78,7 +77,7 @@ async def test_a_failing_model_is_recorded_on_its_match_only(
         dead = ScriptedChatModel(responses=[ConnectionError("endpoint down")])
         return gamebot_player(dead, game, name=name, retry_delay_s=0.001)
 
-    monkeypatch.setitem(eval_players.STRATEGIES, "flaky", (flaky, "always fails"))
+    install_strategy(monkeypatch, "flaky", flaky, "always fails")
     report = await run_arena(
         spec(players=["flaky", "minimax"], matches=2), tmp_path, progress=False
     )
@@ -105,8 +104,8 @@ async def test_oracle_gamebot_gets_i_equal_one(
     def sloppy(model, game, name):  # type: ignore[no-untyped-def]
         return gamebot_player(ScriptedChatModel(script=oracle("extra")), game, name=name)
 
-    monkeypatch.setitem(eval_players.STRATEGIES, "perfect", (perfect, "oracle"))
-    monkeypatch.setitem(eval_players.STRATEGIES, "sloppy", (sloppy, "oracle plus noise"))
+    install_strategy(monkeypatch, "perfect", perfect, "oracle")
+    install_strategy(monkeypatch, "sloppy", sloppy, "oracle plus noise")
     report = await run_arena(
         spec(players=["perfect", "sloppy"], matches=2, baseline=False), tmp_path, progress=False
     )
@@ -179,9 +178,9 @@ def test_bad_specs_are_refused() -> None:
 
 async def test_unknown_player_and_model_specs(tmp_path: Path) -> None:
     from langgraph_games.models import ModelSpecError
-    from langgraph_games.players import PlayerSpecError
+    from langgraph_games.players import UnknownPlayerError
 
-    with pytest.raises(PlayerSpecError, match=r"Unknown player 'gpt4'.*gamebot\[:<model>\]"):
+    with pytest.raises(UnknownPlayerError, match=r"Unknown player 'gpt4'.*'gamebot\[:variant="):
         await run_arena(spec(players=["gpt4"]), tmp_path, progress=False)
     with pytest.raises(ModelSpecError, match=r"Unknown model spec 'claude'.*'local'"):
         await run_arena(spec(players=["gamebot:claude"]), tmp_path, progress=False)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, run_eval, summarize_episodes
-from langgraph_games.games.registry import make
+from langgraph_games.games.registry import game_class
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.minesweeper.prompts import VARIANT_LABELS, Variant
 
@@ -155,7 +155,7 @@ PROTOCOLS: dict[str, Protocol] = {
 
 def protocol_for(game: str) -> Protocol | None:
     """The paper protocol of a game id (``None`` when it has none)."""
-    return PROTOCOLS.get(make(game).id)
+    return PROTOCOLS.get(game_class(game).id)
 
 
 def ablation_rows(game: str, agent_or_model: str) -> list[AblationRow]:

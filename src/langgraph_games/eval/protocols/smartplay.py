@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from langgraph_games.eval.running.players import split_llm_spec
+from langgraph_games.eval.running.players import strategy_of
 from langgraph_games.eval.running.runner import EvalSpec, run_eval
 from langgraph_games.eval.scoring.smartplay_summary import (
     MINECRAFT_OFFLINE,
@@ -110,7 +110,8 @@ def resolve_settings(names: Iterable[str] | None = None) -> list[str]:
 
 
 SMARTPLAY_STRATEGIES = ("smartplay", "smartplay_paper")
-"""The agents whose history window ``--history`` sets."""
+"""The agents whose history window ``--history`` sets (any spelling of the ``smartplay``
+strategy: ``smartplay``, ``smartplay_paper``, ``smartplay:question=paper``)."""
 
 
 def resolve_history(items: Sequence[str] | None, settings: Sequence[str]) -> dict[str, int]:
@@ -221,8 +222,7 @@ def smartplay_specs(
 
 
 def _is_smartplay(agent: str) -> bool:
-    parts = split_llm_spec(agent)
-    return parts is not None and parts[0] in SMARTPLAY_STRATEGIES
+    return strategy_of(agent) == "smartplay"
 
 
 @dataclass

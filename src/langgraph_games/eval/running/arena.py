@@ -30,11 +30,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
-from langgraph_games.eval.running.players import ModelPool
+from langgraph_games.eval.running.players import ModelPool, resolve
 from langgraph_games.eval.running.records import load_results
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.scoring.metrics import Scoring, pairwise_wdl, player_rows
 from langgraph_games.eval.scoring.tables import arena_csv, arena_markdown
+from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.secrets import ModelSettings
@@ -92,16 +93,33 @@ class ArenaSpec(BaseModel):
             roster.append("random")
         return roster
 
-    def spec_hash(self) -> str:
-        """Short hash of everything that changes results (not ``concurrency``)."""
+    def engine(self) -> Game[Any]:
+        """The game engine this arena plays (``make`` of its game and options).
+
+        Raises:
+            UnknownGameError: The game is not registered.
+            OptionError: An option is not valid for it.
+        """
+        return make(self.game, **self.options)
+
+    def spec_hash(self, game: Game[Any] | None = None) -> str:
+        """Short hash of everything that changes results (not ``concurrency``).
+
+        Args:
+            game: The arena's engine when the caller has made it already.
+        """
         data = self.model_dump(mode="json", exclude={"concurrency"})
-        data["game"] = make(self.game, **self.options).versioned_id
+        data["game"] = (game or self.engine()).versioned_id
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
-    def schedule(self) -> list[MatchSpec]:
-        """Every match of the round robin, in a stable order."""
-        game = make(self.game, **self.options)
+    def schedule(self, game: Game[Any] | None = None) -> list[MatchSpec]:
+        """Every match of the round robin, in a stable order.
+
+        Args:
+            game: The arena's engine when the caller has made it already.
+        """
+        game = game or self.engine()
         if game.num_players != 2:
             raise ValueError(
                 f"the arena plays two-player games; {game.id} has {game.num_players} seats"
@@ -142,10 +160,10 @@ class ArenaReport:
     rows: list[dict[str, Any]] = field(default_factory=list)
 
 
-def results_path_for(spec: ArenaSpec, out_dir: str | Path) -> Path:
-    """``<out_dir>/arena-<game>-<hash>.jsonl``."""
-    game_id = make(spec.game, **spec.options).id
-    return Path(out_dir) / f"arena-{game_id}-{spec.spec_hash()}.jsonl"
+def results_path_for(spec: ArenaSpec, out_dir: str | Path, game: Game[Any] | None = None) -> Path:
+    """``<out_dir>/arena-<game>-<hash>.jsonl`` (``game``: the spec's engine, if made)."""
+    game = game or spec.engine()
+    return Path(out_dir) / f"arena-{game.id}-{spec.spec_hash(game)}.jsonl"
 
 
 def settled_matches(
@@ -208,10 +226,11 @@ def summarize(
                 f"{game_id}: {len(failed)} match(es) ended with an error and are left out "
                 "(rerun the same command to play them again)"
             )
-        rows = player_rows(records, scoring)
+        engine = make(game_id)  # once per game of the file, for every table
+        rows = player_rows(records, scoring, engine)
         all_rows.extend({**row, "game": game_id} for row in rows)
-        markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records), scoring))
-        csv_parts.append(arena_csv(game_id, rows))
+        markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records), scoring, engine))
+        csv_parts.append(arena_csv(game_id, rows, engine))
     return "\n".join(markdown_parts), all_rows, "\n".join(csv_parts), notes
 
 
@@ -236,30 +255,32 @@ async def run_arena(
     Returns:
         Paths and counts, and the summary tables.
 
+    The game and the players are resolved once, here: one engine for every match, each
+    player spec parsed and its model loaded once (each match builds its players from
+    them).
+
     Raises:
         ModelUnavailableError: A model cannot be used (checked before any match starts).
         PlayerSpecError: A player spec is not understood.
     """
-    game = make(spec.game, **spec.options)
-    schedule = spec.schedule()
-    path = results_path_for(spec, out_dir)
+    game = spec.engine()
+    spec_hash = spec.spec_hash(game)
+    schedule = spec.schedule(game)
+    path = results_path_for(spec, out_dir, game)
     results = ResultsFile(path)
     models = ModelPool(**spec.model)
-    preflight(spec.roster, game, models)
+    players = {name: resolve(name, models) for name in spec.roster}
+    preflight(list(players.values()), game)
     write_manifest(
         path,
-        {
-            "spec": spec.model_dump(mode="json"),
-            "spec_hash": spec.spec_hash(),
-            "roster": spec.roster,
-        },
+        {"spec": spec.model_dump(mode="json"), "spec_hash": spec_hash, "roster": spec.roster},
         models,
     )
     done = results.finished_ids()
     jobs = [
         Job(
             job_id=m.match_id,
-            seats=m.seats,
+            seats=[players[name] for name in m.seats],
             seed=m.seed,
             extra={"match_id": m.match_id, "round": m.round},
             game=game,
@@ -275,10 +296,9 @@ async def run_arena(
     )
     report.played, report.errors = await run_jobs(
         jobs,
-        base={"kind": "match", "spec_hash": spec.spec_hash()},
+        base={"kind": "match", "spec_hash": spec_hash},
         results=results,
         options=spec.episode,
-        models=models,
         concurrency=spec.concurrency,
         progress=progress,
         total=len(schedule),

@@ -14,45 +14,41 @@ import json
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from langgraph_games import __version__
-from langgraph_games.eval.running.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.eval.running.players import ModelPool, check_models
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.run import run_episode
-from langgraph_games.models.factory import check_model, describe_model
+from langgraph_games.models.factory import describe_model
 from langgraph_games.models.limiter import CallLimiter
 from langgraph_games.players.base import Decision, DecisionRequest, Player
+from langgraph_games.players.entry import PlayerRecipe
 
 __all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
 
 
 @dataclass(frozen=True)
 class Job:
-    """One episode to play: its record id, the player spec of each seat, seed, extras.
+    """One episode to play: its record id, each seat's resolved player, seed, extras, game.
 
-    ``settings`` maps a seat to its strategy settings (see
-    :func:`~langgraph_games.eval.running.players.build_player`).
+    The seats are specs resolved once at the top of the run
+    (:func:`~langgraph_games.eval.running.players.resolve`); the record names each by its
+    spec as written.
     """
 
     job_id: str
-    seats: list[str]
+    seats: list[PlayerRecipe]
     seed: int
     extra: dict[str, Any]
     game: Game[Any]
-    settings: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
-def preflight(
-    specs: Sequence[str],
-    game: Game[Any],
-    models: ModelPool,
-    settings: dict[int, dict[str, Any]] | None = None,
-) -> list[dict[str, Any]]:
+def preflight(players: Sequence[PlayerRecipe], game: Game[Any]) -> list[dict[str, Any]]:
     """Build every player once and check every model before any episode starts.
 
     Returns:
@@ -60,17 +56,12 @@ def preflight(
         as it will play them, e.g. the SmartPlay history window), for the manifest.
 
     Raises:
-        PlayerSpecError: A player spec (or a seat's settings) is not understood.
-        ModelSpecError: A model spec is not understood.
+        PlayerSettingError: The settings do not fit together.
+        ValueError: A player cannot play ``game``.
         ModelUnavailableError: A model cannot be reached or loaded.
     """
-    described = []
-    for seat, spec in enumerate(specs):
-        player = build_player(spec, game, models=models, settings=(settings or {}).get(seat))
-        described.append({"spec": spec, **player.describe()})
-        parts = split_llm_spec(spec)
-        if parts is not None:
-            check_model(models.get(parts[1]))
+    described = [{"spec": recipe.spec.label, **recipe.build(game).describe()} for recipe in players]
+    check_models(players)
     return described
 
 
@@ -110,7 +101,6 @@ async def _play(
     job: Job,
     base: dict[str, Any],
     options: EpisodeOptions,
-    models: ModelPool,
     hook: Callable[[Decision], None] | None = None,
     truths: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
@@ -121,19 +111,13 @@ async def _play(
         "game": job.game.versioned_id,
         "options": job.game.options_dict(),
         "seed": job.seed,
-        "seats": job.seats,
+        "seats": [recipe.spec.label for recipe in job.seats],
         "started_at": started,
     }
     try:
         players = [
-            build_player(
-                spec,
-                job.game,
-                models=models,
-                seed=job.seed * 10 + seat,
-                settings=job.settings.get(seat),
-            )
-            for seat, spec in enumerate(job.seats)
+            recipe.build(job.game, seed=job.seed * 10 + seat)
+            for seat, recipe in enumerate(job.seats)
         ]
         if hook is not None:
             players = [_Counted(player, hook) for player in players]
@@ -159,11 +143,10 @@ async def run_jobs(
     base: dict[str, Any],
     results: ResultsFile,
     options: EpisodeOptions,
-    models: ModelPool,
     concurrency: int,
     progress: bool,
     total: int,
-    finish: Callable[[dict[str, Any]], None] | None = None,
+    finish: Callable[[dict[str, Any], Game[Any]], None] | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
     truths: Mapping[int, Sequence[str]] | None = None,
 ) -> tuple[int, int]:
@@ -174,13 +157,13 @@ async def run_jobs(
         base: Fields every record starts with (``kind``, ``spec_hash``, the id key ...).
         results: Where records go.
         options: Episode options.
-        models: Shared chat models.
         concurrency: Episodes at once (a :class:`~langgraph_games.models.limiter.
             CallLimiter`, the class that bounds model calls per endpoint).
         progress: Show progress bars on stderr: episodes, and decisions with the model
             calls and tokens so far (LLM episodes are long: this one moves every step).
         total: Size of the whole run (for the bar; finished ones count as done).
-        finish: Adds fields to a record before it is written (e.g. family metrics).
+        finish: Adds fields to a record before it is written (e.g. family metrics); it
+            gets the record and the job's game.
         on_record: Called with each record after it is written.
         truths: Lessons per seat, read once by the caller and given to every episode
             (evaluation runs give the agent's seat the truth store's lessons).
@@ -206,12 +189,11 @@ async def run_jobs(
                 job,
                 base,
                 options,
-                models,
                 on_decision if progress else None,
                 truths=truths,
             )
             if finish is not None and record["status"] != "error":
-                finish(record)
+                finish(record, job.game)
             results.append(record)
             counts["played"] += 1
             counts["errors"] += record["status"] == "error"

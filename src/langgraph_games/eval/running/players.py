@@ -1,152 +1,73 @@
-"""Players by spec string, LLM strategies included: ``gamebot:local``, ``minimax:depth=3``.
+"""Players by spec string for runs: the registry's specs plus the chat models they name.
 
-LLM specs are ``<strategy>[:<model spec>]``; the model spec is anything
-:func:`~langgraph_games.models.load_chat_model` accepts and defaults to ``local``. Other
-specs go to the non-LLM registry (:func:`~langgraph_games.players.make_player`).
+Specs follow the one player syntax, ``name[:key=value...][:<model spec>]`` (see
+:mod:`langgraph_games.players.spec`), and name entries of the one registry
+(:mod:`langgraph_games.players.registry`): search players and LLM strategies alike. This
+module adds what a run needs on top: the chat model of an LLM strategy is loaded from the
+spec's model part (default ``local``) through a :class:`ModelPool`, so players naming the
+same model share it, and :func:`resolve` turns a spec into a
+:class:`~langgraph_games.players.entry.PlayerRecipe` once, at the top of a run, from which
+every episode builds its player.
 
-A strategy builder is ``(model, game, name, **settings) -> Player``; ``settings`` are
-strategy options that do not fit in a spec string (SPRING's ``context``, a document's
-worth of text) and come from :class:`~langgraph_games.eval.running.runner.EvalSpec`'s
-``agent_settings``. A builder that takes no settings is called with none.
+Settings a spec string cannot carry (SPRING's ``context``, a document's worth of text) come
+from :class:`~langgraph_games.eval.running.runner.EvalSpec`'s ``agent_settings`` and are
+checked against the player's settings schema like the spec's own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from langgraph_games.games.base import Game
-from langgraph_games.graphs.eeb.graph import eeb_player
-from langgraph_games.graphs.gamebot.graph import gamebot_player
-from langgraph_games.graphs.minesweeper.graph import MS_STRATEGIES, minesweeper_player
-from langgraph_games.graphs.minesweeper.prompts import VARIANT_LABELS, Variant
-from langgraph_games.graphs.smartplay.graph import smartplay_player
-from langgraph_games.graphs.spring.graph import SpringVariant
-from langgraph_games.graphs.spring.player import spring_player
-from langgraph_games.models.factory import ACCEPTED_FORMS, load_chat_model
+from langgraph_games.graphs.spring.registration import SPRING_STRATEGIES
+from langgraph_games.models.factory import check_model, load_chat_model
+from langgraph_games.players import registry
 from langgraph_games.players.base import Player
-from langgraph_games.players.registry import PlayerSpecError, accepted_forms, make_player
+from langgraph_games.players.entry import PlayerEntry, PlayerRecipe
+from langgraph_games.players.errors import PlayerSpecError
+from langgraph_games.players.spec import PlayerSpec, split_spec
 
 __all__ = [
     "SPRING_STRATEGIES",
     "STRATEGIES",
     "ModelPool",
     "build_player",
+    "check_models",
     "is_llm_spec",
-    "split_llm_spec",
+    "resolve",
+    "strategy_of",
 ]
 
-StrategyBuilder = Callable[..., Player]
-"""``(model, game, name, **settings) -> Player``."""
-
-STRATEGIES: dict[str, tuple[StrategyBuilder, str]] = {
-    "gamebot": (
-        lambda model, game, name: gamebot_player(model, game, variant="gamebot", name=name),
-        "GAMEBoT subproblem chain-of-thought prompt",
-    ),
-    "gamebot_action": (
-        lambda model, game, name: gamebot_player(model, game, variant="action_only", name=name),
-        "GAMEBoT action-only baseline",
-    ),
-    "gamebot_cot": (
-        lambda model, game, name: gamebot_player(model, game, variant="cot", name=name),
-        "GAMEBoT generic 'think step by step' baseline",
-    ),
-    "gamebot_reasoning": (
-        lambda model, game, name: gamebot_player(model, game, variant="reasoning", name=name),
-        "GAMEBoT looser prompt for reasoning models",
-    ),
-    "smartplay": (
-        lambda model, game, name, **settings: smartplay_player(model, game, name=name, **settings),
-        "SmartPlay baseline: think step by step, then choose the exact action "
-        "(SmartPlay games and Crafter)",
-    ),
-    "smartplay_paper": (
-        lambda model, game, name, **settings: smartplay_player(
-            model, game, question_variant="paper", name=name, **settings
-        ),
-        "SmartPlay baseline with the paper's wording of question 1",
-    ),
-    "eeb": (
-        lambda model, game, name: eeb_player(model, game, name=name),
-        "EvoEmpirBench prompt agent for maze (Action: X) and match2 (JSON)",
-    ),
-}
-
-SPRING_STRATEGIES: dict[str, SpringVariant] = {
-    "spring": SpringVariant.FULL,
-    "spring_actions": SpringVariant.ACTIONS,
-    "spring_no_context": SpringVariant.NO_CONTEXT,
-    "spring_step_by_step": SpringVariant.STEP_BY_STEP,
-    "spring_no_dag": SpringVariant.NO_DAG,
-    "spring_action_only": SpringVariant.ACTION_ONLY,
-}
-"""SPRING's strategy names and the Table 3 variant each runs."""
-
-_SPRING_DESCRIPTIONS = {
-    SpringVariant.FULL: "SPRING: 9 questions in a DAG over the game context",
-    SpringVariant.ACTIONS: "SPRING ablation: context is the action list with requirements",
-    SpringVariant.NO_CONTEXT: "SPRING ablation: no context",
-    SpringVariant.STEP_BY_STEP: "SPRING ablation: 'think step by step', then the action",
-    SpringVariant.NO_DAG: "SPRING ablation: the 9 questions as a list, without the DAG",
-    SpringVariant.ACTION_ONLY: "SPRING ablation: the action question alone",
-}
+# Importing from langgraph_games.graphs (above) imports every strategy family, and each
+# registers its entry: the registry is complete here.
 
 
-def _spring_builder(variant: SpringVariant) -> StrategyBuilder:
-    def build(model: BaseChatModel, game: Game[Any], name: str, **settings: Any) -> Player:
-        return spring_player(model, game, variant=variant, name=name, **settings)
+class _Strategies(Mapping[str, PlayerEntry]):
+    """The LLM strategies of the registry by every accepted name (a read-only view)."""
 
-    return build
+    def _names(self) -> list[str]:
+        players = registry.PLAYERS
+        return [name for name in players.names() if players.entry(name).needs_model]
 
+    def __getitem__(self, name: str) -> PlayerEntry:
+        if name not in self._names():
+            raise KeyError(name)
+        return registry.PLAYERS.entry(name)
 
-for _name, _variant in SPRING_STRATEGIES.items():
-    STRATEGIES[_name] = (_spring_builder(_variant), _SPRING_DESCRIPTIONS[_variant])
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
 
-
-def _minesweeper_builder(strategy: str) -> StrategyBuilder:
-    parts = MS_STRATEGIES[strategy]
-
-    def build(model: BaseChatModel, game: Game[Any], name: str) -> Player:
-        if game.id != "minesweeper":
-            raise ValueError(f"{strategy} plays minesweeper only; got {game.id!r}")
-        return minesweeper_player(model, variant=parts, name=name)
-
-    return build
+    def __len__(self) -> int:
+        return len(self._names())
 
 
-def _minesweeper_description(strategy: str) -> str:
-    if strategy == "ms_cells":
-        return "Minesweeper Agent +Memory, also listing the certain cells (scored by the solver)"
-    variant = Variant(strategy.removeprefix("ms_"))
-    return f"Minesweeper Agent, Table 1 row '{VARIANT_LABELS[variant]}'"
-
-
-for _strategy in MS_STRATEGIES:
-    STRATEGIES[_strategy] = (_minesweeper_builder(_strategy), _minesweeper_description(_strategy))
-
-
-def split_llm_spec(spec: str) -> tuple[str, str] | None:
-    """``"gamebot:openai:gpt-4o"`` -> ``("gamebot", "openai:gpt-4o")``; ``None`` if not LLM."""
-    strategy, _, model = spec.strip().partition(":")
-    if strategy.lower() not in STRATEGIES:
-        return None
-    return strategy.lower(), model or "local"
-
-
-def is_llm_spec(spec: str) -> bool:
-    """Whether ``spec`` names an LLM strategy."""
-    return split_llm_spec(spec) is not None
-
-
-def all_accepted_forms() -> str:
-    """Every accepted player form, LLM strategies first."""
-    llm = "; ".join(
-        f"'{name}[:<model>]' ({description})" for name, (_, description) in STRATEGIES.items()
-    )
-    return f"{llm}; {accepted_forms()}. Models: {ACCEPTED_FORMS}"
+STRATEGIES: Mapping[str, PlayerEntry] = _Strategies()
+"""LLM strategies by name, older names included (``gamebot``, ``gamebot_cot``, ...): a view
+of the player registry; register a strategy with
+:func:`~langgraph_games.players.registry.register_player`."""
 
 
 class ModelPool:
@@ -157,59 +78,91 @@ class ModelPool:
         self.models: dict[str, BaseChatModel] = {}
 
     def get(self, spec: str) -> BaseChatModel:
-        """The (cached) model for ``spec``."""
+        """The (cached) model for ``spec``.
+
+        Raises:
+            ModelSpecError: ``spec`` is not an accepted model spec.
+        """
         if spec not in self.models:
             self.models[spec] = load_chat_model(spec, **self.settings)
         return self.models[spec]
 
 
+def resolve(
+    spec: str | PlayerSpec,
+    models: ModelPool,
+    settings: Mapping[str, Any] | None = None,
+) -> PlayerRecipe:
+    """Resolve a player spec once: entry, checked settings and (for LLM strategies) model.
+
+    Args:
+        spec: A spec string or a parsed spec.
+        models: Where the spec's chat model comes from.
+        settings: Settings a spec string cannot carry (e.g. SPRING's ``context``).
+
+    Raises:
+        UnknownPlayerError: No such player (the message lists every accepted form).
+        PlayerSettingError: A setting is unknown, repeated or has a bad value.
+        ModelSpecError: The model part is not an accepted model spec.
+    """
+    parsed = registry.parse_spec(spec) if isinstance(spec, str) else spec
+    entry = registry.player_entry(parsed.name)
+    model = models.get(parsed.model or registry.DEFAULT_MODEL) if entry.needs_model else None
+    return registry.resolve_player(parsed, model=model, settings=settings)
+
+
+def check_models(recipes: Sequence[PlayerRecipe]) -> None:
+    """Check every chat model the players use, each once (see ``check_model``).
+
+    Raises:
+        ModelUnavailableError: A model cannot be used.
+    """
+    seen: set[int] = set()
+    for recipe in recipes:
+        if recipe.model is not None and id(recipe.model) not in seen:
+            seen.add(id(recipe.model))
+            check_model(recipe.model)
+
+
+def strategy_of(spec: str) -> str | None:
+    """The registry name of the LLM strategy ``spec`` names, ``None`` for other players.
+
+    Example:
+        >>> strategy_of("spring_no_dag:local"), strategy_of("minimax:depth=2")
+        ('spring', None)
+    """
+    entry = registry.player_entry(split_spec(spec)[0])
+    return entry.name if entry.needs_model else None
+
+
+def is_llm_spec(spec: str) -> bool:
+    """Whether ``spec`` names an LLM strategy (``False`` for anything else, unknown names too)."""
+    try:
+        return strategy_of(spec) is not None
+    except PlayerSpecError:
+        return False
+
+
 def build_player(
-    spec: str,
+    spec: str | PlayerSpec,
     game: Game[Any],
     *,
     models: ModelPool | None = None,
     seed: int = 0,
-    settings: dict[str, Any] | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> Player:
-    """Build the player named by ``spec`` for ``game``.
+    """Build the player named by ``spec`` for ``game`` (named by the spec as written).
 
     Args:
         spec: A player spec (see the module docstring).
         game: The game to play.
         models: Shared chat models (a new pool by default).
-        seed: Seed of a search player's own randomness.
-        settings: Strategy options for an LLM strategy's builder (e.g. SPRING's
-            ``context``).
+        seed: Seed of a search player's own randomness, unless the spec sets one.
+        settings: Settings a spec string cannot carry (e.g. SPRING's ``context``).
 
     Raises:
-        PlayerSpecError: Unknown player or malformed spec (lists the accepted forms), or
-            settings given to a player that takes none.
+        UnknownPlayerError: Unknown player (the message lists the accepted forms).
+        PlayerSettingError: A setting the player does not have or a bad value.
         ModelSpecError: The model part of an LLM spec is not an accepted form.
     """
-    pool = models or ModelPool()
-    parts = split_llm_spec(spec)
-    if parts is not None:
-        strategy, model_spec = parts
-        builder, _ = STRATEGIES[strategy]
-        if not settings:
-            return builder(pool.get(model_spec), game, spec)
-        try:
-            return builder(pool.get(model_spec), game, spec, **settings)
-        except TypeError as exc:
-            if "unexpected keyword argument" not in str(exc):
-                raise
-            raise PlayerSpecError(
-                f"strategy {strategy!r} does not take the settings {sorted(settings)}"
-            ) from exc
-    if settings:
-        raise PlayerSpecError(f"player {spec!r} takes no settings; got {sorted(settings)}")
-    try:
-        player = make_player(spec, seed=seed)
-    except PlayerSpecError as exc:
-        if str(exc).startswith("Unknown player"):
-            raise PlayerSpecError(
-                f"Unknown player {spec!r}. Accepted forms: {all_accepted_forms()}."
-            ) from exc
-        raise
-    player.name = spec
-    return player
+    return resolve(spec, models or ModelPool(), settings).build(game, seed=seed)

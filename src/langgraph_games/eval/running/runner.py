@@ -26,11 +26,12 @@ from langgraph.store.base import BaseStore
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
-from langgraph_games.eval.running.players import ModelPool
+from langgraph_games.eval.running.players import ModelPool, resolve
 from langgraph_games.eval.running.records import load_results
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.scoring.families import counters_of, decisions_of, family_of
-from langgraph_games.games.registry import make
+from langgraph_games.games.base import Game
+from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.memory.chroma_store import ChromaStore
@@ -40,6 +41,7 @@ from langgraph_games.models.secrets import ModelSettings
 
 __all__ = [
     "EpisodeGroups",
+    "EpisodePlan",
     "EvalReport",
     "EvalSpec",
     "format_groups",
@@ -109,15 +111,23 @@ class EvalSpec(BaseModel):
             return self.label
         return f"{self.agent} +truths" if self.truths or self.truths_digest else self.agent
 
-    def spec_hash(self) -> str:
-        """Short hash of everything that changes results (not ``concurrency``)."""
+    def engine(self) -> Game[Any]:
+        """The engine of the fixed options (``make`` of the game and ``options``)."""
+        return make(self.game, **self.options)
+
+    def spec_hash(self, game: Game[Any] | None = None) -> str:
+        """Short hash of everything that changes results (not ``concurrency``).
+
+        Args:
+            game: An engine of the spec's game when the caller has made one already.
+        """
         data = self.model_dump(mode="json", exclude={"concurrency", "label", "truths"})
         if not data["agent_settings"]:  # specs without settings keep their earlier hash
             del data["agent_settings"]
         for key in ("truth_limit", "truths_digest"):  # likewise specs without truths
             if data[key] is None:
                 del data[key]
-        data["game"] = make(self.game, **self.options).versioned_id
+        data["game"] = (game or self.engine()).versioned_id
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
@@ -128,23 +138,51 @@ class EvalSpec(BaseModel):
             ValueError: The seats do not match the game.
             OptionError: A swept or fixed option is not valid for the game.
         """
+        return [(e.episode_id, e.options, e.seed) for e in self.plan()]
+
+    def plan(self, base: Game[Any] | None = None) -> list[EpisodePlan]:
+        """Every episode with its engine, in :meth:`schedule`'s order.
+
+        Each distinct combination of options is made once and shared by its episodes.
+
+        Args:
+            base: The engine of the fixed options when the caller has made it already
+                (reused by a combination with the same options).
+
+        Raises:
+            ValueError: The seats do not match the game.
+            OptionError: A swept or fixed option is not valid for the game.
+        """
+        base = base or self.engine()
         seats = 1 + len(self.opponents)
-        game = make(self.game, **self.options)
-        if seats != game.num_players:
+        if seats != base.num_players:
             raise ValueError(
-                f"{game.id} has {game.num_players} seats; the agent plus "
+                f"{base.id} has {base.num_players} seats; the agent plus "
                 f"{len(self.opponents)} opponent(s) fill {seats}"
             )
+        engines = {json.dumps(self.options, sort_keys=True): base}
         keys = sorted(self.sweep)
         plan = []
         for values in itertools.product(*(self.sweep[k] for k in keys)):
             options = {**self.options, **dict(zip(keys, values, strict=True))}
-            make(self.game, **options)  # validates the swept values early
+            key = json.dumps(options, sort_keys=True)
+            if key not in engines:  # validates the swept values early
+                engines[key] = make(self.game, **options)
             for r in range(self.repeats):
-                key = json.dumps([options, self.seed + r], sort_keys=True)
-                episode_id = hashlib.sha256(key.encode()).hexdigest()[:16]
-                plan.append((episode_id, options, self.seed + r))
+                ident = json.dumps([options, self.seed + r], sort_keys=True)
+                episode_id = hashlib.sha256(ident.encode()).hexdigest()[:16]
+                plan.append(EpisodePlan(episode_id, options, self.seed + r, engines[key]))
         return plan
+
+
+@dataclass(frozen=True)
+class EpisodePlan:
+    """One planned episode: its id, game options, seed and engine (shared per options)."""
+
+    episode_id: str
+    options: dict[str, Any]
+    seed: int
+    game: Game[Any]
 
 
 @dataclass
@@ -161,13 +199,15 @@ class EvalReport:
     truths: list[str] = field(default_factory=list)
 
 
-def results_path_for(spec: EvalSpec, out_dir: str | Path) -> Path:
-    """``<out_dir>/eval-<game>-<hash>.jsonl``."""
-    return Path(out_dir) / f"eval-{make(spec.game, **spec.options).id}-{spec.spec_hash()}.jsonl"
+def results_path_for(spec: EvalSpec, out_dir: str | Path, game: Game[Any] | None = None) -> Path:
+    """``<out_dir>/eval-<game>-<hash>.jsonl`` (``game``: the spec's engine, if made)."""
+    game = game or spec.engine()
+    return Path(out_dir) / f"eval-{game.id}-{spec.spec_hash(game)}.jsonl"
 
 
-def _add_metrics(record: dict[str, Any]) -> None:
-    session = GameSession.from_dict(record["result"]["record"])
+def _add_metrics(record: dict[str, Any], game: Game[Any]) -> None:
+    played = record["result"]["record"]
+    session = GameSession(game, seed=int(played["seed"]), actions=played["actions"])
     family = family_of(session.game.id)
     record["family"] = family.name
     record["metrics"] = family.episode_metrics(session, counters_of(record["result"]))
@@ -213,7 +253,9 @@ async def run_eval(
         nullcontext(store) if store is not None else open_truths(str(spec.truths))
     )
     with opened as source:
-        truths = list(await TruthSource(source, make(spec.game).id, limit=spec.truth_limit).get())
+        truths = list(
+            await TruthSource(source, game_class(spec.game).id, limit=spec.truth_limit).get()
+        )
     blob = json.dumps(truths, separators=(",", ":")).encode()
     digest = hashlib.sha256(blob).hexdigest()[:16]
     pinned = spec.model_copy(update={"truths_digest": digest})
@@ -247,31 +289,33 @@ async def _run_eval(
     on_episode: Callable[[dict[str, Any]], None] | None,
     truths: dict[int, list[str]] | None = None,
 ) -> EvalReport:
-    plan = spec.schedule()
-    base_game = make(spec.game, **spec.options)
-    path = results_path_for(spec, out_dir)
+    base_game = spec.engine()
+    plan = spec.plan(base_game)
+    spec_hash = spec.spec_hash(base_game)
+    path = results_path_for(spec, out_dir, base_game)
     results = ResultsFile(path)
     models = ModelPool(**spec.model)
-    settings = {0: dict(spec.agent_settings)} if spec.agent_settings else {}
-    players = preflight([spec.agent, *spec.opponents], base_game, models, settings)
+    seats = [
+        resolve(spec.agent, models, spec.agent_settings or None),
+        *(resolve(opponent, models) for opponent in spec.opponents),
+    ]
+    players = preflight(seats, base_game)
     write_manifest(
         path,
-        {"spec": spec.model_dump(mode="json"), "spec_hash": spec.spec_hash(), "players": players},
+        {"spec": spec.model_dump(mode="json"), "spec_hash": spec_hash, "players": players},
         models,
     )
     done = results.finished_ids("episode_id")
-    seats = [spec.agent, *spec.opponents]
     jobs = [
         Job(
-            job_id=episode_id,
+            job_id=episode.episode_id,
             seats=seats,
-            seed=seed,
-            extra={"episode_id": episode_id, "label": spec.row_label},
-            game=make(spec.game, **options),
-            settings=settings,
+            seed=episode.seed,
+            extra={"episode_id": episode.episode_id, "label": spec.row_label},
+            game=episode.game,
         )
-        for episode_id, options, seed in plan
-        if episode_id not in done
+        for episode in plan
+        if episode.episode_id not in done
     ]
     report = EvalReport(
         results_path=path,
@@ -280,10 +324,9 @@ async def _run_eval(
     )
     report.played, report.errors = await run_jobs(
         jobs,
-        base={"kind": "episode", "spec_hash": spec.spec_hash()},
+        base={"kind": "episode", "spec_hash": spec_hash},
         results=results,
         options=spec.episode,
-        models=models,
         concurrency=spec.concurrency,
         progress=progress,
         total=len(plan),

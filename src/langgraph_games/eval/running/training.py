@@ -33,12 +33,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from langgraph_games.eval.protocols.plans import protocol_for
 from langgraph_games.eval.running.executor import preflight, write_manifest
-from langgraph_games.eval.running.players import ModelPool, build_player, split_llm_spec
+from langgraph_games.eval.running.players import ModelPool, resolve
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.scoring.families import counters_of, decisions_of, family_of
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.games.base import Game
-from langgraph_games.games.registry import make
+from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
@@ -47,7 +47,8 @@ from langgraph_games.memory.embeddings import minilm_index
 from langgraph_games.memory.hooks import load_truths
 from langgraph_games.models.secrets import ModelSettings
 from langgraph_games.players.base import Player
-from langgraph_games.players.registry import PlayerSpecError
+from langgraph_games.players.entry import PlayerRecipe
+from langgraph_games.players.errors import PlayerSpecError
 
 __all__ = [
     "FileLedger",
@@ -106,12 +107,16 @@ class TrainSpec(BaseModel):
         mode = self.expver.weave_mode.value
         return "expver" if mode == "merge" else f"expver-{mode}"
 
-    def spec_hash(self) -> str:
-        """Short hash of what changes results (not the rounds, concurrency or label)."""
+    def spec_hash(self, game: Game[Any] | None = None) -> str:
+        """Short hash of what changes results (not the rounds, concurrency or label).
+
+        Args:
+            game: An engine of the spec's game when the caller has made one already.
+        """
         data = self.model_dump(mode="json", exclude={"label"})
         data["expver"].pop("rounds")
         data["expver"].pop("concurrency")
-        data["game"] = make(self.game, **self.options).versioned_id
+        data["game"] = (game or make(self.game, **self.options)).versioned_id
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
@@ -127,7 +132,7 @@ class TrainSpec(BaseModel):
     def _base_options(self) -> dict[str, Any]:
         options = dict(self.options)
         limit = self.expver.episode.max_steps
-        fields = make(self.game).Options.model_fields
+        fields = game_class(self.game).Options.model_fields
         if limit is not None and "max_steps" in fields and "max_steps" not in options:
             options["max_steps"] = limit  # the engine's own limit, shown in the prompt
         return options
@@ -174,9 +179,18 @@ class TrainSpec(BaseModel):
         return self.expver.model_copy(update={"levels_per_round": per_round})
 
 
-def training_paths(spec: TrainSpec, out_dir: str | Path) -> tuple[Path, Path]:
-    """``(results file, default store directory)`` of a run in ``out_dir``."""
-    stem = f"train-{make(spec.game, **spec.options).id}-{spec.spec_hash()}"
+def training_paths(
+    spec: TrainSpec, out_dir: str | Path, game: Game[Any] | None = None
+) -> tuple[Path, Path]:
+    """``(results file, default store directory)`` of a run in ``out_dir``.
+
+    Args:
+        spec: The run.
+        out_dir: Its folder.
+        game: An engine of the spec's game when the caller has made one already.
+    """
+    game = game or make(spec.game, **spec.options)
+    stem = f"train-{game.id}-{spec.spec_hash(game)}"
     return Path(out_dir) / f"{stem}.jsonl", Path(out_dir) / f"{stem}-store"
 
 
@@ -205,10 +219,11 @@ class FileLedger:
     split, ``seats``, ``family``), round records the run's label, so reports read them.
     """
 
-    def __init__(self, results: ResultsFile, spec: TrainSpec) -> None:
+    def __init__(self, results: ResultsFile, spec: TrainSpec, spec_hash: str | None = None) -> None:
         self.results = results
         self.spec = spec
-        self.spec_hash = spec.spec_hash()
+        self.spec_hash = spec_hash or spec.spec_hash()
+        self.family = family_of(game_class(spec.game).id).name
         self.records = {str(r["id"]): r for r in results.read().records if "id" in r}
         self.played = 0
 
@@ -222,7 +237,7 @@ class FileLedger:
         if record.get("kind") == "episode":
             out["label"] = f"{self.spec.row_label} r{record['round']} {record['split']}"
             out["seats"] = [self.spec.agent]
-            out["family"] = family_of(make(self.spec.game).id).name
+            out["family"] = self.family
             self.played += 1
         else:
             out["label"] = self.spec.row_label
@@ -337,9 +352,9 @@ def describe_event(event: Mapping[str, Any], score_key: str = "score") -> str | 
     return None
 
 
-def _strategy_player(spec: str, models: ModelPool) -> Callable[[Any, Game[Any]], Player]:
+def _strategy_player(recipe: PlayerRecipe) -> Callable[[Any, Game[Any]], Player]:
     def build(model: Any, game: Game[Any]) -> Player:
-        return build_player(spec, game, models=models)
+        return recipe.build(game)
 
     return build
 
@@ -364,22 +379,23 @@ async def run_training(
         ModelUnavailableError: The model cannot be used (checked before anything runs).
         StoreOpenError: The store directory is not usable (another run's, damaged, locked).
     """
-    parts = split_llm_spec(spec.agent)
-    if parts is None:
+    models = ModelPool(**spec.model)
+    agent = resolve(spec.agent, models)
+    if agent.model is None:
         raise PlayerSpecError(
             f"train needs an LLM strategy for GeoLink (e.g. eeb:local); {spec.agent!r} is not one"
         )
     train, test = spec.train_levels(), spec.test_levels()
-    results_path, default_store = training_paths(spec, out_dir)
+    first = make(spec.game, **train[0].options)
+    spec_hash = spec.spec_hash(first)
+    results_path, default_store = training_paths(spec, out_dir, first)
     store_path = Path(store) if store is not None else default_store
-    models = ModelPool(**spec.model)
-    preflight([spec.agent], make(spec.game, **train[0].options), models)
-    model = models.get(parts[1])
+    preflight([agent], first)
     write_manifest(
         results_path,
         {
             "spec": spec.model_dump(mode="json"),
-            "spec_hash": spec.spec_hash(),
+            "spec_hash": spec_hash,
             "store": str(store_path),
             "train_levels": [lv.id for lv in train],
             "test_levels": [lv.id for lv in test],
@@ -387,24 +403,24 @@ async def run_training(
         models,
     )
     results = ResultsFile(results_path)
-    ledger = FileLedger(results, spec)
+    ledger = FileLedger(results, spec, spec_hash)
     with ChromaStore(store_path, index=minilm_index(["text"])) as chroma:
         graph = create_expver_graph(
-            model,
+            agent.model,
             spec.game,
             train_levels=train,
             test_levels=test,
             store=chroma,
             options=spec.graph_options(),
-            player_factory=_strategy_player(spec.agent, models),
+            player_factory=_strategy_player(agent),
             ledger=ledger,
             metrics=family_metrics,
-            run_id=f"train-{spec.spec_hash()}",
+            run_id=f"train-{spec_hash}",
         )
         async for event in graph.astream({}, stream_mode="custom"):
             if on_event is not None:
                 on_event(event)
-        truths = load_truths(chroma, make(spec.game).id)
+        truths = load_truths(chroma, first.id)
     rounds = [
         r for r in results.read().records if r.get("kind") == "round" and r.get("round") is not None
     ]

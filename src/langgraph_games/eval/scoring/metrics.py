@@ -123,7 +123,9 @@ def _per_sub(game: Game[Any], scores: Mapping[int, list[Mapping[str, Any]]]) -> 
 
 
 def player_rows(
-    records: Sequence[Mapping[str, Any]], scoring: Scoring | None = None
+    records: Sequence[Mapping[str, Any]],
+    scoring: Scoring | None = None,
+    game: Game[Any] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per player over finished match records of one game.
 
@@ -133,12 +135,13 @@ def player_rows(
     ``invalid_rate`` (share of decisions whose first answer had no legal move),
     ``ambiguous`` (answers naming two different actions), ``fallbacks``,
     ``input_tokens``, ``output_tokens``, ``model_calls`` and ``seconds_per_decision``.
+    ``game`` is the records' engine when the caller has made it already.
     """
     scoring = scoring or Scoring()
     finished = [r for r in records if r.get("status") != "error"]
     if not finished:
         return []
-    game = make(str(finished[0]["game"]))
+    game = game or make(str(finished[0]["game"]))
     acc: dict[str, dict[str, Any]] = {}
     scores: dict[str, dict[int, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     retry: dict[str, dict[int, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph_games.eval.scoring.metrics import Scoring
+from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 
 __all__ = ["arena_csv", "arena_markdown", "markdown_table"]
@@ -32,8 +33,7 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str
     return "\n".join(lines)
 
 
-def _sub_headers(game_id: str) -> list[tuple[int, str]]:
-    game = make(game_id)
+def _sub_headers(game: Game[Any]) -> list[tuple[int, str]]:
     return [
         (
             s.index,
@@ -44,9 +44,9 @@ def _sub_headers(game_id: str) -> list[tuple[int, str]]:
 
 
 def _player_table(
-    game_id: str, rows: Sequence[Mapping[str, Any]]
+    game: Game[Any], rows: Sequence[Mapping[str, Any]]
 ) -> tuple[list[str], list[list[Any]]]:
-    subs = _sub_headers(game_id)
+    subs = _sub_headers(game)
     headers = [
         "player",
         "matches",
@@ -84,8 +84,7 @@ def _player_table(
     return headers, body
 
 
-def _notes(game_id: str, rows: Sequence[Mapping[str, Any]], scoring: Scoring) -> list[str]:
-    game = make(game_id)
+def _notes(game: Game[Any], rows: Sequence[Mapping[str, Any]], scoring: Scoring) -> list[str]:
     notes = []
     if any(not s.scored for s in game.subproblems):
         notes.append("`*` reported but not part of I (as in the paper).")
@@ -111,15 +110,20 @@ def arena_markdown(
     rows: Sequence[Mapping[str, Any]],
     pairs: Mapping[tuple[str, str], Sequence[int]],
     scoring: Scoring | None = None,
+    game: Game[Any] | None = None,
 ) -> str:
-    """The arena summary: per-player O/I table, notes on the scales, pairwise W-D-L."""
-    headers, body = _player_table(game_id, rows)
+    """The arena summary: per-player O/I table, notes on the scales, pairwise W-D-L.
+
+    ``game``: the engine of ``game_id`` when the caller has made it already.
+    """
+    game = game or make(game_id)
+    headers, body = _player_table(game, rows)
     parts = [
         f"## {game_id}: outcome (O) and intermediate (I) scores",
         "",
         markdown_table(headers, body),
     ]
-    notes = _notes(game_id, rows, scoring or Scoring())
+    notes = _notes(game, rows, scoring or Scoring())
     if notes:
         parts.append("\n" + "\n\n".join(notes))
     names = [r["player"] for r in rows]
@@ -140,9 +144,11 @@ def arena_markdown(
     return "\n".join(parts) + "\n"
 
 
-def arena_csv(game_id: str, rows: Sequence[Mapping[str, Any]]) -> str:
-    """The per-player table as CSV."""
-    headers, body = _player_table(game_id, rows)
+def arena_csv(
+    game_id: str, rows: Sequence[Mapping[str, Any]], game: Game[Any] | None = None
+) -> str:
+    """The per-player table as CSV (``game``: the engine of ``game_id``, if made)."""
+    headers, body = _player_table(game or make(game_id), rows)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(headers)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from langgraph_games.graphs.eeb import registration as registration  # registers "eeb"
 from langgraph_games.graphs.eeb.graph import (
     EEB_GAMES,
     EebState,

@@ -12,9 +12,17 @@ from langgraph_games.graphs.gamebot.graph import (
     parse_gamebot_reply,
     score_intermediate,
 )
+from langgraph_games.graphs.gamebot.registration import (
+    GAMEBOT_GAMES,
+    GAMEBOT_STRATEGIES,
+    GamebotSettings,
+)
 
 __all__ = [
+    "GAMEBOT_GAMES",
+    "GAMEBOT_STRATEGIES",
     "VARIANTS",
+    "GamebotSettings",
     "GamebotState",
     "build_gamebot_messages",
     "create_gamebot_agent",

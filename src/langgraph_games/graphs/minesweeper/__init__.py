@@ -13,12 +13,14 @@ from langgraph_games.graphs.minesweeper.graph import (
     parts_of,
     score_reported_cells,
 )
+from langgraph_games.graphs.minesweeper.registration import MinesweeperSettings
 
 __all__ = [
     "MS_STRATEGIES",
     "MinesweeperAgentInput",
     "MinesweeperAgentState",
     "MinesweeperPlayer",
+    "MinesweeperSettings",
     "create_minesweeper_agent",
     "minesweeper_player",
     "parse_minesweeper_reply",

@@ -8,5 +8,13 @@ from langgraph_games.graphs.smartplay.graph import (
     create_smartplay_agent,
     smartplay_player,
 )
+from langgraph_games.graphs.smartplay.registration import SMARTPLAY_GAMES, SmartPlaySettings
 
-__all__ = ["SmartPlayAgentState", "SmartPlayPlayer", "create_smartplay_agent", "smartplay_player"]
+__all__ = [
+    "SMARTPLAY_GAMES",
+    "SmartPlayAgentState",
+    "SmartPlayPlayer",
+    "SmartPlaySettings",
+    "create_smartplay_agent",
+    "smartplay_player",
+]

@@ -1,0 +1,71 @@
+"""The player registry as the commands print it: ``games`` and every ``--help`` epilog."""
+
+from __future__ import annotations
+
+import textwrap
+
+from langgraph_games.models.factory import ACCEPTED_FORMS
+from langgraph_games.players.entry import PlayerEntry
+from langgraph_games.players.registry import DEFAULT_MODEL, player_entries
+
+__all__ = ["PLAYER_SPEC_HELP", "player_lines", "players_epilog"]
+
+PLAYER_SPEC_HELP = (
+    "name[:key=value...][:<model spec>], e.g. minimax:depth=3, random, gamebot:local, "
+    "gamebot:variant=cot:openai:<model>, spring_no_dag (older names work; see the list below "
+    "or 'langgraph-games games')"
+)
+"""How ``--players`` / ``--agent`` describe a spec."""
+
+_WIDTH = 100
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    return textwrap.wrap(
+        text,
+        _WIDTH,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def _entry_lines(entry: PlayerEntry, indent: str) -> list[str]:
+    lines = [f"{indent}{entry.form()}"]
+    text = entry.description
+    if entry.games:
+        text += f" [plays {', '.join(entry.games)}]"
+    deeper = indent + "    "
+    lines += _wrap(text, deeper, deeper)
+    for info in entry.infos():
+        line = f"{info.name}: {info.type}, default {info.default}; {info.description}"
+        lines += _wrap(line, deeper + "- ", deeper + "  ")
+    return lines
+
+
+def player_lines(indent: str = "  ") -> list[str]:
+    """Every registered player: form, settings, games, older names and model forms."""
+    entries = player_entries()
+    lines = [
+        "Player specs: name[:key=value...][:<model spec>] (settings before the model; a "
+        "setting's value cannot hold ':').",
+        f"LLM strategies (the model defaults to '{DEFAULT_MODEL}'):",
+    ]
+    for entry in (e for e in entries if e.needs_model):
+        lines += _entry_lines(entry, indent)
+    lines.append("Search players:")
+    for entry in (e for e in entries if not e.needs_model):
+        lines += _entry_lines(entry, indent)
+    aliases = [text for entry in entries for text in entry.alias_text()]
+    if aliases:
+        lines.append("Older names (still accepted; results name a player as its spec is written):")
+        lines += [indent + alias for alias in aliases]
+    lines.append("Model specs:")
+    lines += _wrap(ACCEPTED_FORMS, indent, indent)
+    return lines
+
+
+def players_epilog() -> str:
+    """The ``--help`` epilog of commands that take player specs."""
+    return "\n".join(player_lines())

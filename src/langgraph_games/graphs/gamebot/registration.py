@@ -1,0 +1,63 @@
+"""GAMEBoT's entry in the player registry: ``gamebot[:variant=...][:<model>]``.
+
+``variant`` picks the prompt: ``gamebot`` (the paper's), ``action_only`` and ``cot`` (Table
+3's baselines), ``reasoning`` (section 2.4's looser prompt). The older names
+``gamebot_action``, ``gamebot_cot`` and ``gamebot_reasoning`` stay accepted.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+
+from pydantic import Field
+
+from langgraph_games.graphs.gamebot import prompts
+from langgraph_games.graphs.gamebot.graph import Variant, gamebot_player
+from langgraph_games.players.base import Player
+from langgraph_games.players.entry import PlayerBuild, PlayerEntry
+from langgraph_games.players.registry import register_player
+from langgraph_games.players.spec import PlayerSettings
+
+__all__ = ["GAMEBOT_GAMES", "GAMEBOT_STRATEGIES", "GamebotSettings"]
+
+GAMEBOT_GAMES: tuple[str, ...] = tuple(
+    sorted(m.name for m in pkgutil.iter_modules(prompts.__path__) if not m.name.startswith("_"))
+)
+"""The games with a GAMEBoT prompt module (``graphs/gamebot/prompts/<game>.py``)."""
+
+GAMEBOT_STRATEGIES: dict[str, str] = {
+    "gamebot_action": "action_only",
+    "gamebot_cot": "cot",
+    "gamebot_reasoning": "reasoning",
+}
+"""The older strategy names and the variant each stands for."""
+
+
+class GamebotSettings(PlayerSettings):
+    """Settings of ``gamebot``."""
+
+    variant: Variant = Field(
+        "gamebot",
+        description="the prompt: gamebot (the subproblem chain-of-thought), action_only "
+        "(Table 3's action-only baseline), cot (Table 3's 'think step by step'), reasoning "
+        "(the looser prompt for reasoning models)",
+    )
+
+
+def _build(request: PlayerBuild[GamebotSettings]) -> Player:
+    return gamebot_player(
+        request.chat_model, request.engine, variant=request.settings.variant, name=request.name
+    )
+
+
+ENTRY = register_player(
+    PlayerEntry(
+        name="gamebot",
+        build=_build,
+        description="GAMEBoT subproblem chain-of-thought prompt (and its baselines)",
+        settings=GamebotSettings,
+        needs_model=True,
+        aliases={alias: {"variant": variant} for alias, variant in GAMEBOT_STRATEGIES.items()},
+        games=GAMEBOT_GAMES,
+    )
+)

@@ -1,0 +1,197 @@
+"""A registry entry (:class:`PlayerEntry`) and a resolved spec ready to build players.
+
+An entry names a player, its builder, its typed settings schema, whether it plays through
+a chat model, the games it is made for and the older names that stand for it with some
+settings. :class:`PlayerRecipe` is what a spec becomes once resolved at the top of a run
+(entry, validated settings, chat model): it builds a player for a game without parsing
+or validating anything again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import ValidationError
+
+from langgraph_games.games.base import Game
+from langgraph_games.players.base import Player
+from langgraph_games.players.errors import PlayerSettingError, PlayerSpecError
+from langgraph_games.players.spec import (
+    NoSettings,
+    PlayerSettings,
+    PlayerSpec,
+    SettingInfo,
+    format_value,
+    setting_infos,
+)
+
+__all__ = ["PlayerBuild", "PlayerBuilder", "PlayerEntry", "PlayerRecipe"]
+
+S = TypeVar("S", bound=PlayerSettings)
+
+
+@dataclass(frozen=True)
+class PlayerBuild(Generic[S]):
+    """What a builder gets: the typed settings, the game, the chat model and the name.
+
+    Attributes:
+        settings: The entry's settings, validated (defaults filled in).
+        game: The game to play (``None`` when the caller has none: search players that
+            need no game to be built).
+        model: The chat model of an LLM strategy (``None`` for other players).
+        name: The player's name in results (the spec as written).
+    """
+
+    settings: S
+    game: Game[Any] | None
+    model: BaseChatModel | None
+    name: str
+
+    @property
+    def engine(self) -> Game[Any]:
+        """The game; raises :class:`PlayerSpecError` when the caller gave none."""
+        if self.game is None:
+            raise PlayerSpecError(f"player {self.name!r} is built for a game; pass the game")
+        return self.game
+
+    @property
+    def chat_model(self) -> BaseChatModel:
+        """The chat model; raises :class:`PlayerSpecError` when the caller gave none."""
+        if self.model is None:
+            raise PlayerSpecError(f"player {self.name!r} plays through a chat model; pass one")
+        return self.model
+
+
+PlayerBuilder = Callable[[PlayerBuild[Any]], Player]
+"""``(PlayerBuild) -> Player``."""
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """One registered player.
+
+    Attributes:
+        name: The name in specs (lower case, no ``:`` or ``=``).
+        build: Makes the player from a :class:`PlayerBuild`.
+        description: One line for people.
+        settings: The settings schema (a :class:`PlayerSettings` subclass).
+        needs_model: An LLM strategy: its spec may end with a model spec (default
+            ``local``) and it is built with that chat model.
+        aliases: Older names standing for this player with some settings, e.g.
+            ``{"gamebot_cot": {"variant": "cot"}}``.
+        games: The games it is made for (empty: any game it can play).
+    """
+
+    name: str
+    build: PlayerBuilder
+    description: str
+    settings: type[PlayerSettings] = NoSettings
+    needs_model: bool = False
+    aliases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    games: tuple[str, ...] = ()
+
+    def infos(self) -> list[SettingInfo]:
+        """The settings, in declaration order."""
+        return setting_infos(self.settings)
+
+    def form(self) -> str:
+        """The accepted form: ``gamebot[:variant=<one of ...>][:<model>]``."""
+        parts = "".join(f"[:{info.name}=<{info.type}>]" for info in self.infos())
+        return f"{self.name}{parts}{'[:<model>]' if self.needs_model else ''}"
+
+    def settings_text(self) -> str:
+        """Every setting with its values, default and description, or ``none``."""
+        infos = self.infos()
+        if not infos:
+            return "none"
+        return "; ".join(
+            f"{info.name} ({info.type}, default {info.default}): {info.description}"
+            for info in infos
+        )
+
+    def alias_text(self) -> list[str]:
+        """``gamebot_cot = gamebot:variant=cot`` for each older name."""
+        return [
+            f"{alias} = {self.name}:"
+            + ":".join(f"{k}={format_value(v)}" for k, v in implied.items())
+            for alias, implied in self.aliases.items()
+        ]
+
+    def validate(self, values: Mapping[str, Any], spec: str) -> PlayerSettings:
+        """Check ``values`` against the schema and convert them to its types.
+
+        Raises:
+            PlayerSettingError: A setting the player does not have (or any setting for
+                a player without settings) or a value of the wrong type; the message
+                lists the player's settings.
+        """
+        fields = self.settings.model_fields
+        unknown = [key for key in values if key not in fields]
+        if unknown and not fields:
+            raise PlayerSettingError(
+                self.name,
+                f"Player {self.name!r} takes no settings; got {', '.join(map(repr, unknown))} "
+                f"(in {spec!r})",
+            )
+        if unknown:
+            raise PlayerSettingError(
+                self.name,
+                f"Player {self.name!r} has no setting {unknown[0]!r} (in {spec!r}). "
+                f"Its settings: {self.settings_text()}.",
+            )
+        try:
+            return self.settings.model_validate(dict(values))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            key = str(error["loc"][0]) if error["loc"] else ""
+            kind = {info.name: info.type for info in self.infos()}.get(key, "valid")
+            raise PlayerSettingError(
+                self.name,
+                f"Player {self.name!r}: setting {key}={values.get(key)!r} must be {kind} "
+                f"({error['msg']}; in {spec!r}). Its settings: {self.settings_text()}.",
+            ) from None
+
+
+@dataclass(frozen=True)
+class PlayerRecipe:
+    """A spec resolved once: its entry, validated settings and chat model.
+
+    Attributes:
+        spec: The parsed spec (its :attr:`~PlayerSpec.label` names the players).
+        entry: The registry entry.
+        settings: The validated settings (the spec's and the caller's extra ones).
+        model: The chat model of an LLM strategy, else ``None``.
+    """
+
+    spec: PlayerSpec
+    entry: PlayerEntry
+    settings: PlayerSettings
+    model: BaseChatModel | None = None
+
+    def build(self, game: Game[Any] | None = None, **defaults: Any) -> Player:
+        """A player for ``game``, named by the spec as written.
+
+        Args:
+            game: The game to play (needed by LLM strategies).
+            **defaults: Values of settings the spec and the caller did not give (e.g. a
+                search player's ``seed``); names the player does not have are ignored.
+
+        Raises:
+            PlayerSettingError: The settings do not fit together (e.g. the negotiator's
+                thresholds out of order).
+            ValueError: The player cannot play ``game`` (the message says which games
+                it plays).
+        """
+        settings = self.settings
+        fields = type(settings).model_fields
+        fill = {
+            k: v for k, v in defaults.items() if k in fields and k not in settings.model_fields_set
+        }
+        if fill:
+            settings = settings.model_copy(update=fill)
+        player = self.entry.build(PlayerBuild(settings, game, self.model, self.spec.label))
+        player.name = self.spec.label
+        return player

@@ -1,0 +1,40 @@
+"""Errors of player specs: unknown players, bad settings, malformed specs.
+
+Every message names what was wrong and lists what is accepted, generated from the player
+registry. A model spec that is not understood raises the model layer's
+:class:`~langgraph_games.models.errors.ModelSpecError` instead.
+"""
+
+from __future__ import annotations
+
+__all__ = ["PlayerSettingError", "PlayerSpecError", "UnknownPlayerError"]
+
+
+class PlayerSpecError(ValueError):
+    """A player spec that cannot be understood; the message lists the accepted forms."""
+
+
+class UnknownPlayerError(PlayerSpecError, LookupError):
+    """The spec names no registered player (the message lists every accepted name).
+
+    Attributes:
+        name: The name that was not found.
+    """
+
+    def __init__(self, name: str, message: str) -> None:
+        self.name = name
+        super().__init__(message)
+
+
+class PlayerSettingError(PlayerSpecError):
+    """A setting the player lacks, a bad value, or settings or a model it does not take.
+
+    The message lists the player's settings.
+
+    Attributes:
+        player: The registry name of the player.
+    """
+
+    def __init__(self, player: str, message: str) -> None:
+        self.player = player
+        super().__init__(message)
