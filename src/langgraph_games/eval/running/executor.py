@@ -5,6 +5,11 @@ episode becomes one record appended to the results file at once; a job whose pla
 (e.g. a model endpoint that stays down after retries) is recorded with ``status: "error"``
 and the others go on. On Ctrl-C or any failure the jobs still running are cancelled, so
 what is on disk is exactly what finished, and a rerun skips it.
+
+An LLM strategy's player (and its compiled graph) is built once per run for each spec,
+game and settings, and serves all of the run's episodes, also at once: players keep no
+per-episode state (the episode loop passes each seat's memory in its requests). Search
+players are built per episode, because their seed is the episode's.
 """
 
 from __future__ import annotations
@@ -91,6 +96,31 @@ def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
     tmp.replace(target)
 
 
+class _Players:
+    """The players of a run: LLM strategies built once, search players per episode."""
+
+    def __init__(self, models: ModelPool) -> None:
+        self.models = models
+        self._built: dict[tuple[str, ...], Player] = {}
+
+    def get(self, spec: str, game: Game[Any], seed: int, settings: dict[str, Any] | None) -> Player:
+        """The player of ``spec`` for an episode of ``game`` with seed ``seed``."""
+        if split_llm_spec(spec) is None:
+            return build_player(spec, game, models=self.models, seed=seed, settings=settings)
+        key = (
+            spec,
+            game.versioned_id,
+            json.dumps(game.options_dict(), sort_keys=True, default=repr),
+            json.dumps(settings or {}, sort_keys=True, default=repr),
+        )
+        player = self._built.get(key)
+        if player is None:
+            player = self._built[key] = build_player(
+                spec, game, models=self.models, settings=settings
+            )
+        return player
+
+
 class _Counted(Player):
     """A player whose decisions are reported to ``hook`` (for the decisions progress bar)."""
 
@@ -112,7 +142,7 @@ async def _play(
     job: Job,
     base: dict[str, Any],
     options: EpisodeOptions,
-    models: ModelPool,
+    built: _Players,
     hook: Callable[[Decision], None] | None = None,
     store: BaseStore | None = None,
     truth_limit: int | None = None,
@@ -129,13 +159,7 @@ async def _play(
     }
     try:
         players = [
-            build_player(
-                spec,
-                job.game,
-                models=models,
-                seed=job.seed * 10 + seat,
-                settings=job.settings.get(seat),
-            )
+            built.get(spec, job.game, job.seed * 10 + seat, job.settings.get(seat))
             for seat, spec in enumerate(job.seats)
         ]
         if hook is not None:
@@ -195,6 +219,7 @@ async def run_jobs(
     bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
     steps = _decisions_bar(jobs, options, enabled=progress)
     episodes_at_once = CallLimiter(concurrency, name="episodes")
+    built = _Players(models)
     counts = {"played": 0, "errors": 0}
     used = {"calls": 0, "tokens": 0}
 
@@ -213,7 +238,7 @@ async def run_jobs(
                 job,
                 base,
                 options,
-                models,
+                built,
                 on_decision if progress else None,
                 store=store,
                 truth_limit=truth_limit,

@@ -11,14 +11,16 @@ from langgraph.store.base import BaseStore
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode.memory import SeatMemories, SeatMemory
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.memory.hooks import load_truths
 from langgraph_games.players.base import Player
 
-__all__ = ["EpisodeContext"]
+__all__ = ["EpisodeContext", "record_key"]
 
 
-def _record_key(record: Mapping[str, Any]) -> str:
+def record_key(record: Mapping[str, Any]) -> str:
+    """The key of an episode's record: its game, options and seed."""
     return json.dumps([record["game"], record.get("options") or {}, record["seed"]])
 
 
@@ -30,7 +32,7 @@ class _Sessions:
         self._live: dict[str, GameSession] = {}
 
     def get(self, record: Mapping[str, Any]) -> GameSession:
-        key = _record_key(record)
+        key = record_key(record)
         session = self._live.get(key)
         actions = record["actions"]
         if (
@@ -46,7 +48,7 @@ class _Sessions:
         return session
 
     def drop(self, record: Mapping[str, Any]) -> None:
-        self._live.pop(_record_key(record), None)
+        self._live.pop(record_key(record), None)
 
 
 @dataclass
@@ -78,10 +80,22 @@ class EpisodeContext:
     truth_seats: Sequence[int] | None = None
     truth_limit: int | None = None
     sessions: _Sessions = field(init=False)
+    memories: SeatMemories = field(init=False, default_factory=SeatMemories)
     _from_store: dict[int, tuple[str, ...]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.sessions = _Sessions(self.game)
+
+    def memory_for(
+        self, record: Mapping[str, Any], trajectory: Sequence[Mapping[str, Any]], seat: int
+    ) -> SeatMemory:
+        """What ``seat`` saw and said earlier in the episode, read from its trajectory."""
+        return self.memories.get(record_key(record), trajectory, seat)
+
+    def forget(self, record: Mapping[str, Any]) -> None:
+        """Drop the live session and the memories of a finished episode."""
+        self.sessions.drop(record)
+        self.memories.drop(record_key(record))
 
     def truths_for(self, seat: int, game_id: str, store: BaseStore | None) -> tuple[str, ...]:
         """The truths of ``seat``: given ones, else the store's (read once), else none."""
