@@ -8,6 +8,9 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from typing_extensions import TypedDict
 
 from langgraph_games.games import GameSession, make
 from langgraph_games.games.base import Game
@@ -110,6 +113,29 @@ async def test_an_input_changed_in_place_is_read_again() -> None:
     data.update({k: v for k, v in moved.items() if k != "state"})
     second = (await graph.ainvoke(data))["decision"]
     assert first.action == "(0,0)" and second.action == "(0,1)"
+
+
+class _Outer(TypedDict, total=False):
+    data: dict[str, Any]
+    action: str
+
+
+async def test_a_decision_graph_inside_another_graphs_node_ignores_that_graphs_context() -> None:
+    inner = eeb_player(ScriptedChatModel(responses=["Action: 9"]), "maze").graph
+
+    async def ask(state: _Outer, runtime: Runtime[dict[str, str]]) -> dict[str, Any]:
+        assert runtime.context == {"user": "me"}
+        out = await inner.ainvoke(state["data"])  # inherits the outer context
+        return {"action": out["decision"].action}
+
+    builder = StateGraph(_Outer, context_schema=dict)
+    builder.add_node("ask", ask)
+    builder.add_edge(START, "ask")
+    builder.add_edge("ask", END)
+    outer = builder.compile()
+    data = request_to_input(request_for(GameSession("maze", seed=2)))
+    final = await outer.ainvoke({"data": dict(data)}, context={"user": "me"})
+    assert final["action"] == "9"
 
 
 async def test_a_decision_graph_checkpoints_with_a_strict_serializer() -> None:

@@ -46,6 +46,7 @@ __all__ = [
     "LiveGame",
     "decision_from_dict",
     "engine_of",
+    "live_context",
     "live_game",
     "request_to_input",
     "state_of",
@@ -190,13 +191,23 @@ def state_of(data: Mapping[str, Any]) -> GameState:
     return _PARSED.get(engine_of(data), data["state"])
 
 
-def live_game(data: Mapping[str, Any], context: LiveGame | None) -> LiveGame:
+def live_context(context: object) -> LiveGame | None:
+    """The run's context if it is a :class:`LiveGame`, else ``None``.
+
+    A decision graph invoked with the JSON alone has no context of its own; invoked inside
+    a node of another graph, it sees that graph's context (of another kind).
+    """
+    return context if isinstance(context, LiveGame) else None
+
+
+def live_game(data: Mapping[str, Any], context: object) -> LiveGame:
     """The engine and state of a decision: the run's context, else rebuilt from the input.
 
     Nodes call it with ``runtime.context``; a graph invoked with the JSON alone has none.
     """
-    if context is not None:
-        return context
+    live = live_context(context)
+    if live is not None:
+        return live
     return LiveGame(engine_of(data), state_of(data))
 
 

@@ -51,6 +51,7 @@ from langgraph_games.graphs.common.decision import (
     GraphPlayer,
     LiveGame,
     engine_of,
+    live_context,
     live_game,
 )
 from langgraph_games.graphs.common.prompt_agent import compile_model_check
@@ -233,7 +234,7 @@ def create_gamebot_agent(
     scored = variant in _SCORED_VARIANTS
 
     async def call_model(state: GamebotState, runtime: Runtime[LiveGame]) -> dict[str, Any]:
-        live = runtime.context
+        live = live_context(runtime.context)
         messages = build_gamebot_messages(
             engine_of(state) if live is None else live.game,
             state["observation"],

@@ -131,9 +131,7 @@ def parts_of(variant: Variant | PromptParts | str) -> PromptParts:
         raise ValueError(f"Unknown Minesweeper variant {variant!r}; accepted: {accepted}") from None
 
 
-def _engine(
-    state: MinesweeperAgentState, context: LiveGame | None
-) -> tuple[Minesweeper, MinesweeperState]:
+def _engine(state: MinesweeperAgentState, context: object) -> tuple[Minesweeper, MinesweeperState]:
     live = live_game(state, context)
     game, game_state = live.game, live.state
     if not isinstance(game, Minesweeper) or not isinstance(game_state, MinesweeperState):

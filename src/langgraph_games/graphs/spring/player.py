@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
@@ -47,6 +47,7 @@ from langgraph_games.graphs.common.decision import (
     DecisionOutput,
     GraphPlayer,
     LiveGame,
+    live_context,
     live_game,
 )
 from langgraph_games.graphs.question_dag.graph import Execution
@@ -171,8 +172,9 @@ def create_spring_decision_graph(
     window = history_window
     per_episode = context_per_episode(engine, context, variant)
 
-    def knowledge_for(state: SpringDecisionState, live: LiveGame | None) -> str:
+    def knowledge_for(state: SpringDecisionState, given: object) -> str:
         """C for this decision: the manual of the input's episode where it varies."""
+        live = live_context(given)
         if per_episode and (live is not None or (state.get("state") and state.get("game"))):
             live = live_game(state, live)
             return spring_context(live.game, context, variant, state=live.state)
@@ -256,7 +258,7 @@ def create_spring_decision_graph(
         output_schema=DecisionOutput,
     )
     # LangGraph injects both the config and the runtime; its typing has no such overload.
-    builder.add_node("reason", reason)  # type: ignore[call-overload]
+    builder.add_node("reason", cast(Any, reason))
     builder.add_node("decide", decide)
     builder.add_edge(START, "reason")
     builder.add_edge("reason", "decide")
