@@ -1,6 +1,7 @@
 """Run one benchmark script on an earlier commit and on the working tree, in the same run.
 
-Usage: python benchmarks/compare_commits.py --baseline REV [--repeats 2] SCRIPT [ARGS...]
+Usage: python benchmarks/compare_commits.py --baseline REV [--repeats 2] [--column NAME]
+SCRIPT [ARGS...]
 
 ``SCRIPT`` is a file name in ``benchmarks/`` (e.g. ``decision_overhead.py``). The baseline's
 ``src/``, ``benchmarks/`` and ``tests/`` are extracted from ``REV`` with ``git archive`` into
@@ -8,8 +9,10 @@ a temporary folder, and each tree runs *its own* copy of the script with its own
 on ``PYTHONPATH`` (so a benchmark whose imports moved still measures the same thing on both).
 Runs alternate baseline / current ``--repeats`` times to spread machine drift over both.
 
-Every table row the two outputs share (same first cell) is compared on its first number:
-the printed ratio is current / baseline (below 1 is faster when the column is a time).
+Every table row the two outputs share (same first cell) is compared on its first number,
+or on the column whose header is ``--column`` (e.g. ``seconds`` for ``concurrency.py``,
+whose first number is a count): the printed ratio is current / baseline (below 1 is faster
+when the column is a time). The best of the repeats is the smallest value.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from _common import machine, table
 
 ROOT = Path(__file__).resolve().parent.parent
 _ROW = re.compile(r"^\s*(?P<label>[^|]+?)\s*\|\s*(?P<value>-?\d+(?:\.\d+)?)")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
 def extract(rev: str, into: Path) -> Path:
@@ -55,13 +59,24 @@ def run_script(tree: Path, script: str, args: list[str]) -> str:
     return done.stdout
 
 
-def rows_of(output: str) -> dict[str, float]:
-    """First number of each table row, by its first cell."""
+def rows_of(output: str, column: str | None = None) -> dict[str, float]:
+    """First number of each table row (or the number in ``column``), by its first cell."""
     found: dict[str, float] = {}
+    index: int | None = None
     for line in output.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if column is not None and column in cells:
+            index = cells.index(column)
+            continue
         match = _ROW.match(line)
-        if match and not set(match["label"]) <= set("-+ "):
+        if not match or set(match["label"]) <= set("-+ "):
+            continue
+        if column is None:
             found.setdefault(match["label"], float(match["value"]))
+        elif index is not None and index < len(cells):
+            number = _NUMBER.search(cells[index])
+            if number:
+                found.setdefault(match["label"], float(number[0].replace(",", "")))
     return found
 
 
@@ -75,6 +90,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", required=True, help="git revision to compare against")
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--column", help="compare this column (by its header), not the first")
     parser.add_argument("script")
     parser.add_argument("args", nargs=argparse.REMAINDER)
     ns = parser.parse_args()
@@ -86,18 +102,19 @@ def main() -> None:
         last_base = last_current = ""
         for _ in range(ns.repeats):
             last_base = run_script(base, ns.script, ns.args)
-            baseline_runs.append(rows_of(last_base))
+            baseline_runs.append(rows_of(last_base, ns.column))
             last_current = run_script(ROOT, ns.script, ns.args)
-            current_runs.append(rows_of(last_current))
+            current_runs.append(rows_of(last_current, ns.column))
     print(f"== baseline {ns.baseline} (last of {ns.repeats} runs)\n{last_base}")
     print(f"== working tree (last of {ns.repeats} runs)\n{last_current}")
     old, new = best(baseline_runs), best(current_runs)
-    shared = [k for k in rows_of(last_current) if k in old and k in new]
+    shared = [k for k in rows_of(last_current, ns.column) if k in old and k in new]
     rows = [
         [k, f"{old[k]:.3f}", f"{new[k]:.3f}", f"{new[k] / old[k]:.2f}" if old[k] else "-"]
         for k in shared
     ]
-    print(f"{ns.script} {' '.join(ns.args)}: best of {ns.repeats} runs each ({machine()})\n")
+    what = f", column {ns.column!r}" if ns.column else ""
+    print(f"{ns.script} {' '.join(ns.args)}: best of {ns.repeats} runs each{what} ({machine()})\n")
     print(table(["row", f"baseline {ns.baseline}", "current", "current / baseline"], rows))
 
 

@@ -5,7 +5,8 @@ Usage: python benchmarks/decision_overhead.py [--decisions 300]
 Measures, in the same run:
 - the bare scripted model call (``ainvoke``) as the baseline;
 - one GAMEBoT decision through its graph (prompt, model, parse, verify against ground
-  truth), called directly and through the player adapter;
+  truth), called directly (the same JSON input every time, and a JSON input built from the
+  request each time, as a server sees) and through the player adapter;
 - one step of the episode loop with that player on TicTacToe.
 The overhead per call is (decision time - bare call time). Aim: under 2 ms.
 """
@@ -48,6 +49,7 @@ async def main_async(n: int) -> None:
 
     bare = await per_call(lambda: model.ainvoke(prompt), n)
     graph = await per_call(lambda: player.graph.ainvoke(graph_input), n)
+    fresh = await per_call(lambda: player.graph.ainvoke(request_to_input(request)), n)
     adapter = await per_call(lambda: player.adecide(request), n)
 
     episodes = max(5, n // 20)
@@ -68,6 +70,7 @@ async def main_async(n: int) -> None:
     rows = [
         ["bare model call (baseline)", f"{bare * 1e3:.3f}", "-"],
         ["GAMEBoT decision graph", f"{graph * 1e3:.3f}", f"{(graph - bare) * 1e3:.3f}"],
+        ["GAMEBoT graph, new JSON input", f"{fresh * 1e3:.3f}", f"{(fresh - bare) * 1e3:.3f}"],
         ["GAMEBoT player adapter", f"{adapter * 1e3:.3f}", f"{(adapter - bare) * 1e3:.3f}"],
         [
             "episode loop, per model call",

@@ -59,13 +59,17 @@ ILLEGAL_FIRST = (
 
 
 def _clumsy_script():  # type: ignore[no-untyped-def]
-    """Answers illegally at its first decision, then like the noisy oracle (last legal move)."""
-    state = {"calls": 0}
+    """Answers illegally at its first decision of each episode, then like the noisy oracle.
+
+    A function of the prompt alone (its first decision: none of its marks on the board yet
+    and no feedback), because one player serves every episode of a run, also at once.
+    """
     noisy = oracle("extra", move=lambda legal: legal[-1])
 
     def script(messages):  # type: ignore[no-untyped-def]
-        state["calls"] += 1
-        return ILLEGAL_FIRST if state["calls"] == 1 else noisy(messages)
+        state, player, _ = state_from_prompt(messages)
+        first = "XO"[player] not in state.board and "rejected" not in messages[-1].text
+        return ILLEGAL_FIRST if first else noisy(messages)
 
     return script
 

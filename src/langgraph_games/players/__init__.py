@@ -6,6 +6,7 @@ from langgraph_games.games.session import GameSession
 from langgraph_games.players.base import (
     Decision,
     DecisionRequest,
+    Exchange,
     ParseStatus,
     Player,
     SearchPlayer,
@@ -62,6 +63,7 @@ __all__ = [
     "DecisionRequest",
     "EquityPlayer",
     "EquitySettings",
+    "Exchange",
     "Match2Greedy",
     "Match2GreedySettings",
     "MazeExplorer",
@@ -108,12 +110,25 @@ def request_for(
 ) -> DecisionRequest:
     """Build the :class:`DecisionRequest` of ``player`` (default: the acting one) now.
 
+    ``previous_observations`` are the seat's observations of the session's earlier states
+    where it was acting (each is rendered again), unless ``extra`` gives them; other
+    fields (``feedback``, ``previous_exchange``, ...) come from ``extra``.
+
     Example:
-        >>> req = request_for(GameSession("connect4"))
-        >>> req.player, len(req.legal_actions)
-        (0, 7)
+        >>> session = GameSession("connect4")
+        >>> _ = session.step("(0,3)")
+        >>> req = request_for(session)
+        >>> req.player, len(req.legal_actions), len(req.previous_observations)
+        (1, 7, 0)
     """
     seat = session.current_players[0] if player is None else player
+    if "previous_observations" not in extra:
+        game = session.game
+        extra["previous_observations"] = tuple(
+            game.observation(state, seat)
+            for state in session.states[:-1]
+            if seat in game.current_players(state)
+        )
     return DecisionRequest(
         game=session.game,
         state=session.state,

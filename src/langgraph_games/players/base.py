@@ -3,8 +3,10 @@
 A player receives a :class:`DecisionRequest` (what an acting seat knows at a decision
 point) and returns a :class:`Decision` (the action plus everything needed to score and
 replay how it was reached). Search players read the structured ``state``; LLM players read
-the ``observation`` text and may use ``feedback`` from a rejected answer and ``truths``
-from memory.
+the ``observation`` text and may use ``feedback`` from a rejected answer, ``truths`` from
+memory, and what the seat saw and said earlier in the episode (``previous_observations``,
+``previous_exchange``), which the episode loop fills from the trajectory: a player keeps
+no per-episode state, so one instance serves any number of episodes at once.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 from langgraph_games.games.base import Game
 from langgraph_games.games.state import GameState
 
-__all__ = ["Decision", "DecisionRequest", "ParseStatus", "Player", "SearchPlayer"]
+__all__ = ["Decision", "DecisionRequest", "Exchange", "ParseStatus", "Player", "SearchPlayer"]
 
 
 class ParseStatus(str, Enum):
@@ -30,6 +32,27 @@ class ParseStatus(str, Enum):
     AMBIGUOUS = "ambiguous"  # the answer names two or more different actions
     FALLBACK = "fallback"  # the game's fallback chose the action
     ERROR = "error"  # the model call failed
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """A seat's previous exchange with its player in this episode: what it was shown, what it said.
+
+    The episode loop fills :attr:`DecisionRequest.previous_exchange` with the last answer
+    the seat gave (an earlier attempt at this decision point when the loop asks again,
+    else the last attempt of the seat's previous decision), so strategies that remember
+    their last prompt and answer (the Minesweeper Agent's +Memory) need no state.
+
+    Attributes:
+        observation: The observation the seat was shown.
+        answer: The player's answer: its last raw output (empty when it had none).
+        feedback: The loop's feedback shown with that observation (why the answer before
+            it was rejected), if any.
+    """
+
+    observation: str
+    answer: str
+    feedback: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +69,9 @@ class DecisionRequest:
         feedback: Why the previous answer at this decision point was rejected, if it was.
         truths: Lessons from memory to put in the prompt.
         attempt: 0 for the first ask at this decision point, 1 for the first retry, ...
+        previous_observations: The seat's observations at its earlier decision points in
+            this episode, oldest first (a strategy's window applies when it builds its input).
+        previous_exchange: The seat's last exchange with its player in this episode.
     """
 
     game: Game[Any]
@@ -57,6 +83,8 @@ class DecisionRequest:
     feedback: str | None = None
     truths: tuple[str, ...] = ()
     attempt: int = 0
+    previous_observations: tuple[str, ...] = ()
+    previous_exchange: Exchange | None = None
 
     @property
     def game_id(self) -> str:

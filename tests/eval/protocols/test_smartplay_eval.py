@@ -16,24 +16,50 @@ from langgraph_games.eval.protocols.smartplay import (
 )
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.runner import EvalSpec, run_eval
-from langgraph_games.games import make
+from langgraph_games.games import GameSession, make
 from langgraph_games.games.smartplay.bandit import ACTIONS as BANDIT
 from langgraph_games.games.smartplay.bandit import optimal_arm
 from langgraph_games.games.smartplay.hanoi import ACTIONS as HANOI
+from langgraph_games.games.smartplay.hanoi import describe_rods
 from langgraph_games.games.smartplay.metrics import SETTINGS
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.smartplay.graph import smartplay_player
+from langgraph_games.graphs.smartplay.prompts import QUESTIONS
 from langgraph_games.models import ScriptedChatModel
 from support import install_strategy
 
 SOLUTION = [HANOI[i] for i in (1, 0, 5, 1, 2, 3, 1)]
 
 
+def _solution_moves() -> dict[str, str]:
+    """The solution's move from each configuration on its way (by the rods' picture)."""
+    session = GameSession("hanoi", seed=0)
+    moves = {}
+    for move in SOLUTION:
+        moves[describe_rods(session.state.rods)] = move  # type: ignore[attr-defined]
+        session.step(move)
+    return moves
+
+
 def scripted_agent(model: Any, game: Any, name: str) -> Any:
-    """A SmartPlay agent that solves Hanoi, always pulls machine 1 and explores Crafter."""
-    choices = {"hanoi": SOLUTION, "bandit": [BANDIT[0]], "crafter": ["Move West", "Do"]}
-    replies = [text for choice in choices[game.id] for text in ("Let me think.", choice)]
-    return smartplay_player(ScriptedChatModel(responses=replies), game, name=name)
+    """A SmartPlay agent that solves Hanoi, always pulls machine 1 and explores Crafter.
+
+    It answers from the current observation alone, because one player serves every
+    episode of a run, also at once.
+    """
+    moves = _solution_moves()
+
+    def script(messages: Any) -> str:
+        if messages[-1].content != QUESTIONS["code"][1]:
+            return "Let me think."
+        if game.id == "bandit":
+            return str(BANDIT[0])
+        if game.id == "crafter":
+            return "Move West"
+        now = next(str(m.content) for m in messages if "current step observation" in m.content)
+        return next(move for rods, move in moves.items() if now.endswith(rods))
+
+    return smartplay_player(ScriptedChatModel(script=script), game, name=name)
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ async def decide(
     model = ScriptedChatModel(responses=list(replies))
     agent = create_eeb_agent(model, session.game, **kwargs)
     out = await agent.ainvoke(request_to_input(request_for(session)))
-    return out["decision"], model
+    return out["decision"].to_dict(), model
 
 
 @pytest.mark.parametrize(

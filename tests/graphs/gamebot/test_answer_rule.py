@@ -41,7 +41,7 @@ def _seat(game_id: str, actions: list[Any] | None = None) -> tuple[Game[Any], Ga
 def _read(game_id: str, text: str, actions: list[Any] | None = None) -> dict[str, Any]:
     game, state, player = _seat(game_id, actions)
     label = load_prompt(game).FINAL_LABEL
-    return parse_gamebot_reply(game, state, player, text, label=label, scored=False)
+    return parse_gamebot_reply(game, state, player, text, label=label, scored=False).to_dict()
 
 
 PROPOSAL = "P1: (1,0,1), P2: (0,7,1)"  # divides seed 0's pool [1, 7, 2]
@@ -127,7 +127,9 @@ def test_two_different_actions_in_the_final_section_are_ambiguous(
 def test_a_refused_proposal_gets_the_reason_of_what_was_written() -> None:
     game, state, player = _seat("negotiation")
     text = "Proposal: [P1: (1,4,1), P2: (0,4,1)] (this is my final offer)"
-    decision = parse_gamebot_reply(game, state, player, text, label="Proposal", scored=False)
+    decision = parse_gamebot_reply(
+        game, state, player, text, label="Proposal", scored=False
+    ).to_dict()
     assert decision["status"] == "illegal"
     assert "add up to [1, 8, 2] but the pool is [1, 7, 2]" in decision["info"]["problem"]
 
@@ -183,6 +185,6 @@ def test_readers_take_any_text_without_raising(game_id: str) -> None:
     for _ in range(30):
         text = _noise(rng)
         game.parse_action(state, player, text)
-        decision = parse_gamebot_reply(game, state, player, text, label=label)
+        decision = parse_gamebot_reply(game, state, player, text, label=label).to_dict()
         assert decision["status"] in {"ok", "illegal", "unparsable", "ambiguous"}
         score_intermediate(game, state, player, decision["intermediate"], decision["action"])

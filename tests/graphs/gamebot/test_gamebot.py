@@ -16,7 +16,7 @@ async def decide(reply: str | object, session: GameSession, **kwargs: object) ->
     model = ScriptedChatModel(responses=[reply])
     agent = create_gamebot_agent(model, session.game, **kwargs)  # type: ignore[arg-type]
     out = await agent.ainvoke(request_to_input(request_for(session)))
-    return out["decision"]
+    return out["decision"].to_dict()
 
 
 async def test_right_answers_score_one_and_the_move_is_read() -> None:

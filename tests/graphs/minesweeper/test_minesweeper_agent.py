@@ -33,7 +33,7 @@ PAPER = EpisodeOptions(max_retries=0)  # the paper's loop: no re-asks, the game'
 async def decide(reply: str, session: GameSession, variant: Any = "baseline") -> dict[str, Any]:
     agent = create_minesweeper_agent(ScriptedChatModel(responses=[reply]), variant=variant)
     out = await agent.ainvoke(request_to_input(request_for(session)))
-    return dict(out["decision"])
+    return out["decision"].to_dict()
 
 
 async def play(

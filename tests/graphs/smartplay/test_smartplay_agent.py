@@ -146,8 +146,8 @@ def test_history_is_kept_per_episode_and_survives_retries() -> None:
     assert player.history_for(request_for(one)) == seen(one)  # a retry of the same step
     restarted = GameSession("bandit", seed=1)
     assert player.history_for(request_for(restarted)) == []  # back at step 0: forgotten
-    late = smartplay_player(ScriptedChatModel(), "bandit")  # joins at step 2: no history
-    assert late.history_for(request_for(one)) == []
+    late = smartplay_player(ScriptedChatModel(), "bandit")  # joins at step 2: the request
+    assert late.history_for(request_for(one)) == seen(one)  # carries the episode's history
 
 
 def test_games_without_a_manual_or_with_two_seats_are_refused() -> None:

@@ -140,20 +140,25 @@ async def test_memory_per_episode_retries_and_seats() -> None:
     await player.adecide(first)
     session.step("Move West")
     second = request_for(session)
+    assert second.previous_observations == (first.observation,)
     await player.adecide(second)
-    assert player.recent_observations() == [first.observation, second.observation]
+    assert f"Observation at step 0:\n{first.observation}" in seen[1][2].content
     # A retry at the same turn sees the same earlier observation, not itself.
     retry = DecisionRequest(**{**second.__dict__, "attempt": 1, "feedback": "try again"})
     await player.adecide(retry)
     assert f"Observation at step 0:\n{first.observation}" in seen[2][2].content
     assert "Observation at step 1:\n" + second.observation + "\n\ntry again" in seen[2][2].content
     assert seen[2][2].content.count("Observation at step") == 2
-    # A new episode (turn 0) forgets the old one.
+    # Another episode's request carries its own observations: none at turn 0.
     await player.adecide(request_for(GameSession("crafter", seed=1)))
     assert seen[3][2].content.startswith("Observation at step 0:\n")
-    assert len(player.recent_observations()) == 1
-    player.reset()
-    assert player.recent_observations() == []
+    # Only the last history_window - 1 earlier observations are shown.
+    session.step("Noop")
+    third = request_for(session)
+    assert len(third.previous_observations) == 2
+    await player.adecide(third)
+    assert "Observation at step 0" not in seen[4][2].content
+    assert seen[4][2].content.count("Observation at step") == 2
 
 
 async def test_truths_and_a_given_context_reach_every_prompt() -> None:

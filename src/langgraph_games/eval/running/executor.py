@@ -5,6 +5,11 @@ episode becomes one record appended to the results file at once; a job whose pla
 (e.g. a model endpoint that stays down after retries) is recorded with ``status: "error"``
 and the others go on. On Ctrl-C or any failure the jobs still running are cancelled, so
 what is on disk is exactly what finished, and a rerun skips it.
+
+An LLM strategy's player (and its compiled graph) is built once per run for each spec,
+game and settings, and serves all of the run's episodes, also at once: players keep no
+per-episode state (the episode loop passes each seat's memory in its requests). Search
+players are built per episode, because their seed is the episode's.
 """
 
 from __future__ import annotations
@@ -80,6 +85,27 @@ def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
     tmp.replace(target)
 
 
+class _Players:
+    """The players of a run: LLM strategies built once, search players per episode."""
+
+    def __init__(self) -> None:
+        self._built: dict[tuple[int, str, str], Player] = {}
+
+    def get(self, recipe: PlayerRecipe, game: Game[Any], seed: int) -> Player:
+        """The player of ``recipe`` for an episode of ``game`` with seed ``seed``."""
+        if recipe.model is None:
+            return recipe.build(game, seed=seed)
+        key = (
+            id(recipe),
+            game.versioned_id,
+            json.dumps(game.options_dict(), sort_keys=True, default=repr),
+        )
+        player = self._built.get(key)
+        if player is None:
+            player = self._built[key] = recipe.build(game)
+        return player
+
+
 class _Counted(Player):
     """A player whose decisions are reported to ``hook`` (for the decisions progress bar)."""
 
@@ -101,6 +127,7 @@ async def _play(
     job: Job,
     base: dict[str, Any],
     options: EpisodeOptions,
+    built: _Players,
     hook: Callable[[Decision], None] | None = None,
     truths: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
@@ -116,7 +143,7 @@ async def _play(
     }
     try:
         players = [
-            recipe.build(job.game, seed=job.seed * 10 + seat)
+            built.get(recipe, job.game, job.seed * 10 + seat)
             for seat, recipe in enumerate(job.seats)
         ]
         if hook is not None:
@@ -171,6 +198,7 @@ async def run_jobs(
     bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
     steps = _decisions_bar(jobs, options, enabled=progress)
     episodes_at_once = CallLimiter(concurrency, name="episodes")
+    built = _Players()
     counts = {"played": 0, "errors": 0}
     used = {"calls": 0, "tokens": 0}
 
@@ -189,6 +217,7 @@ async def run_jobs(
                 job,
                 base,
                 options,
+                built,
                 on_decision if progress else None,
                 truths=truths,
             )

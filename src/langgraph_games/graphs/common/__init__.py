@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from langgraph_games.graphs.common.decision import (
+    CHECKPOINT_TYPES,
     DecisionInput,
+    DecisionOutput,
+    ExchangeInput,
     GraphPlayer,
+    LiveGame,
     decision_from_dict,
     engine_of,
+    live_context,
+    live_game,
     request_to_input,
     state_of,
 )
@@ -19,21 +25,27 @@ from langgraph_games.graphs.common.llm import (
 from langgraph_games.graphs.common.prompt_agent import (
     call_model,
     compile_model_check,
-    decision_dict,
+    reply_decision,
     to_messages,
 )
 
 __all__ = [
+    "CHECKPOINT_TYPES",
     "DecisionInput",
+    "DecisionOutput",
+    "ExchangeInput",
     "GraphPlayer",
+    "LiveGame",
     "add_usage",
     "call_model",
     "compile_model_check",
-    "decision_dict",
     "decision_from_dict",
     "engine_of",
+    "live_context",
+    "live_game",
     "merge_dicts",
     "model_identity",
+    "reply_decision",
     "reply_usage",
     "request_to_input",
     "state_of",

@@ -2,15 +2,26 @@
 
 A *decision graph* is any compiled LangGraph graph whose input has the JSON keys of
 :class:`DecisionInput` and whose output has a ``decision`` key holding a
-:class:`~langgraph_games.players.base.Decision` as a dict. Every strategy factory in
-``graphs/`` (``create_gamebot_agent``, ...) returns one, so users can run them on their
-own (e.g. behind LangGraph Server) or wrap them with :class:`GraphPlayer` for the
-episode loop and the arena. Because the input is JSON (the game id, its options and the
-state as a dict), a decision graph can also be checkpointed.
+:class:`~langgraph_games.players.base.Decision`. Every strategy factory in ``graphs/``
+(``create_gamebot_agent``, ...) returns one, so users can run them on their own (e.g.
+behind LangGraph Server) or wrap them with :class:`GraphPlayer` for the episode loop and
+the arena. Because the input is JSON (the game id, its options and the state as a dict),
+a decision graph can also be checkpointed (:data:`CHECKPOINT_TYPES` names the two types
+its output adds for a strict checkpoint serializer).
+
+Live objects travel beside the JSON: :class:`GraphPlayer` passes the request's engine and
+state as the run's context (:class:`LiveGame`, LangGraph's ``context=``), so nodes use
+them as they are (:func:`live_game`). A graph invoked with the JSON alone (a server, a
+checkpoint resume) rebuilds them from the input instead: the engine once per game id and
+options in the process, the state once per input.
 """
 
 from __future__ import annotations
 
+import json
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypedDict
 
@@ -19,13 +30,52 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.state import GameState
-from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
+from langgraph_games.players.base import (
+    Decision,
+    DecisionRequest,
+    ParseStatus,
+    Player,
+)
 
-__all__ = ["DecisionInput", "GraphPlayer", "decision_from_dict", "engine_of", "state_of"]
+__all__ = [
+    "CHECKPOINT_TYPES",
+    "DecisionInput",
+    "DecisionOutput",
+    "ExchangeInput",
+    "GraphPlayer",
+    "LiveGame",
+    "decision_from_dict",
+    "engine_of",
+    "live_context",
+    "live_game",
+    "request_to_input",
+    "state_of",
+]
+
+CHECKPOINT_TYPES: tuple[tuple[str, str], ...] = (
+    (Decision.__module__, Decision.__name__),
+    (ParseStatus.__module__, ParseStatus.__name__),
+)
+"""The types a decision graph's output holds, for a strict checkpoint serializer:
+``JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINT_TYPES)``."""
+
+
+class ExchangeInput(TypedDict):
+    """The JSON form of :class:`~langgraph_games.players.base.Exchange`."""
+
+    observation: str
+    answer: str
+    feedback: str | None
 
 
 class DecisionInput(TypedDict, total=False):
-    """The input of a decision graph (everything JSON)."""
+    """The input of a decision graph (everything JSON).
+
+    ``previous_observations`` are the seat's observations at its earlier decision points
+    of the episode (oldest first; a player passes the window its strategy shows) and
+    ``previous_exchange`` its last answer with what it was shown (see
+    :class:`~langgraph_games.players.base.Exchange`).
+    """
 
     game: str
     options: dict[str, Any]
@@ -37,10 +87,45 @@ class DecisionInput(TypedDict, total=False):
     feedback: str | None
     truths: list[str]
     attempt: int
+    previous_observations: list[str]
+    previous_exchange: ExchangeInput | None
 
 
-def request_to_input(request: DecisionRequest) -> DecisionInput:
-    """The decision-graph input for a player's request."""
+class DecisionOutput(TypedDict):
+    """The output of a decision graph: the decision, once."""
+
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """The live engine and state of a decision: a decision graph's runtime context.
+
+    Given as ``context=`` beside the JSON input (as :class:`GraphPlayer` does), it spares
+    the graph rebuilding the engine and re-validating the state; it must describe the
+    same decision as the input.
+
+    Attributes:
+        game: The engine.
+        state: The state to decide in.
+    """
+
+    game: Game[Any]
+    state: GameState
+
+
+def request_to_input(request: DecisionRequest, *, observations: int | None = None) -> DecisionInput:
+    """The decision-graph input for a player's request.
+
+    Args:
+        request: The request.
+        observations: How many of the seat's earlier observations to include, the most
+            recent ones (``None``: all of them).
+    """
+    earlier = request.previous_observations
+    if observations is not None:
+        earlier = earlier[max(0, len(earlier) - observations) :] if observations > 0 else ()
+    exchange = request.previous_exchange
     return {
         "game": request.game.versioned_id,
         "options": request.game.options_dict(),
@@ -52,30 +137,81 @@ def request_to_input(request: DecisionRequest) -> DecisionInput:
         "feedback": request.feedback,
         "truths": list(request.truths),
         "attempt": request.attempt,
+        "previous_observations": list(earlier),
+        "previous_exchange": None
+        if exchange is None
+        else {
+            "observation": exchange.observation,
+            "answer": exchange.answer,
+            "feedback": exchange.feedback,
+        },
     }
 
 
 @lru_cache(maxsize=256)
 def _engine(game_id: str, options_json: str) -> Game[Any]:
-    import json
-
     return make(game_id, **json.loads(options_json))
 
 
-def engine_of(data: DecisionInput) -> Game[Any]:
+def engine_of(data: Mapping[str, Any]) -> Game[Any]:
     """The game engine named by a decision-graph input (cached per id and options)."""
-    import json
-
     return _engine(data["game"], json.dumps(data.get("options") or {}, sort_keys=True))
 
 
-def state_of(data: DecisionInput) -> GameState:
-    """The game state of a decision-graph input."""
-    state: GameState = engine_of(data).state_from_dict(data["state"])
-    return state
+class _ParsedStates:
+    """States read from inputs, by the identity of the input's state dict.
+
+    An entry is used only for the very same dict, unchanged since it was read (compared
+    with the state's own JSON form), so the nodes of one invocation read its state once.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._entries: dict[int, tuple[Any, dict[str, Any], GameState]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, game: Game[Any], raw: Any) -> GameState:
+        with self._lock:
+            hit = self._entries.get(id(raw))
+        if hit is not None and hit[0] is raw and isinstance(hit[2], game.State) and hit[1] == raw:
+            return hit[2]
+        state: GameState = game.state_from_dict(raw)
+        with self._lock:
+            self._entries[id(raw)] = (raw, state.to_dict(), state)
+            while len(self._entries) > self._size:
+                del self._entries[next(iter(self._entries))]
+        return state
 
 
-def decision_from_dict(data: dict[str, Any]) -> Decision:
+_PARSED = _ParsedStates()
+
+
+def state_of(data: Mapping[str, Any]) -> GameState:
+    """The game state of a decision-graph input (read and checked once per input)."""
+    return _PARSED.get(engine_of(data), data["state"])
+
+
+def live_context(context: object) -> LiveGame | None:
+    """The run's context if it is a :class:`LiveGame`, else ``None``.
+
+    A decision graph invoked with the JSON alone has no context of its own; invoked inside
+    a node of another graph, it sees that graph's context (of another kind).
+    """
+    return context if isinstance(context, LiveGame) else None
+
+
+def live_game(data: Mapping[str, Any], context: object) -> LiveGame:
+    """The engine and state of a decision: the run's context, else rebuilt from the input.
+
+    Nodes call it with ``runtime.context``; a graph invoked with the JSON alone has none.
+    """
+    live = live_context(context)
+    if live is not None:
+        return live
+    return LiveGame(engine_of(data), state_of(data))
+
+
+def decision_from_dict(data: Mapping[str, Any]) -> Decision:
     """Rebuild a :class:`Decision` from its ``to_dict`` form."""
     return Decision(
         action=data.get("action"),
@@ -92,10 +228,16 @@ def decision_from_dict(data: dict[str, Any]) -> Decision:
 class GraphPlayer(Player):
     """Wraps a decision graph as a player for the episode loop and the arena.
 
+    The player keeps no per-episode state: what a strategy remembers comes in the request
+    (``previous_observations``, ``previous_exchange``), so one instance and one compiled
+    graph serve every episode of a run, also at once.
+
     Args:
         graph: A compiled decision graph.
         name: Label in results tables.
         description: What :meth:`describe` reports (strategy, model, settings).
+        observation_window: How many of the seat's earlier observations the graph's input
+            gets (``None``: all; 0, the default, for strategies that use none).
     """
 
     def __init__(
@@ -103,15 +245,31 @@ class GraphPlayer(Player):
         graph: CompiledStateGraph[Any, Any, Any, Any],
         name: str,
         description: dict[str, Any] | None = None,
+        *,
+        observation_window: int | None = 0,
     ) -> None:
         self.graph = graph
         self.name = name
+        self.observation_window = observation_window
         self._description = description or {"kind": "graph", "name": name}
 
+    def window_for(self, request: DecisionRequest) -> int | None:
+        """How many earlier observations the input of ``request`` gets."""
+        return self.observation_window
+
+    def input_for(self, request: DecisionRequest) -> DecisionInput:
+        """The graph's JSON input for ``request`` (with this player's observation window)."""
+        return request_to_input(request, observations=self.window_for(request))
+
     async def adecide(self, request: DecisionRequest) -> Decision:
-        """Run the graph on the request and read back its decision."""
-        final = await self.graph.ainvoke(request_to_input(request))
-        return decision_from_dict(final["decision"])
+        """Run the graph on the request, with its live engine and state as the context."""
+        final = await self.graph.ainvoke(
+            self.input_for(request), context=LiveGame(request.game, request.state)
+        )
+        decision = final["decision"]
+        if isinstance(decision, Decision):
+            return decision
+        return decision_from_dict(decision)  # a graph of one's own that writes the JSON form
 
     def describe(self) -> dict[str, Any]:
         """The description given at construction."""

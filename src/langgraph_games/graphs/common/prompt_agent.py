@@ -1,13 +1,15 @@
 """Pieces shared by the single-call agents (GAMEBoT, EvoEmpirBench, Minesweeper).
 
 A single-prompt agent builds its messages, calls the model once, and parses the reply.
-The call node records tokens and latency the same way the GAMEBoT graph does; the
-decision helper writes the JSON form of a :class:`~langgraph_games.players.base.Decision`.
+The call node records tokens and latency the same way the GAMEBoT graph does;
+:func:`reply_decision` builds the :class:`~langgraph_games.players.base.Decision` from the
+graph state. The graphs take the live engine and state from their runtime context
+(:class:`~langgraph_games.graphs.common.decision.LiveGame`) when they are given one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -15,11 +17,12 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from langgraph_games.graphs.common.decision import DecisionOutput, LiveGame
 from langgraph_games.graphs.common.llm import reply_text
 from langgraph_games.models.usage import ainvoke_measured
-from langgraph_games.players.base import ParseStatus
+from langgraph_games.players.base import Decision, ParseStatus
 
-__all__ = ["call_model", "compile_model_check", "decision_dict", "to_messages"]
+__all__ = ["call_model", "compile_model_check", "reply_decision", "to_messages"]
 
 
 def to_messages(pairs: Sequence[tuple[str, str]]) -> list[BaseMessage]:
@@ -53,24 +56,34 @@ async def call_model(
     return {"reply": reply_text(reply), "usage": usage, "latency_s": latency}
 
 
-def decision_dict(
-    state: dict[str, Any] | Any,
+def reply_decision(
+    state: Mapping[str, Any],
     action: str | None,
     status: ParseStatus,
     info: dict[str, Any],
     *,
     intermediate: dict[int, str] | None = None,
-) -> dict[str, Any]:
-    """The JSON form of a decision from a graph state holding ``reply``/``usage``/``latency_s``."""
+    scores: list[dict[str, Any]] | None = None,
+) -> DecisionOutput:
+    """The decision of a graph state holding ``reply``/``usage``/``latency_s``, as a node update.
+
+    Example:
+        >>> out = reply_decision({"reply": "r,0,0", "usage": {"calls": 1}}, "r,0,0",
+        ...                      ParseStatus.OK, {})
+        >>> out["decision"].action, out["decision"].raw_outputs, out["decision"].usage
+        ('r,0,0', ['r,0,0'], {'calls': 1})
+    """
     return {
-        "action": action,
-        "status": status.value,
-        "raw_outputs": [state.get("reply") or ""],
-        "intermediate": {str(k): v for k, v in (intermediate or {}).items()},
-        "scores": [],
-        "usage": dict(state.get("usage") or {}),
-        "latency_s": float(state.get("latency_s", 0.0)),
-        "info": info,
+        "decision": Decision(
+            action=action,
+            status=status,
+            raw_outputs=[state.get("reply") or ""],
+            intermediate=dict(intermediate or {}),
+            scores=list(scores or []),
+            usage=dict(state.get("usage") or {}),
+            latency_s=float(state.get("latency_s", 0.0)),
+            info=info,
+        )
     }
 
 
@@ -84,10 +97,16 @@ def compile_model_check(
     """The shape every single-call strategy graph shares: ``model -> check -> END``.
 
     ``call`` builds the prompt and asks the model (usage recorded); ``check`` reads the
-    reply into a decision. Two nodes, because each LangGraph node costs a fixed overhead
-    per decision and the pieces need no checkpoint between them.
+    reply into a decision (the graph's only output). Two nodes, because each LangGraph
+    node costs a fixed overhead per decision and the pieces need no checkpoint between
+    them. The run's context is a :class:`~langgraph_games.graphs.common.decision.LiveGame`.
     """
-    builder = StateGraph(state_schema, input_schema=input_schema)
+    builder = StateGraph(
+        state_schema,
+        context_schema=LiveGame,
+        input_schema=input_schema,
+        output_schema=DecisionOutput,
+    )
     builder.add_node("model", call)
     builder.add_node("check", check)
     builder.add_edge(START, "model")

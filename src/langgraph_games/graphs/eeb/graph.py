@@ -35,17 +35,24 @@ from typing import Any, Literal
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.match2 import Match2, Match2State
 from langgraph_games.games.maze import Maze, MazeState
 from langgraph_games.games.registry import make
 from langgraph_games.games.state import GameState, derive_rng
-from langgraph_games.graphs.common.decision import DecisionInput, GraphPlayer, engine_of, state_of
+from langgraph_games.graphs.common.decision import (
+    DecisionInput,
+    DecisionOutput,
+    GraphPlayer,
+    LiveGame,
+    live_game,
+)
 from langgraph_games.graphs.common.prompt_agent import (
     call_model,
     compile_model_check,
-    decision_dict,
+    reply_decision,
     to_messages,
 )
 from langgraph_games.graphs.eeb.prompts import (
@@ -56,7 +63,7 @@ from langgraph_games.graphs.eeb.prompts import (
     parse_maze_action,
 )
 from langgraph_games.models.factory import describe_model
-from langgraph_games.players.base import ParseStatus
+from langgraph_games.players.base import Decision, ParseStatus
 
 __all__ = [
     "EEB_GAMES",
@@ -79,7 +86,7 @@ class EebState(DecisionInput, total=False):
     reply: str
     usage: dict[str, Any]
     latency_s: float
-    decision: dict[str, Any]
+    decision: Decision
 
 
 def _check_game(game: Game[Any]) -> None:
@@ -130,7 +137,7 @@ def create_eeb_agent(
     call_attempts: int = 3,
     retry_delay_s: float = 0.5,
     name: str = "eeb",
-) -> CompiledStateGraph[EebState, Any, DecisionInput, EebState]:
+) -> CompiledStateGraph[EebState, LiveGame, DecisionInput, DecisionOutput]:
     """Compile the EvoEmpirBench decision graph for the maze or Match-2.
 
     Args:
@@ -148,7 +155,7 @@ def create_eeb_agent(
         name: Name of the compiled graph.
 
     Returns:
-        A decision graph: input :class:`DecisionInput`, output key ``decision``.
+        A decision graph: input :class:`DecisionInput`, output ``{"decision": Decision}``.
 
     Raises:
         ValueError: The game is not one of :data:`EEB_GAMES`.
@@ -162,32 +169,34 @@ def create_eeb_agent(
         >>> model = ScriptedChatModel(responses=["Right looks open. Action: 9"])
         >>> agent = create_eeb_agent(model, "maze")
         >>> out = asyncio.run(agent.ainvoke(request_to_input(request_for(GameSession("maze")))))
-        >>> out["decision"]["action"], out["decision"]["status"]
+        >>> out["decision"].action, out["decision"].status.value
         ('9', 'ok')
     """
     engine = make(game) if isinstance(game, str) else game
     _check_game(engine)
 
-    async def call(state: EebState) -> dict[str, Any]:
+    async def call(state: EebState, runtime: Runtime[LiveGame]) -> dict[str, Any]:
+        live = live_game(state, runtime.context)
         messages = build_eeb_messages(
-            engine_of(state),
-            state_of(state),
+            live.game,
+            live.state,
             truths=list(state.get("truths") or []),
             feedback=state.get("feedback"),
         )
         return await call_model(model, messages, attempts=call_attempts, delay_s=retry_delay_s)
 
-    async def check(state: EebState) -> dict[str, Any]:
+    async def check(state: EebState, runtime: Runtime[LiveGame]) -> DecisionOutput:
+        live = live_game(state, runtime.context)
         action, status, info = parse_eeb_reply(
-            engine_of(state),
-            state_of(state),
+            live.game,
+            live.state,
             state.get("reply") or "",
             pick=pick,
             detect_refusal=detect_refusal,
             require_fence=require_fence,
             attempt=int(state.get("attempt", 0)),
         )
-        return {"decision": decision_dict(state, action, status, {"strategy": "eeb", **info})}
+        return reply_decision(state, action, status, {"strategy": "eeb", **info})
 
     return compile_model_check(EebState, DecisionInput, call, check, name)
 

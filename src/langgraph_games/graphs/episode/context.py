@@ -9,13 +9,15 @@ from typing import Any
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode.memory import SeatMemories, SeatMemory
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.players.base import Player
 
-__all__ = ["EpisodeContext"]
+__all__ = ["EpisodeContext", "record_key"]
 
 
-def _record_key(record: Mapping[str, Any]) -> str:
+def record_key(record: Mapping[str, Any]) -> str:
+    """The key of an episode's record: its game, options and seed."""
     return json.dumps([record["game"], record.get("options") or {}, record["seed"]])
 
 
@@ -27,7 +29,7 @@ class _Sessions:
         self._live: dict[str, GameSession] = {}
 
     def get(self, record: Mapping[str, Any]) -> GameSession:
-        key = _record_key(record)
+        key = record_key(record)
         session = self._live.get(key)
         actions = record["actions"]
         if (
@@ -43,7 +45,7 @@ class _Sessions:
         return session
 
     def drop(self, record: Mapping[str, Any]) -> None:
-        self._live.pop(_record_key(record), None)
+        self._live.pop(record_key(record), None)
 
 
 @dataclass
@@ -71,10 +73,22 @@ class EpisodeContext:
     truths: Mapping[int, Sequence[str]] = field(default_factory=dict)
     sessions: _Sessions = field(init=False)
     _truths: dict[int, tuple[str, ...]] = field(init=False)
+    memories: SeatMemories = field(init=False, default_factory=SeatMemories)
 
     def __post_init__(self) -> None:
         self.sessions = _Sessions(self.game)
         self._truths = {int(seat): tuple(texts) for seat, texts in self.truths.items()}
+
+    def memory_for(
+        self, record: Mapping[str, Any], trajectory: Sequence[Mapping[str, Any]], seat: int
+    ) -> SeatMemory:
+        """What ``seat`` saw and said earlier in the episode, read from its trajectory."""
+        return self.memories.get(record_key(record), trajectory, seat)
+
+    def forget(self, record: Mapping[str, Any]) -> None:
+        """Drop the live session and the memories of a finished episode."""
+        self.sessions.drop(record)
+        self.memories.drop(record_key(record))
 
     def truths_for(self, seat: int) -> tuple[str, ...]:
         """The truths of ``seat`` (none when it has no entry)."""

@@ -10,6 +10,7 @@ from langgraph_games.games.base import Game
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.state import derive_rng
+from langgraph_games.graphs.episode.memory import SeatMemory, exchange_of
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
 
@@ -50,12 +51,19 @@ async def decide_seat(
     seat: int,
     options: EpisodeOptions,
     truths: Sequence[str],
+    memory: SeatMemory | None = None,
 ) -> dict[str, Any]:
-    """Ask ``seat``'s player (re-asking with feedback), else apply the fallback."""
+    """Ask ``seat``'s player (re-asking with feedback), else apply the fallback.
+
+    ``memory`` is what the seat saw and said earlier in the episode; a re-ask's previous
+    exchange is the rejected attempt before it.
+    """
     game, state = session.game, session.state
     legal = session.legal_actions(seat)
     observation = session.observe(seat)
     history = _history_lines(session, options.history)
+    memory = memory or SeatMemory()
+    truths = tuple(truths)
     attempts: list[dict[str, Any]] = []
     feedback: str | None = None
     started = time.perf_counter()
@@ -69,8 +77,10 @@ async def decide_seat(
             legal_actions=legal,
             history=history,
             feedback=feedback,
-            truths=tuple(truths),
+            truths=truths,
             attempt=attempt,
+            previous_observations=memory.observations,
+            previous_exchange=exchange_of(observation, attempts) if attempts else memory.exchange,
         )
         decision = await player.adecide(request)
         valid = decision.action is not None and game.is_legal(state, seat, decision.action)

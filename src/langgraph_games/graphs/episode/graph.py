@@ -6,7 +6,10 @@ start) goes to ``finish`` once the game is over or the step limit is reached. Th
 state holds only the session record ``{game, options, seed, actions}`` and the trajectory,
 both JSON, so a SQLite checkpointer can persist it and an interrupted episode resumes
 where it stopped. The live ``GameSession`` is cached in the run's context and rebuilt from
-the record when the cache does not match (after a resume, for instance).
+the record when the cache does not match (after a resume, for instance). What each seat
+saw and said earlier (its observations and its last answer) is read from the trajectory
+and passed in every request, so players keep no per-episode state and a resumed episode
+keeps its strategies' memory.
 
 In ``decide`` every acting player is asked concurrently. An answer without a legal action
 is fed back to the player with the reason and the legal moves, and asked again up to
@@ -45,7 +48,9 @@ def _stopped(state: EpisodeState, ctx: EpisodeContext) -> bool:
 
 async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
     ctx = runtime.context
-    session = ctx.sessions.get(state["record"])
+    record = state["record"]
+    session = ctx.sessions.get(record)
+    trajectory = state.get("trajectory") or []
     seats = session.current_players
     turn = {
         "step": len(session.actions),
@@ -60,6 +65,7 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
                 seat,
                 ctx.options,
                 ctx.truths_for(seat),
+                ctx.memory_for(record, trajectory, seat),
             )
             for seat in seats
         )
@@ -121,7 +127,7 @@ async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
         "forfeit": forfeit,
         "players": summarize_players(trajectory, session.game.num_players),
     }
-    runtime.context.sessions.drop(record)
+    runtime.context.forget(record)
     return {"result": result, "trajectory": new_steps}
 
 

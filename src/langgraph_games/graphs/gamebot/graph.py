@@ -31,12 +31,14 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from langgraph_games.games._answer import AnswerStatus
 from langgraph_games.games.base import Game
@@ -45,15 +47,18 @@ from langgraph_games.games.state import GameState
 from langgraph_games.games.subproblems import extract_intermediate, score_answer
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
+    DecisionOutput,
     GraphPlayer,
+    LiveGame,
     engine_of,
-    state_of,
+    live_context,
+    live_game,
 )
 from langgraph_games.graphs.common.prompt_agent import compile_model_check
 from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.factory import describe_model
 from langgraph_games.models.usage import ainvoke_measured
-from langgraph_games.players.base import ParseStatus
+from langgraph_games.players.base import Decision, ParseStatus
 
 __all__ = [
     "VARIANTS",
@@ -78,7 +83,7 @@ class GamebotState(DecisionInput, total=False):
     reply: str
     usage: dict[str, Any]
     latency_s: float
-    decision: dict[str, Any]
+    decision: Decision
 
 
 def load_prompt(game: Game[Any] | str) -> ModuleType:
@@ -189,7 +194,7 @@ def create_gamebot_agent(
     call_attempts: int = 3,
     retry_delay_s: float = 0.5,
     name: str = "gamebot",
-) -> CompiledStateGraph[GamebotState, Any, DecisionInput, GamebotState]:
+) -> CompiledStateGraph[GamebotState, LiveGame, DecisionInput, DecisionOutput]:
     r"""Compile the GAMEBoT decision graph for one game.
 
     Args:
@@ -201,7 +206,8 @@ def create_gamebot_agent(
         name: Name of the compiled graph.
 
     Returns:
-        A decision graph: input :class:`DecisionInput`, output key ``decision``.
+        A decision graph: input :class:`DecisionInput`, output ``{"decision": Decision}``,
+        context :class:`~langgraph_games.graphs.common.decision.LiveGame` (optional).
 
     Raises:
         ValueError: Unknown variant, or no GAMEBoT prompt for the game.
@@ -217,7 +223,7 @@ def create_gamebot_agent(
         >>> agent = create_gamebot_agent(ScriptedChatModel(responses=[reply]), "tictactoe")
         >>> request = request_for(GameSession("tictactoe"))
         >>> out = asyncio.run(agent.ainvoke(request_to_input(request)))
-        >>> out["decision"]["action"], [s["value"] for s in out["decision"]["scores"]]
+        >>> out["decision"].action, [s["value"] for s in out["decision"].scores]
         ('(1,1)', [1.0, 1.0])
     """
     engine = make(game) if isinstance(game, str) else game
@@ -227,9 +233,10 @@ def create_gamebot_agent(
     label = _label(prompt)
     scored = variant in _SCORED_VARIANTS
 
-    async def call_model(state: GamebotState) -> dict[str, Any]:
+    async def call_model(state: GamebotState, runtime: Runtime[LiveGame]) -> dict[str, Any]:
+        live = live_context(runtime.context)
         messages = build_gamebot_messages(
-            engine_of(state),
+            engine_of(state) if live is None else live.game,
             state["observation"],
             variant=variant,
             truths=list(state.get("truths") or []),
@@ -240,19 +247,19 @@ def create_gamebot_agent(
         )
         return {"messages": messages, "reply": reply.text, "usage": usage}
 
-    async def check(state: GamebotState) -> dict[str, Any]:
-        game_engine, game_state = engine_of(state), state_of(state)
+    async def check(state: GamebotState, runtime: Runtime[LiveGame]) -> DecisionOutput:
+        live = live_game(state, runtime.context)
         player = int(state["player"])
         decision = parse_gamebot_reply(
-            game_engine, game_state, player, state.get("reply") or "", label=label, scored=scored
+            live.game, live.state, player, state.get("reply") or "", label=label, scored=scored
         )
-        decision["info"]["variant"] = variant
+        decision.info["variant"] = variant
         usage = dict(state.get("usage") or {})
-        decision["latency_s"] = usage.pop("latency_s", 0.0)
-        decision["usage"] = usage
-        if scored and game_engine.subproblems:
-            decision["scores"] = score_intermediate(
-                game_engine, game_state, player, decision["intermediate"], decision["action"]
+        decision.latency_s = usage.pop("latency_s", 0.0)
+        decision.usage = usage
+        if scored and live.game.subproblems:
+            decision.scores = score_intermediate(
+                live.game, live.state, player, decision.intermediate, decision.action
             )
         return {"decision": decision}
 
@@ -267,7 +274,7 @@ def parse_gamebot_reply(
     *,
     label: str = "Chosen Move",
     scored: bool = True,
-) -> dict[str, Any]:
+) -> Decision:
     """Read a GAMEBoT answer: the move of its final section and the tagged answers.
 
     The move is read by :meth:`~langgraph_games.games.base.Game.read_action`: the first
@@ -276,9 +283,9 @@ def parse_gamebot_reply(
     different actions, or an answer without the label that names two, is ambiguous.
 
     Returns:
-        A decision dict (see :class:`~langgraph_games.players.base.Decision`), with
-        ``info["problem"]`` explaining an unusable answer and ``info["named"]`` the
-        actions an ambiguous one names.
+        The :class:`~langgraph_games.players.base.Decision` (no usage, scores or latency
+        yet), with ``info["problem"]`` explaining an unusable answer and ``info["named"]``
+        the actions an ambiguous one names.
     """
     labels = None if game.answer_labels else (label,)
     reading = game.read_action(state, player, text, labels=labels)
@@ -313,26 +320,19 @@ def parse_gamebot_reply(
                 f"your answer has no '{label}:' line" if text.strip() else "your answer was empty"
             )
     intermediate = extract_intermediate(text) if scored else {}
-    return {
-        "action": action,
-        "status": status.value,
-        "raw_outputs": [text],
-        "intermediate": {str(k): v for k, v in intermediate.items()},
-        "scores": [],
-        "usage": {},
-        "latency_s": 0.0,
-        "info": info,
-    }
+    return Decision(
+        action=action, status=status, raw_outputs=[text], intermediate=intermediate, info=info
+    )
 
 
 def score_intermediate(
     game: Game[Any],
     state: GameState,
     player: int,
-    intermediate: dict[str, str],
+    intermediate: Mapping[int, str] | Mapping[str, str],
     action: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Score tagged answers (by subproblem index) against the game's ground truth.
+    """Score tagged answers (by subproblem index, a number or its text) against the truth.
 
     Truth about the chosen move itself (e.g. Negotiation's "value of your proposal") is
     added from :meth:`~langgraph_games.games.base.Game.action_ground_truth` when the

@@ -10,8 +10,10 @@
   instruction and examples with those variants), from
   :mod:`langgraph_games.graphs.minesweeper.prompts`. With +Memory the previous step's
   ``Prompt / Answer / Result`` text goes in front, as the released agent did; the graph
-  reads it from the input key ``previous``, which :class:`MinesweeperPlayer` fills. Then
-  one model call with retries, recording tokens and latency.
+  builds it from the input's ``previous_exchange`` (the board and feedback the seat was
+  shown and its answer, which the episode loop fills from the trajectory), or takes it
+  as given in the input key ``previous``. Then one model call with retries, recording
+  tokens and latency.
 - ``check`` reads the reply with the paper's parser (:func:`parse_minesweeper_reply`), the
   last ``r,row,col`` or ``f,row,col``. An off-board triple is the step-consuming
   ``invalid:position`` answer; text without a triple has no action, and with the paper's
@@ -33,10 +35,12 @@ Table 1's order): ``baseline``, ``examples``, ``step_back``, ``tips``, ``memory`
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from langgraph_games.games.minesweeper import Minesweeper, MinesweeperState
 from langgraph_games.games.minesweeper.metrics import move_check
@@ -44,16 +48,15 @@ from langgraph_games.games.minesweeper.rules import INVALID_POSITION
 from langgraph_games.games.subproblems import extract_intermediate, score_answer
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
+    DecisionOutput,
     GraphPlayer,
-    decision_from_dict,
-    engine_of,
-    request_to_input,
-    state_of,
+    LiveGame,
+    live_game,
 )
 from langgraph_games.graphs.common.prompt_agent import (
     call_model,
     compile_model_check,
-    decision_dict,
+    reply_decision,
     to_messages,
 )
 from langgraph_games.graphs.minesweeper.prompts import (
@@ -66,7 +69,7 @@ from langgraph_games.graphs.minesweeper.prompts import (
     parse_minesweeper_action,
 )
 from langgraph_games.models.factory import describe_model
-from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus
+from langgraph_games.players.base import Decision, ParseStatus
 
 __all__ = [
     "MS_STRATEGIES",
@@ -95,19 +98,22 @@ lists the certain cells, scored against the solver; ours)."""
 
 
 class MinesweeperAgentInput(DecisionInput, total=False):
-    """Decision input plus the previous step for +Memory (``prompt``, ``answer``, ``result``)."""
+    """Decision input plus, optionally, the previous step for +Memory as text.
+
+    ``previous`` (``prompt``, ``answer``, ``result``) is used as given; without it the
+    memory comes from ``previous_exchange``.
+    """
 
     previous: dict[str, str] | None
 
 
 class MinesweeperAgentState(MinesweeperAgentInput, total=False):
-    """Input plus the prompt (without memory), the reply and the decision."""
+    """Input plus the reply and the decision."""
 
-    prompt: str
     reply: str
     usage: dict[str, Any]
     latency_s: float
-    decision: dict[str, Any]
+    decision: Decision
 
 
 def parts_of(variant: Variant | PromptParts | str) -> PromptParts:
@@ -125,11 +131,46 @@ def parts_of(variant: Variant | PromptParts | str) -> PromptParts:
         raise ValueError(f"Unknown Minesweeper variant {variant!r}; accepted: {accepted}") from None
 
 
-def _engine(state: MinesweeperAgentState) -> tuple[Minesweeper, MinesweeperState]:
-    game, game_state = engine_of(state), state_of(state)
+def _engine(state: MinesweeperAgentState, context: object) -> tuple[Minesweeper, MinesweeperState]:
+    live = live_game(state, context)
+    game, game_state = live.game, live.state
     if not isinstance(game, Minesweeper) or not isinstance(game_state, MinesweeperState):
         raise ValueError(f"The Minesweeper agent plays minesweeper; got {game.id!r}")
     return game, game_state
+
+
+def _remembered(
+    state: MinesweeperAgentState,
+    game_state: MinesweeperState,
+    parts: PromptParts,
+    win_rule: Literal["paper", "flags"],
+    truths: Sequence[str],
+) -> str | None:
+    """The +Memory text: the previous prompt (without its own memory), answer and result.
+
+    The result is why the previous answer was refused when the loop asks again at the
+    same step, else the game's feedback on the operation applied (``state.feedback``).
+    """
+    previous = state.get("previous") or None
+    if previous:
+        return memory_text(previous["prompt"], previous["answer"], previous["result"])
+    exchange = state.get("previous_exchange")
+    if not exchange:
+        return None
+    prompt = minesweeper_prompt(
+        exchange["observation"],
+        parts,
+        None,
+        win_rule,
+        truths=truths,
+        feedback=exchange.get("feedback"),
+    )
+    feedback = state.get("feedback")
+    if int(state.get("attempt") or 0) > 0 and feedback:
+        result = feedback
+    else:
+        result = str(game_state.feedback or "")
+    return memory_text(prompt, exchange["answer"], result)
 
 
 def parse_minesweeper_reply(
@@ -197,7 +238,7 @@ def create_minesweeper_agent(
     call_attempts: int = 3,
     retry_delay_s: float = 0.5,
     name: str = "minesweeper_agent",
-) -> CompiledStateGraph[MinesweeperAgentState, Any, MinesweeperAgentInput, MinesweeperAgentState]:
+) -> CompiledStateGraph[MinesweeperAgentState, LiveGame, MinesweeperAgentInput, DecisionOutput]:
     """Compile the Minesweeper Agent's decision graph.
 
     Args:
@@ -209,7 +250,8 @@ def create_minesweeper_agent(
         name: Name of the compiled graph.
 
     Returns:
-        A decision graph: input :class:`MinesweeperAgentInput`, output key ``decision``.
+        A decision graph: input :class:`MinesweeperAgentInput`, output
+        ``{"decision": Decision}``.
 
     Raises:
         ValueError: Unknown variant.
@@ -224,43 +266,36 @@ def create_minesweeper_agent(
         >>> agent = create_minesweeper_agent(model, variant="tips")
         >>> request = request_for(GameSession("minesweeper", seed=3))
         >>> decision = asyncio.run(agent.ainvoke(request_to_input(request)))["decision"]
-        >>> decision["action"], decision["info"]["move_check"]["verdict"]
+        >>> decision.action, decision.info["move_check"]["verdict"]
         ('r,0,0', 'guess')
     """
     parts = parts_of(variant)
 
-    async def call(state: MinesweeperAgentState) -> dict[str, Any]:
-        game, game_state = _engine(state)
-        previous = state.get("previous") or None
-        remembered = (
-            memory_text(previous["prompt"], previous["answer"], previous["result"])
-            if parts.memory and previous
-            else None
-        )
+    async def call(state: MinesweeperAgentState, runtime: Runtime[LiveGame]) -> dict[str, Any]:
+        game, game_state = _engine(state, runtime.context)
         board = state.get("observation") or game.observation(game_state, 0)
         truths = list(state.get("truths") or [])
         feedback = state.get("feedback")
         win_rule = game.options.win_rule
-        plain = minesweeper_prompt(board, parts, None, win_rule, truths=truths, feedback=feedback)
+        remembered = (
+            _remembered(state, game_state, parts, win_rule, truths) if parts.memory else None
+        )
         pairs = minesweeper_messages(
             board, parts, remembered, win_rule, truths=truths, feedback=feedback
         )
-        out = await call_model(
+        return await call_model(
             model, to_messages(pairs), attempts=call_attempts, delay_s=retry_delay_s
         )
-        return {"prompt": plain, **out}
 
-    async def check(state: MinesweeperAgentState) -> dict[str, Any]:
-        game, game_state = _engine(state)
+    async def check(state: MinesweeperAgentState, runtime: Runtime[LiveGame]) -> DecisionOutput:
+        game, game_state = _engine(state, runtime.context)
         text = state.get("reply") or ""
         action, status, info = parse_minesweeper_reply(game, game_state, text)
         info = {"strategy": "minesweeper_agent", "parts": _parts_label(parts), **info}
         if not parts.report_cells:
-            return {"decision": decision_dict(state, action, status, info)}
+            return reply_decision(state, action, status, info)
         answers, scores = score_reported_cells(game, game_state, text)
-        decision = decision_dict(state, action, status, info, intermediate=answers)
-        decision["scores"] = scores
-        return {"decision": decision}
+        return reply_decision(state, action, status, info, intermediate=answers, scores=scores)
 
     return compile_model_check(MinesweeperAgentState, MinesweeperAgentInput, call, check, name)
 
@@ -274,39 +309,15 @@ def _parts_label(parts: PromptParts) -> str:
 
 
 class MinesweeperPlayer(GraphPlayer):
-    """The Minesweeper Agent as a player; it remembers the previous step for +Memory.
+    """The Minesweeper Agent as a player (stateless: +Memory reads the request).
 
     The memory is the released agent's: the previous prompt (without its own memory),
     the answer, and the result, which is the game's feedback for the operation applied
-    (``state.feedback``) or, when the loop asked again, why the answer was refused. A
-    new episode (turn 0, first ask) clears it; the eval runner and the arena also build
-    a fresh player per episode.
+    (``state.feedback``) or, when the loop asked again, why the answer was refused. The
+    graph builds it from the request's ``previous_exchange``, which the episode loop fills
+    from the trajectory, so one player serves concurrent episodes and a resumed episode
+    keeps its memory.
     """
-
-    def __init__(
-        self,
-        graph: CompiledStateGraph[Any, Any, Any, Any],
-        name: str,
-        description: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(graph, name, description)
-        self._last: tuple[str, str] | None = None
-
-    async def adecide(self, request: DecisionRequest) -> Decision:
-        """Run the graph with the previous step as memory, then remember this one."""
-        if request.state.turn == 0 and request.attempt == 0:
-            self._last = None
-        data: MinesweeperAgentInput = {**request_to_input(request)}  # type: ignore[typeddict-item]
-        if self._last is not None:
-            if request.attempt > 0 and request.feedback:
-                result = request.feedback
-            else:
-                result = str(getattr(request.state, "feedback", "") or "")
-            prompt, answer = self._last
-            data["previous"] = {"prompt": prompt, "answer": answer, "result": result}
-        final = await self.graph.ainvoke(data)
-        self._last = (str(final.get("prompt", "")), str(final.get("reply", "")))
-        return decision_from_dict(final["decision"])
 
 
 def minesweeper_player(

@@ -19,10 +19,12 @@
   player's invalid answers). ``default_action=None`` returns no action instead, so the
   episode loop's retries and fallback apply (note S6).
 
-The graph is pure over its input: the history comes in the input's ``history`` (earlier
-observations, oldest first, ending just before the current step). :class:`SmartPlayPlayer`
-keeps those observations per episode, so in the episode loop, the arena and evaluation
-runs the agent sees the same history as the released environment's ``HistoryTracker``.
+The graph is pure over its input: the history comes in the input's
+``previous_observations`` (the earlier observations, oldest first, ending just before the
+current step). The episode loop fills them from the trajectory and
+:class:`SmartPlayPlayer` passes the game's window of them, so in the episode loop, the
+arena and evaluation runs the agent sees the same history as the released environment's
+``HistoryTracker``, also after a resume.
 
 It plays the SmartPlay games and Crafter (with Crafter's manual and SmartPlay's action
 list). The history window is an option (``history_length``); by default each game's:
@@ -35,10 +37,8 @@ window it plays with.
 
 from __future__ import annotations
 
-import json
 import operator
 import time
-from collections import OrderedDict
 from typing import Annotated, Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -46,16 +46,16 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
+    DecisionOutput,
     GraphPlayer,
-    decision_from_dict,
-    engine_of,
-    request_to_input,
-    state_of,
+    LiveGame,
+    live_game,
 )
 from langgraph_games.graphs.common.llm import add_usage, reply_text, reply_usage
 from langgraph_games.graphs.smartplay.prompts import (
@@ -95,7 +95,7 @@ class SmartPlayAgentState(DecisionInput, total=False):
     answers: Annotated[list[str], operator.add]
     usage: Annotated[dict[str, int], add_usage]
     latency_s: Annotated[float, operator.add]
-    decision: dict[str, Any]
+    decision: Decision
 
 
 def _check_game(game: Game[Any]) -> None:
@@ -121,7 +121,7 @@ def create_smartplay_agent(
     call_attempts: int = 3,
     retry_delay_s: float = 0.5,
     name: str = "smartplay",
-) -> CompiledStateGraph[SmartPlayAgentState, Any, DecisionInput, SmartPlayAgentState]:
+) -> CompiledStateGraph[SmartPlayAgentState, LiveGame, DecisionInput, DecisionOutput]:
     """Compile SmartPlay's two-question baseline as a decision graph.
 
     Args:
@@ -140,7 +140,8 @@ def create_smartplay_agent(
 
     Returns:
         A decision graph: input :class:`~langgraph_games.graphs.common.decision.DecisionInput`
-        (``history``: the earlier observations, oldest first), output key ``decision``.
+        (``previous_observations``: the earlier observations, oldest first), output
+        ``{"decision": Decision}``.
 
     Raises:
         ValueError: An unknown question variant or a negative history length.
@@ -155,7 +156,8 @@ def create_smartplay_agent(
         >>> agent = create_smartplay_agent(model)
         >>> request = request_for(GameSession("rock_paper_scissors"))
         >>> out = asyncio.run(agent.ainvoke(request_to_input(request)))
-        >>> out["decision"]["action"], out["decision"]["status"], out["decision"]["usage"]["calls"]
+        >>> decision = out["decision"]
+        >>> decision.action, decision.status.value, decision.usage["calls"]
         ('Paper', 'ok', 2)
     """
     if question_variant not in QUESTIONS:
@@ -177,12 +179,14 @@ def create_smartplay_agent(
             "latency_s": time.perf_counter() - started,
         }
 
-    async def build_context(state: SmartPlayAgentState) -> dict[str, Any]:
-        game = engine_of(state)
-        game_state = state_of(state)
-        view = smartplay_view(game, game_state)
+    async def build_context(
+        state: SmartPlayAgentState, runtime: Runtime[LiveGame]
+    ) -> dict[str, Any]:
+        live = live_game(state, runtime.context)
+        game_state = live.state
+        view = smartplay_view(live.game, game_state)
         length = view.history_length if history_length is None else history_length
-        earlier = list(state.get("history") or [])
+        earlier = list(state.get("previous_observations") or [])
         history = render_history(earlier, length, first_step=max(0, game_state.turn - len(earlier)))
         # The released context: everything but the question (it comes per node).
         messages = build_messages(state["observation"], "", manual=view.manual, history=history)
@@ -201,7 +205,7 @@ def create_smartplay_agent(
         asked = [think_question, choose_question]
         return await ask(_with_questions(state["context"], asked, state["answers"]), config)
 
-    async def act(state: SmartPlayAgentState) -> dict[str, Any]:
+    async def act(state: SmartPlayAgentState) -> DecisionOutput:
         actions = state["actions"]
         answers = list(state.get("answers") or [])
         index = match_action(answers[-1] if answers else "", actions, default=None)
@@ -236,9 +240,14 @@ def create_smartplay_agent(
             latency_s=float(state.get("latency_s") or 0.0),
             info=info,
         )
-        return {"decision": decision.to_dict()}
+        return {"decision": decision}
 
-    builder = StateGraph(SmartPlayAgentState, input_schema=DecisionInput)
+    builder = StateGraph(
+        SmartPlayAgentState,
+        context_schema=LiveGame,
+        input_schema=DecisionInput,
+        output_schema=DecisionOutput,
+    )
     builder.add_node(CONTEXT, build_context)
     builder.add_node(THINK, think)
     builder.add_node(CHOOSE, choose)
@@ -263,14 +272,13 @@ def _with_questions(
 
 
 class SmartPlayPlayer(GraphPlayer):
-    """The SmartPlay agent as a player, keeping each episode's observations for the history.
+    """The SmartPlay agent as a player: the history window of the request's observations.
 
-    The player remembers the observation of every step it is asked about, per episode
-    (game, options, seed and seat), and passes the ones before the current step as the
-    decision input's ``history``, as SmartPlay's ``HistoryTracker`` does. Only the last
-    ``keep`` steps are kept, and only for the most recent 32 episodes, so one instance can
-    serve several episodes, also concurrently. An episode that goes back to an earlier
-    step (a replay, a reset) forgets what came after it.
+    The input gets the last ``history_length`` (default: the game's window) of the
+    request's ``previous_observations``, which the episode loop fills from the trajectory,
+    as SmartPlay's ``HistoryTracker`` does. A retry of the same step gets the same
+    history. The player keeps no state, so one instance serves any number of episodes at
+    once, and a resumed episode keeps its history.
 
     Args:
         graph: A graph from :func:`create_smartplay_agent`.
@@ -278,8 +286,6 @@ class SmartPlayPlayer(GraphPlayer):
         description: What :meth:`describe` reports.
         history_length: The window the graph shows (``None``: the game's).
     """
-
-    max_episodes = 32
 
     def __init__(
         self,
@@ -290,46 +296,16 @@ class SmartPlayPlayer(GraphPlayer):
     ) -> None:
         super().__init__(graph, name, description)
         self.history_length = history_length
-        self._episodes: OrderedDict[tuple[Any, ...], dict[int, str]] = OrderedDict()
 
-    def _episode(self, request: DecisionRequest) -> dict[int, str]:
-        key = (
-            request.game.versioned_id,
-            json.dumps(request.game.options_dict(), sort_keys=True),
-            request.state.seed,
-            request.player,
-        )
-        seen = self._episodes.setdefault(key, {})
-        self._episodes.move_to_end(key)
-        while len(self._episodes) > self.max_episodes:
-            self._episodes.popitem(last=False)
-        return seen
+    def window_for(self, request: DecisionRequest) -> int:
+        """The history window for ``request``'s game."""
+        if self.history_length is not None:
+            return self.history_length
+        return smartplay_history_length(request.game)
 
     def history_for(self, request: DecisionRequest) -> list[str]:
-        """Record the request's observation and return the earlier ones, oldest first."""
-        keep = (
-            smartplay_history_length(request.game)
-            if self.history_length is None
-            else self.history_length
-        )
-        seen = self._episode(request)
-        turn = request.state.turn
-        for stale in [t for t in seen if t >= turn or t < turn - keep]:
-            del seen[stale]
-        earlier = []
-        step = turn - 1
-        while step in seen:
-            earlier.append(seen[step])
-            step -= 1
-        seen[turn] = request.observation
-        return earlier[::-1]
-
-    async def adecide(self, request: DecisionRequest) -> Decision:
-        """Run the graph with this episode's earlier observations as the history."""
-        data = request_to_input(request)
-        data["history"] = self.history_for(request)
-        final = await self.graph.ainvoke(data)
-        return decision_from_dict(final["decision"])
+        """The earlier observations the graph is shown for ``request``, oldest first."""
+        return list(self.input_for(request)["previous_observations"])
 
 
 def smartplay_player(

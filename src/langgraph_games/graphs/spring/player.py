@@ -1,4 +1,4 @@
-"""SPRING as a player: its question DAG behind the decision-graph protocol, with memory.
+"""SPRING as a player: its question DAG behind the decision-graph protocol.
 
 ``create_spring_decision_graph(model, game)`` compiles a decision graph (see
 :mod:`langgraph_games.graphs.common.decision`)::
@@ -7,10 +7,11 @@
 
 - ``reason`` runs SPRING's question DAG (:func:`~langgraph_games.graphs.spring.graph.
   create_spring_agent`, any variant of the paper's Table 3) as a subgraph on the
-  observation, the earlier observations given in ``history`` (oldest first), the legal
-  actions and the step number. For a game whose manual depends on the episode (the
-  SmartPlay games) the default context is the manual of the input's state, so every
-  episode is played with its own manual. Truths from memory are appended to the context;
+  observation, the seat's earlier observations given in ``previous_observations`` (oldest
+  first; the last ``history_window - 1`` are shown), the legal actions and the step
+  number. For a game whose manual depends on the episode (the SmartPlay games) the default
+  context is the manual of the input's state, so every episode is played with its own
+  manual. Truths from memory are appended to the context;
   a rejected earlier answer's feedback is appended to the observation.
 - ``decide`` turns the DAG's output into a :class:`~langgraph_games.players.base.Decision`:
   the action; status ``ok``, or ``fallback`` when the final answer named no action and
@@ -21,31 +22,33 @@
   usage (model calls, retried attempts included, and tokens) and latency.
 
 :class:`SpringPlayer` wraps that graph for the episode loop, the arena and the eval runner.
-It remembers the observations it was shown in the current episode (per seat) and passes
-the last ``history_window - 1`` of them, so SPRING sees the last two observations as in the
-paper. The arena and the eval runner build a fresh player per episode.
+It keeps no memory: the episode loop fills each request with the seat's earlier
+observations (from the trajectory, so a resumed episode has them too) and the player
+passes the last ``history_window - 1``, so SPRING sees the last two observations as in the
+paper. One player serves every episode of a run, also at once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
+    DecisionOutput,
     GraphPlayer,
-    decision_from_dict,
-    engine_of,
-    request_to_input,
-    state_of,
+    LiveGame,
+    live_context,
+    live_game,
 )
 from langgraph_games.graphs.question_dag.graph import Execution
 from langgraph_games.graphs.spring.graph import (
@@ -58,7 +61,7 @@ from langgraph_games.graphs.spring.graph import (
 )
 from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.factory import describe_model
-from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus
+from langgraph_games.players.base import Decision, ParseStatus
 
 __all__ = [
     "SpringDecisionState",
@@ -74,7 +77,7 @@ class SpringDecisionState(DecisionInput, total=False):
     dag: dict[str, Any]
     latency_s: float
     context_sha256: str
-    decision: dict[str, Any]
+    decision: Decision
 
 
 def _digest(text: str) -> str:
@@ -101,7 +104,7 @@ def create_spring_decision_graph(
     retry_delay_s: float = 0.5,
     single_system_message: bool = False,
     name: str | None = None,
-) -> CompiledStateGraph[SpringDecisionState, Any, DecisionInput, SpringDecisionState]:
+) -> CompiledStateGraph[SpringDecisionState, LiveGame, DecisionInput, DecisionOutput]:
     r"""Compile SPRING (or one of its ablations) as a decision graph for ``game``.
 
     Args:
@@ -124,7 +127,8 @@ def create_spring_decision_graph(
 
     Returns:
         A decision graph: input :class:`~langgraph_games.graphs.common.decision.DecisionInput`
-        (``history``: earlier observations, oldest first), output key ``decision``.
+        (``previous_observations``: the seat's earlier observations, oldest first), output
+        ``{"decision": Decision}``.
 
     Raises:
         DagError: An invalid option.
@@ -132,6 +136,7 @@ def create_spring_decision_graph(
     Example:
         >>> import asyncio
         >>> from langgraph_games import GameSession
+        >>> from langgraph_games.graphs.common.decision import request_to_input
         >>> from langgraph_games.models import ScriptedChatModel
         >>> from langgraph_games.players import request_for
         >>> graph = create_spring_decision_graph(
@@ -139,7 +144,7 @@ def create_spring_decision_graph(
         ... )
         >>> request = request_for(GameSession("crafter", seed=1))
         >>> decision = asyncio.run(graph.ainvoke(request_to_input(request)))["decision"]
-        >>> decision["action"], decision["status"], decision["info"]["defaulted"]
+        >>> decision.action, decision.status.value, decision.info["defaulted"]
         ('Do', 'fallback', True)
     """
     engine = make(game) if isinstance(game, str) else game
@@ -167,24 +172,28 @@ def create_spring_decision_graph(
     window = history_window
     per_episode = context_per_episode(engine, context, variant)
 
-    def knowledge_for(state: SpringDecisionState) -> str:
+    def knowledge_for(state: SpringDecisionState, given: object) -> str:
         """C for this decision: the manual of the input's episode where it varies."""
-        if per_episode and state.get("state") and state.get("game"):
-            return spring_context(engine_of(state), context, variant, state=state_of(state))
+        live = live_context(given)
+        if per_episode and (live is not None or (state.get("state") and state.get("game"))):
+            live = live_game(state, live)
+            return spring_context(live.game, context, variant, state=live.state)
         return knowledge
 
-    async def reason(state: SpringDecisionState, config: RunnableConfig) -> dict[str, Any]:
+    async def reason(
+        state: SpringDecisionState, config: RunnableConfig, runtime: Runtime[LiveGame]
+    ) -> dict[str, Any]:
         observation = state["observation"]
         if state.get("feedback"):
             observation = f"{observation}\n\n{state['feedback']}"
-        earlier = list(state.get("history") or [])
+        earlier = list(state.get("previous_observations") or [])
         dag_input: dict[str, Any] = {
             "observation": observation,
             "recent_observations": earlier[-(window - 1) :] if window > 1 else [],
             "legal_actions": list(state.get("legal_actions") or []),
             "step": int((state.get("state") or {}).get("turn", 0)),
         }
-        used = knowledge_for(state)
+        used = knowledge_for(state, runtime.context)
         truths = list(state.get("truths") or [])
         if truths:
             used = f"{used}\n\n{format_truths(truths)}".strip()
@@ -198,7 +207,7 @@ def create_spring_decision_graph(
             "context_sha256": _digest(used),
         }
 
-    def decide(state: SpringDecisionState) -> dict[str, Any]:
+    def decide(state: SpringDecisionState) -> DecisionOutput:
         out = state.get("dag") or {}
         action = out.get("action")
         defaulted = bool(out.get("defaulted"))
@@ -232,20 +241,24 @@ def create_spring_decision_graph(
             status = ParseStatus.UNPARSABLE
             info["problem"] = f"the final answer ({final[:80]!r}) names none of the legal actions"
         usage = {"calls": int(out.get("calls", 0)), **dict(out.get("usage") or {})}
-        decision = {
-            "action": action,
-            "status": status.value,
-            "raw_outputs": list(out.get("raw_outputs") or []),
-            "intermediate": {},
-            "scores": [],
-            "usage": usage,
-            "latency_s": float(state.get("latency_s", 0.0)),
-            "info": info,
-        }
+        decision = Decision(
+            action=action,
+            status=status,
+            raw_outputs=list(out.get("raw_outputs") or []),
+            usage=usage,
+            latency_s=float(state.get("latency_s", 0.0)),
+            info=info,
+        )
         return {"decision": decision}
 
-    builder = StateGraph(SpringDecisionState, input_schema=DecisionInput)
-    builder.add_node("reason", reason)
+    builder = StateGraph(
+        SpringDecisionState,
+        context_schema=LiveGame,
+        input_schema=DecisionInput,
+        output_schema=DecisionOutput,
+    )
+    # LangGraph injects both the config and the runtime; its typing has no such overload.
+    builder.add_node("reason", cast(Any, reason))
     builder.add_node("decide", decide)
     builder.add_edge(START, "reason")
     builder.add_edge("reason", "decide")
@@ -255,13 +268,14 @@ def create_spring_decision_graph(
 
 
 class SpringPlayer(GraphPlayer):
-    """A SPRING decision graph as a player, remembering the episode's observations.
+    """A SPRING decision graph as a player: the last observations come with each request.
 
-    Per seat, the player keeps the observations it was shown at earlier turns of the
-    current episode and passes them as the request's ``history`` (the episode loop's own
-    move history is not used). A request at a turn it has already seen (a retry after a
-    rejected answer) or at an earlier turn (a new episode) forgets the later ones, so one
-    instance may play several episodes one after another, but not at the same time.
+    The input gets the last ``history_window - 1`` of the request's
+    ``previous_observations`` (the seat's observations at its earlier decision points,
+    which the episode loop fills from the trajectory; the loop's own move history,
+    ``EpisodeOptions.history``, is not what SPRING reads). A retry at the same decision
+    point sees the same earlier observations. The player keeps no state, so one instance
+    serves any number of episodes and seats at once.
 
     Args:
         graph: A decision graph from :func:`create_spring_decision_graph`.
@@ -277,28 +291,8 @@ class SpringPlayer(GraphPlayer):
         description: dict[str, Any] | None = None,
         history_window: int = 2,
     ) -> None:
-        super().__init__(graph, name, description)
+        super().__init__(graph, name, description, observation_window=max(0, history_window - 1))
         self.history_window = history_window
-        self._seen: dict[int, list[tuple[int, str]]] = {}
-
-    def recent_observations(self, player: int = 0) -> list[str]:
-        """The observations remembered for ``player``, oldest first."""
-        return [text for _, text in self._seen.get(player, [])]
-
-    def reset(self) -> None:
-        """Forget every remembered observation."""
-        self._seen.clear()
-
-    async def adecide(self, request: DecisionRequest) -> Decision:
-        """Ask SPRING, passing the previous observations of this episode."""
-        turn = request.state.turn
-        seen = [(t, text) for t, text in self._seen.get(request.player, []) if t < turn]
-        keep = max(0, self.history_window - 1)
-        data = request_to_input(request)
-        data["history"] = [text for _, text in seen[-keep:]] if keep else []
-        final = await self.graph.ainvoke(data)
-        self._seen[request.player] = [*seen[-keep:], (turn, request.observation)] if keep else []
-        return decision_from_dict(final["decision"])
 
 
 def spring_player(
