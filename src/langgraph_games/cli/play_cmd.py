@@ -21,6 +21,7 @@ import asyncio
 import textwrap
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
@@ -37,7 +38,7 @@ from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
-from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
 
 __all__ = ["add_parser", "run"]
 
@@ -185,10 +186,10 @@ async def _play(
     }
     if not args.quiet:
         print(GameSession.from_dict(record).render())
-    config: dict[str, Any] = {"recursion_limit": 10**6}
+    config: RunnableConfig = {"recursion_limit": 10**6}
     if people:
         config["configurable"] = {"thread_id": f"play-{args.seed}"}
-    graph_input: dict[str, Any] | Command[Any] = {"record": record, "trajectory": []}
+    graph_input: EpisodeState | Command[Any] = {"record": record, "trajectory": []}
     result: dict[str, Any] = {}
     while True:
         request: dict[str, Any] | None = None
