@@ -194,7 +194,9 @@ class DecideState(TypedDict, total=False):
 
 async def _decide(state: DecideState, config: RunnableConfig, default: str) -> dict[str, Any]:
     game = make(state.get("game") or "tictactoe", **(state.get("game_options") or {}))
-    session = GameSession(game, seed=int(state.get("seed") or 0), actions=state.get("actions"))
+    session = GameSession(
+        game, seed=int(state.get("seed") or 0), actions=state.get("actions") or []
+    )
     if session.done:
         raise ValueError("the game is over after these moves: there is no decision to make")
     seat = state.get("seat")
