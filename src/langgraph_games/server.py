@@ -24,6 +24,7 @@ turn (cycled). It exists so tests can run the server without the embedded model.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from functools import cache
@@ -37,6 +38,7 @@ from langgraph.graph.state import CompiledStateGraph
 from typing_extensions import TypedDict
 
 from langgraph_games.eval.running.players import ModelPool, build_player
+from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.common.decision import GraphPlayer, decision_from_dict, request_to_input
@@ -46,7 +48,7 @@ from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
 from langgraph_games.models.fake import ScriptedChatModel
-from langgraph_games.players.base import Decision, DecisionRequest
+from langgraph_games.players.base import Decision, DecisionRequest, Player
 
 __all__ = [
     "SCRIPTED_MODEL_ENV",
@@ -132,11 +134,8 @@ async def _play(state: EpisodeRunState, config: RunnableConfig) -> dict[str, Any
             f"{game.id} has {game.num_players} seats; 'players' gives {len(specs)} spec(s)"
         )
     seed = int(state.get("seed") or 0)
-    models = server_models()
-    players = [
-        build_player(spec, game, models=models, seed=seed * 10 + seat)
-        for seat, spec in enumerate(specs)
-    ]
+    # Building may load a model (file reads): off the event loop, as the server requires.
+    players = await asyncio.to_thread(_build_players, specs, game, seed)
     options = EpisodeOptions(
         max_retries=state.get("max_retries", 2),
         fallback=state.get("fallback", "game"),
@@ -153,6 +152,14 @@ async def _play(state: EpisodeRunState, config: RunnableConfig) -> dict[str, Any
         context=context,
     )
     return {"result": final["result"], "trajectory": final["trajectory"]}
+
+
+def _build_players(specs: list[str], game: Game[Any], seed: int) -> list[Player]:
+    models = server_models()
+    return [
+        build_player(spec, game, models=models, seed=seed * 10 + seat)
+        for seat, spec in enumerate(specs)
+    ]
 
 
 def create_server_episode_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
@@ -203,7 +210,8 @@ async def _decide(state: DecideState, config: RunnableConfig, default: str) -> d
     seat = session.current_players[0] if seat is None else int(seat)
     if seat not in session.current_players:
         raise ValueError(f"seat {seat} does not act now; acting: {list(session.current_players)}")
-    player = build_player(state.get("player") or default, game, models=server_models())
+    spec = state.get("player") or default
+    player = await asyncio.to_thread(build_player, spec, game, models=server_models())
     request = DecisionRequest(
         game=game,
         state=session.state,
@@ -258,7 +266,7 @@ class ExpVerRunState(TypedDict, total=False):
 
 
 async def _train(state: ExpVerRunState, config: RunnableConfig) -> dict[str, Any]:
-    model = server_models().get(state.get("model") or "local")
+    model = await asyncio.to_thread(server_models().get, state.get("model") or "local")
     loop = create_expver_graph(
         model,
         state.get("game") or "maze",
