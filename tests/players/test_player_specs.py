@@ -153,6 +153,10 @@ async def test_every_entry_builds_and_decides_for_a_game_it_plays(name: str) -> 
     model = _model() if entry.needs_model else None
     player = make_player(name, game, model=model, seed=3)
     assert player.name == name
+    if player.interactive:  # asks a person through an interrupt: only inside a graph run
+        with pytest.raises(RuntimeError, match="only inside a graph run"):
+            await player.adecide(request_for(GameSession(game, seed=1)))
+        return
     decision = await player.adecide(request_for(GameSession(game, seed=1)))
     assert decision.status is not None
     if model is not None:

@@ -6,6 +6,12 @@ SmartPlay score, instead of a winner.
 
 With an LLM player (``gamebot:local``, ...) each move also shows the model's answer, its
 intermediate results with their scores against ground truth, and rejected answers.
+
+A ``human`` seat is a person at the terminal: at each of their moves the episode graph
+stops on its interrupt, the command shows the legal moves and a prompt, reads one line
+from standard input and resumes the graph with it; an answer that names no legal move is
+asked again with the reason. End of input or Ctrl-C abandons the game (exit code 1 and
+130), without a traceback.
 """
 
 from __future__ import annotations
@@ -14,6 +20,10 @@ import argparse
 import asyncio
 import textwrap
 from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
 
 from langgraph_games.cli._options import (
     add_episode_flags,
@@ -28,7 +38,7 @@ from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
-from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
 
 __all__ = ["add_parser", "run"]
 
@@ -80,7 +90,14 @@ def run(args: argparse.Namespace) -> int:
     options = EpisodeOptions(
         max_retries=args.max_retries, fallback=args.fallback, max_steps=args.max_steps
     )
-    result = asyncio.run(_play(game, players, args, options, names))
+    try:
+        result = asyncio.run(_play(game, players, args, options, names))
+    except (EOFError, KeyboardInterrupt) as exc:
+        if not any(player.interactive for player in players):
+            raise
+        ended = "input ended" if isinstance(exc, EOFError) else "interrupted"
+        print(f"\nGame abandoned ({ended}).")
+        return 1 if isinstance(exc, EOFError) else 130
     print()
     if result["status"] == "forfeit":
         print(f"{names[result['forfeit']]} forfeits after unusable answers.")
@@ -158,7 +175,8 @@ async def _play(
     options: EpisodeOptions,
     names: list[str],
 ) -> dict[str, Any]:
-    graph = create_episode_graph()
+    people = any(player.interactive for player in players)
+    graph = create_episode_graph(checkpointer=InMemorySaver() if people else None)
     context = EpisodeContext(players=players, game=game, options=options)
     record = {
         "game": game.versioned_id,
@@ -168,19 +186,39 @@ async def _play(
     }
     if not args.quiet:
         print(GameSession.from_dict(record).render())
+    config: RunnableConfig = {"recursion_limit": 10**6}
+    if people:
+        config["configurable"] = {"thread_id": f"play-{args.seed}"}
+    graph_input: EpisodeState | Command[Any] = {"record": record, "trajectory": []}
     result: dict[str, Any] = {}
-    async for update in graph.astream(
-        {"record": record, "trajectory": []},
-        {"recursion_limit": 10**6},
-        context=context,
-        stream_mode="updates",
-    ):
-        if "apply" in update and not args.quiet:
-            step = update["apply"]["trajectory"][0]
-            _print_step(game, step, update["apply"]["record"], names, args.full)
-        if "finish" in update:
-            result = update["finish"]["result"]
-    return result
+    while True:
+        request: dict[str, Any] | None = None
+        async for update in graph.astream(
+            graph_input, config, context=context, stream_mode="updates"
+        ):
+            if "apply" in update and not args.quiet:
+                step = update["apply"]["trajectory"][0]
+                _print_step(game, step, update["apply"]["record"], names, args.full)
+            if "finish" in update:
+                result = update["finish"]["result"]
+            if "__interrupt__" in update:
+                request = update["__interrupt__"][0].value
+        if request is None:
+            return result
+        graph_input = Command(resume=_ask_person(request, names, args.quiet))
+
+
+def _ask_person(request: dict[str, Any], names: list[str], quiet: bool) -> str:
+    """Show a human seat's request and read one line (``EOFError`` at the end of input)."""
+    if request.get("feedback"):
+        print(f"  {request['feedback']}")
+    else:
+        print(f"\n{names[request['seat']]} to move.")
+        if quiet:
+            print(request["board"])
+        print(textwrap.fill("Legal moves: " + ", ".join(request["legal_moves"]), width=100))
+    print(request["prompt"])
+    return input("> ")
 
 
 def _print_step(

@@ -138,9 +138,12 @@ class Player(ABC):
 
     Attributes:
         name: A short label used in results tables.
+        interactive: The player asks a person (through a LangGraph ``interrupt``): the
+            episode loop asks such seats before the others and runs with a checkpointer.
     """
 
     name: str = "player"
+    interactive: bool = False
 
     @abstractmethod
     async def adecide(self, request: DecisionRequest) -> Decision:

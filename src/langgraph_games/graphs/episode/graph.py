@@ -11,14 +11,16 @@ saw and said earlier (its observations and its last answer) is read from the tra
 and passed in every request, so players keep no per-episode state and a resumed episode
 keeps its strategies' memory.
 
-In ``decide`` every acting player is asked concurrently. An answer without a legal action
-is fed back to the player with the reason and the legal moves, and asked again up to
-``max_retries`` times; then the fallback applies (``"game"``: the source paper's rule for
-that game, ``"random"``: a random legal move, ``"forfeit"``: the player loses) and is
-counted. The trajectory keeps, per step, the observations, every attempt's raw outputs and
-parse status, the intermediate answers and their scores, usage and latency; a decision's
-own ``intermediate`` and ``scores`` are those of its first attempt (what the model
-answered before any feedback), and ``retry_scores`` those of the re-asked attempts.
+In ``decide`` the acting seats of people (interactive players, asked through LangGraph
+interrupts) are asked first, one by one, then every other acting player concurrently. An
+answer without a legal action is fed back to the player with the reason and the legal
+moves, and asked again up to ``max_retries`` times; then the fallback applies (``"game"``:
+the source paper's rule for that game, ``"random"``: a random legal move, ``"forfeit"``:
+the player loses) and is counted. The trajectory keeps, per step, the observations, every
+attempt's raw outputs and parse status, the intermediate answers and their scores, usage
+and latency; a decision's own ``intermediate`` and ``scores`` are those of its first
+attempt (what the model answered before any feedback), and ``retry_scores`` those of the
+re-asked attempts.
 """
 
 from __future__ import annotations
@@ -57,6 +59,14 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
         "players": list(seats),
         "observations": {str(p): session.observe(p) for p in seats},
     }
+    # People first, one after another: a resumed interrupt re-runs this node from the top,
+    # so no model is asked before every person has answered (and none is asked twice).
+    people = [seat for seat in seats if ctx.players[seat].interactive]
+    decided = {
+        seat: await decide_seat(ctx.players[seat], session, seat, ctx.options, ctx.truths_for(seat))
+        for seat in people
+    }
+    others = [seat for seat in seats if seat not in decided]
     outcomes = await asyncio.gather(
         *(
             decide_seat(
@@ -67,9 +77,11 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
                 ctx.truths_for(seat),
                 ctx.memory_for(record, trajectory, seat),
             )
-            for seat in seats
+            for seat in others
         )
     )
+    decided.update(zip(others, outcomes, strict=True))
+    outcomes = [decided[seat] for seat in seats]
     decisions = {str(seat): outcome for seat, outcome in zip(seats, outcomes, strict=True)}
     forfeit = next((seat for seat, o in zip(seats, outcomes, strict=True) if o["forfeit"]), None)
     return {"turn": turn, "decisions": decisions, "forfeit": forfeit}

@@ -1,4 +1,17 @@
-"""Play one episode: :func:`run_episode`, resuming from a checkpoint when there is one."""
+"""Play one episode: :func:`run_episode`, resuming from a checkpoint when there is one.
+
+An episode with a person at the table (an interactive player such as ``human``) stops at
+each of their moves: :func:`run_episode` returns the pending interrupt instead of a
+result, and the caller resumes with the person's answer::
+
+    run = await run_episode("tictactoe", [HumanPlayer(), MinimaxPlayer()])
+    while run["result"] is None:
+        answer = input(run["interrupt"]["value"]["prompt"])
+        run = await run_episode(
+            "tictactoe", [HumanPlayer(), MinimaxPlayer()], resume=answer,
+            checkpointer=run["checkpointer"], thread_id=run["thread_id"],
+        )
+"""
 
 from __future__ import annotations
 
@@ -6,8 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.base import BaseStore
-from langgraph.types import Checkpointer
+from langgraph.types import Checkpointer, Command
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
@@ -32,6 +46,7 @@ async def run_episode(
     truth_limit: int | None = None,
     checkpointer: Checkpointer = None,
     thread_id: str | None = None,
+    resume: Any = None,
     **game_options: Any,
 ) -> dict[str, Any]:
     """Play one episode and return ``{"result": ..., "trajectory": [...]}``.
@@ -43,8 +58,17 @@ async def run_episode(
     plays many episodes reads them once itself
     (:class:`~langgraph_games.memory.hooks.TruthSource`) and passes ``truths``.
 
+    A seat whose player is interactive (``human``) stops the episode at its moves. Such an
+    episode runs with a checkpointer (a new in-memory one when none is given), and when
+    it stops the return value is ``{"result": None, "trajectory": [steps so far],
+    "interrupt": {"id": ..., "value": payload}, "thread_id": ..., "checkpointer": ...}``
+    (the payload of :func:`~langgraph_games.graphs.human.player.move_request`). Call
+    again with the same game, players, ``checkpointer`` and ``thread_id`` and the answer
+    as ``resume`` (a value, or a ``Command(resume=...)``) to go on.
+
     Raises:
-        ValueError: The number of players does not match the game's seats.
+        ValueError: The number of players does not match the game's seats, or ``resume``
+            is given without a checkpointer or for a thread with no pending interrupt.
     """
     engine = make(game, **game_options) if isinstance(game, str) else game
     if len(players) != engine.num_players:
@@ -56,12 +80,19 @@ async def run_episode(
         if missing:
             read = await TruthSource(store, engine.id, limit=truth_limit).get()
             given.update(dict.fromkeys(missing, read))
+    if checkpointer is None and resume is not None:
+        raise ValueError(
+            "resume needs the checkpointer and thread_id of the interrupted episode "
+            "(its run's 'checkpointer' and 'thread_id')"
+        )
+    if checkpointer is None and any(player.interactive for player in players):
+        checkpointer = InMemorySaver()
     graph = create_episode_graph(checkpointer=checkpointer)
     context = EpisodeContext(
         players=players, game=engine, options=options or EpisodeOptions(), truths=given
     )
     config: RunnableConfig = {"recursion_limit": 10**6}
-    graph_input: EpisodeState | None = {
+    graph_input: EpisodeState | Command[Any] | None = {
         "record": {
             "game": engine.versioned_id,
             "options": engine.options_dict(),
@@ -71,9 +102,14 @@ async def run_episode(
         "trajectory": [],
     }
     if checkpointer is not None:
-        config["configurable"] = {"thread_id": thread_id or f"episode-{seed}"}
+        thread = thread_id or f"episode-{seed}"
+        config["configurable"] = {"thread_id": thread}
         saved = await graph.aget_state(config)
-        if saved.values.get("record") is not None and saved.next:
+        if resume is not None:
+            if not saved.interrupts:
+                raise ValueError(f"thread {thread!r} has no pending interrupt to resume")
+            graph_input = resume if isinstance(resume, Command) else Command(resume=resume)
+        elif saved.values.get("record") is not None and saved.next:
             graph_input = None  # resume
         elif saved.values.get("result") is not None:
             return {"result": saved.values["result"], "trajectory": saved.values["trajectory"]}
@@ -81,4 +117,13 @@ async def run_episode(
         final = await graph.ainvoke(graph_input, config=config, context=context)
     else:  # write each checkpoint before the next step, so a crash loses nothing
         final = await graph.ainvoke(graph_input, config=config, context=context, durability="sync")
+    pending = final.get("__interrupt__")
+    if pending:
+        return {
+            "result": None,
+            "trajectory": final.get("trajectory") or [],
+            "interrupt": {"id": pending[0].id, "value": pending[0].value},
+            "thread_id": config["configurable"]["thread_id"],
+            "checkpointer": checkpointer,
+        }
     return {"result": final["result"], "trajectory": final["trajectory"]}

@@ -1,0 +1,297 @@
+"""The graphs LangGraph Server serves (``langgraph dev`` with the repository's ``langgraph.json``).
+
+Each graph takes JSON only, so Studio and the HTTP API can start it: players are spec
+strings (``"gamebot:local"``, ``"random"``, ``"human"``) that the player registry resolves
+inside the run, models are model specs (default ``local``), and the input and state
+schemas are ``typing_extensions.TypedDict`` (Studio shows their fields on Python 3.11).
+
+- ``episode``: one game between players given as specs. A ``human`` seat stops the run
+  at each of its moves with an interrupt (payload: game, seat, board, legal moves,
+  prompt, feedback); resume it with ``Command(resume="<move>")`` (the API's
+  ``command={"resume": ...}``). The episode loop runs as a subgraph of the ``play`` node
+  on the server's checkpointer, so a resumed run goes on from the interrupted move.
+- ``decide`` and ``gamebot``: one decision of any player (``gamebot``: GAMEBoT's by
+  default) at a position given as the game, its options, the seed and the moves so far.
+  A strategy built on a decision graph runs it as a subgraph (its nodes and model calls
+  stream and trace under the run).
+- ``expver``: the Agent-ExpVer training loop over levels given as JSON, with its own
+  in-memory store per run.
+
+Testing hook: with ``LANGGRAPH_GAMES_SCRIPTED_MODEL`` set to the path of a JSON list of
+replies, every model spec resolves to one scripted chat model answering those replies in
+turn (cycled). It exists so tests can run the server without the embedded model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from typing_extensions import TypedDict
+
+from langgraph_games.eval.running.players import ModelPool, build_player
+from langgraph_games.games.base import Game
+from langgraph_games.games.registry import make
+from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.common.decision import GraphPlayer, decision_from_dict, request_to_input
+from langgraph_games.graphs.episode.context import EpisodeContext
+from langgraph_games.graphs.episode.graph import create_episode_graph
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.expver.graph import create_expver_graph
+from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
+from langgraph_games.models.fake import ScriptedChatModel
+from langgraph_games.players.base import Decision, DecisionRequest, Player
+
+__all__ = [
+    "SCRIPTED_MODEL_ENV",
+    "DecideState",
+    "EpisodeRunState",
+    "ExpVerRunState",
+    "create_decide_graph",
+    "create_server_episode_graph",
+    "create_server_expver_graph",
+    "decide",
+    "episode",
+    "expver",
+    "gamebot",
+    "server_models",
+]
+
+SCRIPTED_MODEL_ENV = "LANGGRAPH_GAMES_SCRIPTED_MODEL"
+"""Testing hook: path of a JSON list of replies every model spec then resolves to."""
+
+
+class _ScriptedPool(ModelPool):
+    """Every spec resolves to the same scripted model."""
+
+    def __init__(self, model: BaseChatModel) -> None:
+        super().__init__()
+        self.model = model
+
+    def get(self, spec: str) -> BaseChatModel:
+        """The scripted model, whatever the spec."""
+        return self.model
+
+
+@cache
+def server_models() -> ModelPool:
+    """The server process's chat models: one per model spec, or the scripted testing hook.
+
+    Raises:
+        ValueError: :data:`SCRIPTED_MODEL_ENV` names a file that is not a JSON list.
+    """
+    path = os.environ.get(SCRIPTED_MODEL_ENV)
+    if not path:
+        return ModelPool()
+    replies = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(replies, list) or not replies:
+        raise ValueError(f"{SCRIPTED_MODEL_ENV}={path!r} must hold a non-empty JSON list")
+    return _ScriptedPool(ScriptedChatModel(responses=[str(r) for r in replies]))
+
+
+# ----- episode ----------------------------------------------------------------------------
+
+
+class EpisodeRunState(TypedDict, total=False):
+    """Input and state of the served ``episode`` graph.
+
+    Attributes:
+        game: Game id, e.g. ``tictactoe`` (default ``tictactoe``).
+        players: One player spec per seat, e.g. ``["gamebot:local", "random"]``.
+        seed: Episode seed.
+        game_options: Game options.
+        max_retries: Re-asks after an unusable answer (default 2).
+        fallback: ``game``, ``random`` or ``forfeit`` (default ``game``).
+        max_steps: Stop after this many moves (default: play to the end).
+        result: The outcome (status, returns, winners, record, per-seat counters).
+        trajectory: Every step's observations, decisions and events.
+    """
+
+    game: str
+    players: list[str]
+    seed: int
+    game_options: dict[str, Any]
+    max_retries: int
+    fallback: Literal["game", "random", "forfeit"]
+    max_steps: int | None
+    result: dict[str, Any] | None
+    trajectory: list[dict[str, Any]]
+
+
+async def _play(state: EpisodeRunState, config: RunnableConfig) -> dict[str, Any]:
+    game = make(state.get("game") or "tictactoe", **(state.get("game_options") or {}))
+    specs = list(state.get("players") or [])
+    if len(specs) != game.num_players:
+        raise ValueError(
+            f"{game.id} has {game.num_players} seats; 'players' gives {len(specs)} spec(s)"
+        )
+    seed = int(state.get("seed") or 0)
+    # Building may load a model (file reads): off the event loop, as the server requires.
+    players = await asyncio.to_thread(_build_players, specs, game, seed)
+    options = EpisodeOptions(
+        max_retries=state.get("max_retries", 2),
+        fallback=state.get("fallback", "game"),
+        max_steps=state.get("max_steps"),
+    )
+    context = EpisodeContext(players=players, game=game, options=options)
+    record = {"game": game.versioned_id, "options": game.options_dict(), "seed": seed}
+    # Called inside this node, the loop is a subgraph on the server's checkpointer: an
+    # interrupt (a human seat) stops the run, and on resume this node runs again, the
+    # loop goes on from its own checkpoint and the person's answer reaches the interrupt.
+    final = await create_episode_graph().ainvoke(
+        {"record": {**record, "actions": []}, "trajectory": []},
+        {**config, "recursion_limit": 10**6},
+        context=context,
+    )
+    return {"result": final["result"], "trajectory": final["trajectory"]}
+
+
+def _build_players(specs: list[str], game: Game[Any], seed: int) -> list[Player]:
+    models = server_models()
+    return [
+        build_player(spec, game, models=models, seed=seed * 10 + seat)
+        for seat, spec in enumerate(specs)
+    ]
+
+
+def create_server_episode_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The served ``episode`` graph (JSON input, players as specs)."""
+    builder = StateGraph(EpisodeRunState)
+    builder.add_node("play", _play)
+    builder.add_edge(START, "play")
+    builder.add_edge("play", END)
+    return builder.compile(name="episode")
+
+
+# ----- one decision -----------------------------------------------------------------------
+
+
+class DecideState(TypedDict, total=False):
+    """Input and state of the served ``decide`` and ``gamebot`` graphs.
+
+    Attributes:
+        player: The player spec (``decide``: default ``random``; ``gamebot``: default
+            ``gamebot`` with the ``local`` model).
+        game: Game id (default ``tictactoe``).
+        game_options: Game options.
+        seed: The game's seed.
+        actions: The moves so far (turn-based games: one action each).
+        seat: The deciding seat (default: the first acting seat).
+        truths: Lessons to give the player.
+        decision: The decision (action, status, raw outputs, scores, usage).
+    """
+
+    player: str
+    game: str
+    game_options: dict[str, Any]
+    seed: int
+    actions: list[Any]
+    seat: int | None
+    truths: list[str]
+    decision: dict[str, Any]
+
+
+async def _decide(state: DecideState, config: RunnableConfig, default: str) -> dict[str, Any]:
+    game = make(state.get("game") or "tictactoe", **(state.get("game_options") or {}))
+    session = GameSession(
+        game, seed=int(state.get("seed") or 0), actions=state.get("actions") or []
+    )
+    if session.done:
+        raise ValueError("the game is over after these moves: there is no decision to make")
+    seat = state.get("seat")
+    seat = session.current_players[0] if seat is None else int(seat)
+    if seat not in session.current_players:
+        raise ValueError(f"seat {seat} does not act now; acting: {list(session.current_players)}")
+    spec = state.get("player") or default
+    player = await asyncio.to_thread(build_player, spec, game, models=server_models())
+    request = DecisionRequest(
+        game=game,
+        state=session.state,
+        player=seat,
+        observation=session.observe(seat),
+        legal_actions=tuple(session.legal_actions(seat)),
+        truths=tuple(state.get("truths") or ()),
+    )
+    decision: Decision
+    if isinstance(player, GraphPlayer):  # its graph runs as a subgraph of this node
+        final = await player.graph.ainvoke(request_to_input(request), config)
+        decision = decision_from_dict(final["decision"])
+    else:
+        decision = await player.adecide(request)
+    return {"decision": decision.to_dict()}
+
+
+def create_decide_graph(default: str, name: str) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """A served graph making one decision of the player ``state["player"]`` (or ``default``)."""
+
+    async def decide_node(state: DecideState, config: RunnableConfig) -> dict[str, Any]:
+        return await _decide(state, config, default)
+
+    builder = StateGraph(DecideState)
+    builder.add_node("decide", decide_node)
+    builder.add_edge(START, "decide")
+    builder.add_edge("decide", END)
+    return builder.compile(name=name)
+
+
+# ----- ExpVer -----------------------------------------------------------------------------
+
+
+class ExpVerRunState(TypedDict, total=False):
+    """Input and state of the served ``expver`` graph.
+
+    Attributes:
+        game: ``maze`` or ``match2`` (default ``maze``).
+        model: Model spec (default ``local``).
+        train_levels: Levels to train on: ``{"id", "options", "seed"}`` each.
+        test_levels: Levels every round is tested on.
+        options: The loop's options (:class:`~langgraph_games.graphs.expver.parts.ExpVerOptions`).
+        rounds: Each round's test record.
+    """
+
+    game: str
+    model: str
+    train_levels: list[dict[str, Any]]
+    test_levels: list[dict[str, Any]]
+    options: dict[str, Any]
+    rounds: list[dict[str, Any]]
+
+
+async def _train(state: ExpVerRunState, config: RunnableConfig) -> dict[str, Any]:
+    model = await asyncio.to_thread(server_models().get, state.get("model") or "local")
+    loop = create_expver_graph(
+        model,
+        state.get("game") or "maze",
+        train_levels=[Level.model_validate(x) for x in state.get("train_levels") or []],
+        test_levels=[Level.model_validate(x) for x in state.get("test_levels") or []],
+        options=ExpVerOptions.model_validate(state.get("options") or {}),
+    )
+    final = await loop.ainvoke({}, {**config, "recursion_limit": 10**6})
+    return {"rounds": final.get("rounds") or []}
+
+
+def create_server_expver_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The served ``expver`` graph (levels and options as JSON)."""
+    builder = StateGraph(ExpVerRunState)
+    builder.add_node("train", _train)
+    builder.add_edge(START, "train")
+    builder.add_edge("train", END)
+    return builder.compile(name="expver")
+
+
+episode = create_server_episode_graph()
+"""The ``episode`` graph of ``langgraph.json``."""
+decide = create_decide_graph("random", "decide")
+"""The ``decide`` graph of ``langgraph.json``."""
+gamebot = create_decide_graph("gamebot:local", "gamebot")
+"""The ``gamebot`` graph of ``langgraph.json``."""
+expver = create_server_expver_graph()
+"""The ``expver`` graph of ``langgraph.json``."""
