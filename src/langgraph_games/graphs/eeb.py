@@ -45,7 +45,9 @@ from langgraph_games.graphs._prompt_agent import (
     call_model,
     compile_model_check,
     decision_dict,
+    read_off_loop,
     to_messages,
+    unread_reply,
 )
 from langgraph_games.graphs.decision import DecisionInput, GraphPlayer, engine_of, state_of
 from langgraph_games.graphs.prompts_eeb import (
@@ -93,6 +95,9 @@ def _check_game(game: Game[Any]) -> None:
 def _parse_maze(
     game: Maze, state: MazeState, text: str, *, pick: Pick, detect_refusal: bool, attempt: int
 ) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+    unread = unread_reply(text)
+    if unread is not None:
+        return unread
     if detect_refusal and is_refusal(text):
         rng = derive_rng("eeb-refusal", state.seed, state.turn, attempt)
         action = rng.choice(game.legal_actions(state, 0))
@@ -107,6 +112,9 @@ def _parse_maze(
 def _parse_match2(
     game: Match2, state: Match2State, text: str, *, pick: Pick, require_fence: bool
 ) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+    unread = unread_reply(text)
+    if unread is not None:
+        return unread
     parsed = parse_match2_action(text, require_fence=require_fence, pick=pick)
     if parsed.action is None:
         problem = parsed.reason if text.strip() else "your answer was empty"
@@ -178,6 +186,9 @@ def create_eeb_agent(
         return await call_model(model, messages, attempts=call_attempts, delay_s=retry_delay_s)
 
     async def check(state: EebState) -> dict[str, Any]:
+        return await read_off_loop(state.get("reply") or "", read, state)
+
+    def read(state: EebState) -> dict[str, Any]:
         action, status, info = parse_eeb_reply(
             engine_of(state),
             state_of(state),

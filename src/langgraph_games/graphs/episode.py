@@ -12,10 +12,12 @@ In ``decide`` every acting player is asked concurrently. An answer without a leg
 is fed back to the player with the reason and the legal moves, and asked again up to
 ``max_retries`` times; then the fallback applies (``"game"``: the source paper's rule for
 that game, ``"random"``: a random legal move, ``"forfeit"``: the player loses) and is
-counted. The trajectory keeps, per step, the observations, every attempt's raw outputs and
-parse status, the intermediate answers and their scores, usage and latency; a decision's
-own ``intermediate`` and ``scores`` are those of its first attempt (what the model
-answered before any feedback), and ``retry_scores`` those of the re-asked attempts.
+counted. The trajectory keeps, per step, the observations, every attempt's raw outputs
+(of a reply too long to read, its two ends, see
+:func:`~langgraph_games.models.messages.clip_reply`) and parse status, the intermediate
+answers and their scores, usage and latency; a decision's own ``intermediate`` and
+``scores`` are those of its first attempt (what the model answered before any feedback),
+and ``retry_scores`` those of the re-asked attempts.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.state import derive_rng
 from langgraph_games.memory.hooks import load_truths
+from langgraph_games.models.messages import clip_reply
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
 
 __all__ = [
@@ -179,6 +182,7 @@ async def _decide_seat(
                 ParseStatus.UNPARSABLE if decision.action is None else ParseStatus.ILLEGAL
             )
         entry = decision.to_dict()
+        entry["raw_outputs"] = [clip_reply(str(text)) for text in entry["raw_outputs"]]
         if not valid:
             feedback = _problem(decision, legal, game, state, seat)
             entry["feedback"] = feedback

@@ -43,7 +43,7 @@ from langgraph_games.games.base import Game
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.state import GameState
 from langgraph_games.games.subproblems import extract_intermediate, score_answer
-from langgraph_games.graphs._prompt_agent import compile_model_check
+from langgraph_games.graphs._prompt_agent import compile_model_check, read_off_loop
 from langgraph_games.graphs.decision import (
     DecisionInput,
     GraphPlayer,
@@ -52,6 +52,7 @@ from langgraph_games.graphs.decision import (
 )
 from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.factory import describe_model
+from langgraph_games.models.messages import clip_reply, reply_too_long
 from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players.base import ParseStatus
 
@@ -241,6 +242,9 @@ def create_gamebot_agent(
         return {"messages": messages, "reply": reply.text, "usage": usage}
 
     async def check(state: GamebotState) -> dict[str, Any]:
+        return await read_off_loop(state.get("reply") or "", read, state)
+
+    def read(state: GamebotState) -> dict[str, Any]:
         game_engine, game_state = engine_of(state), state_of(state)
         player = int(state["player"])
         decision = parse_gamebot_reply(
@@ -273,13 +277,19 @@ def parse_gamebot_reply(
     The move is read by :meth:`~langgraph_games.games.base.Game.read_action`: the first
     action named after the last final label (the game's ``answer_labels``, else
     ``label``); commentary after it is ignored, and a final section that lists two
-    different actions, or an answer without the label that names two, is ambiguous.
+    different actions, or an answer without the label that names two, is ambiguous. A
+    reply too long to read (:func:`~langgraph_games.models.messages.reply_too_long`) is
+    unparsable, and only an excerpt of it is kept.
 
     Returns:
         A decision dict (see :class:`~langgraph_games.players.base.Decision`), with
         ``info["problem"]`` explaining an unusable answer and ``info["named"]`` the
         actions an ambiguous one names.
     """
+    too_long = reply_too_long(text)
+    if too_long is not None:
+        info_long = {"problem": too_long, "reply_chars": len(text)}
+        return _decision(None, ParseStatus.UNPARSABLE, clip_reply(text), {}, info_long)
     labels = None if game.answer_labels else (label,)
     reading = game.read_action(state, player, text, labels=labels)
     info: dict[str, Any] = {}
@@ -313,10 +323,20 @@ def parse_gamebot_reply(
                 f"your answer has no '{label}:' line" if text.strip() else "your answer was empty"
             )
     intermediate = extract_intermediate(text) if scored else {}
+    return _decision(action, status, text, intermediate, info)
+
+
+def _decision(
+    action: str | None,
+    status: ParseStatus,
+    raw: str,
+    intermediate: dict[int, str],
+    info: dict[str, Any],
+) -> dict[str, Any]:
     return {
         "action": action,
         "status": status.value,
-        "raw_outputs": [text],
+        "raw_outputs": [raw],
         "intermediate": {str(k): v for k, v in intermediate.items()},
         "scores": [],
         "usage": {},

@@ -46,7 +46,9 @@ from langgraph_games.graphs._prompt_agent import (
     call_model,
     compile_model_check,
     decision_dict,
+    read_off_loop,
     to_messages,
+    unread_reply,
 )
 from langgraph_games.graphs.decision import (
     DecisionInput,
@@ -66,6 +68,7 @@ from langgraph_games.graphs.prompts_minesweeper import (
     parse_minesweeper_action,
 )
 from langgraph_games.models.factory import describe_model
+from langgraph_games.models.messages import clip_reply
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus
 
 __all__ = [
@@ -137,12 +140,18 @@ def parse_minesweeper_reply(
 ) -> tuple[str | None, ParseStatus, dict[str, Any]]:
     """``(action, status, info)`` of a reply, with the solver's ``move_check`` in ``info``.
 
+    A reply too long to read is unparsable (see
+    :func:`~langgraph_games.models.messages.reply_too_long`).
+
     Example:
         >>> from langgraph_games.games import make
         >>> game = make("minesweeper")
         >>> parse_minesweeper_reply(game, game.initial_state(0), "f,12,0")[:2]
         ('invalid:position', <ParseStatus.OK: 'ok'>)
     """
+    unread = unread_reply(text)
+    if unread is not None:
+        return unread
     action, status, info = _read(game, state, text)
     if action is not None:
         check = move_check(state, action)
@@ -171,6 +180,8 @@ def score_reported_cells(
 ) -> tuple[dict[int, str], list[dict[str, Any]]]:
     """The reported certain cells and their scores against the solver (subproblems 1, 2).
 
+    A reply too long to read reports none.
+
     Example:
         >>> from langgraph_games.games import make
         >>> game = make("minesweeper")
@@ -180,7 +191,7 @@ def score_reported_cells(
         >>> answers, [(s["index"], s["answered"], s["value"]) for s in scores]
         ({1: 'None'}, [(1, True, 1.0), (2, False, 0.0)])
     """
-    answers = extract_intermediate(text)
+    answers = extract_intermediate(text) if unread_reply(text) is None else {}
     truth = game.ground_truth(state, 0)
     scores = [
         {**score_answer(sub, answers.get(sub.index), truth[sub.index]).to_dict(), "scored": True}
@@ -251,6 +262,9 @@ def create_minesweeper_agent(
         return {"prompt": plain, **out}
 
     async def check(state: MinesweeperAgentState) -> dict[str, Any]:
+        return await read_off_loop(state.get("reply") or "", read, state)
+
+    def read(state: MinesweeperAgentState) -> dict[str, Any]:
         game, game_state = _engine(state)
         text = state.get("reply") or ""
         action, status, info = parse_minesweeper_reply(game, game_state, text)
@@ -305,7 +319,7 @@ class MinesweeperPlayer(GraphPlayer):
             prompt, answer = self._last
             data["previous"] = {"prompt": prompt, "answer": answer, "result": result}
         final = await self.graph.ainvoke(data)
-        self._last = (str(final.get("prompt", "")), str(final.get("reply", "")))
+        self._last = (str(final.get("prompt", "")), clip_reply(str(final.get("reply", ""))))
         return decision_from_dict(final["decision"])
 
 
