@@ -1,10 +1,12 @@
 """The shared executor of arenas and evaluation runs.
 
 Jobs (one episode each) run concurrently under a bound on one asyncio loop. Each finished
-episode becomes one record appended to the results file at once; a job whose players fail
-(e.g. a model endpoint that stays down after retries) is recorded with ``status: "error"``
-and the others go on. On Ctrl-C or any failure the jobs still running are cancelled, so
-what is on disk is exactly what finished, and a rerun skips it.
+episode becomes one record appended to the results file at once (its metrics, encoding
+and ``fsync`` run in a worker thread, so nothing slow and synchronous holds up the loop);
+a job whose players fail (e.g. a model endpoint that stays down after retries) is
+recorded with ``status: "error"`` and the others go on. On Ctrl-C or any failure the jobs
+still running are cancelled, so what is on disk is exactly what finished, and a rerun
+skips it.
 """
 
 from __future__ import annotations
@@ -217,9 +219,11 @@ async def run_jobs(
                 store=store,
                 truth_limit=truth_limit,
             )
+            # Metrics replay the episode and the append encodes and fsyncs the record:
+            # slow synchronous work, done in a worker thread so the other episodes go on.
             if finish is not None and record["status"] != "error":
-                finish(record)
-            results.append(record)
+                await asyncio.to_thread(finish, record)
+            await asyncio.to_thread(results.append, record)
             counts["played"] += 1
             counts["errors"] += record["status"] == "error"
             bar.update(1)
