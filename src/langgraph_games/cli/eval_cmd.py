@@ -27,6 +27,7 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
 )
+from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.eval.ablation import AblationRun, ablation_runs, run_spring_ablation
 from langgraph_games.eval.contexts import read_context, study_document
 from langgraph_games.eval.players import SPRING_STRATEGIES, is_llm_spec, split_llm_spec
@@ -372,6 +373,9 @@ def _is_spring(agent: str | None) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Run or resume the evaluation (or ablation) and print the paper's table."""
+    output_dir("--out", args.out)
+    if args.study_cache:
+        output_file("--study-cache", args.study_cache)
     agent = _agent(args) if args.agent else None
     if args.modified_context and not args.ablation:
         raise ValueError("--modified-context adds a row to --ablation; use --context otherwise")

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
+from langgraph_games.cli._paths import output_dir
 from langgraph_games.eval.players import is_llm_spec
 from langgraph_games.eval.smartplay import (
     MINECRAFT_OFFLINE,
@@ -93,6 +94,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run or resume every setting for every agent and print the SmartPlay tables."""
+    output_dir("--out", args.out)
     settings = resolve_settings(args.games)
     agents = [  # --model completes LLM strategies given without a model, e.g. smartplay
         f"{agent}:{args.model}" if args.model and ":" not in agent and is_llm_spec(agent) else agent
