@@ -5,8 +5,8 @@ episode becomes one record appended to the results file at once (its metrics, en
 and ``fsync`` run in a worker thread, so nothing slow and synchronous holds up the loop);
 a job whose players fail (e.g. a model endpoint that stays down after retries) is
 recorded with ``status: "error"`` and the others go on. On Ctrl-C or any failure the jobs
-still running are cancelled, so what is on disk is exactly what finished, and a rerun
-skips it.
+still running are cancelled, so what is on disk is exactly what finished (a finished
+episode whose append had started is written whole), and a rerun skips it.
 """
 
 from __future__ import annotations
