@@ -14,6 +14,7 @@ from langgraph_games.cli._options import (
     parse_options,
     scoring_of,
 )
+from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.running.arena import ArenaSpec, run_arena
 from langgraph_games.graphs.episode.options import EpisodeOptions
@@ -66,6 +67,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run or resume the arena and print its tables."""
+    output_dir("--out", args.out)
     spec = ArenaSpec(
         game=args.game,
         options=parse_options(args.option),

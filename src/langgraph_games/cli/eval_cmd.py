@@ -27,6 +27,7 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
 )
+from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.protocols.plans import plan_ablation, plan_eval, protocol_for, run_specs
 from langgraph_games.eval.protocols.spring_ablation import (
@@ -384,6 +385,9 @@ def _is_spring(agent: str | None) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Run or resume the evaluation (or ablation) and print the paper's table."""
+    output_dir("--out", args.out)
+    if args.study_cache:
+        output_file("--study-cache", args.study_cache)
     game = game_class(args.game)
     agent = _agent(args) if args.agent else None
     if args.modified_context and not args.ablation:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
+from langgraph_games.cli._paths import output_dir
 from langgraph_games.eval.reports.replay import record_id, write_replays
 from langgraph_games.eval.running.records import load_results
+from langgraph_games.games.registry import list_games
 
 __all__ = ["add_parser", "run"]
 
@@ -32,6 +35,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the pages and the index; say what was skipped."""
+    output_dir("--out", args.out)
     loaded = load_results(args.results, kinds=("match", "episode"), check_specs=False)
     chosen = [
         r
@@ -43,12 +47,32 @@ def run(args: argparse.Namespace) -> int:
         ids = [record_id(r.record) for r in loaded.records if record_id(r.record)]
         shown = ", ".join(ids[:20]) + (f" ... ({len(ids)} in all)" if len(ids) > 20 else "")
         raise ValueError(f"no match or episode id starts with {args.match!r}; ids: {shown}")
+    unknown = _unknown_games(loaded.unknown_games)
+    if not chosen and unknown:
+        raise ValueError(f"nothing to replay: {unknown}")
     if not chosen and not loaded.notes:
         raise ValueError(f"no match or episode records in {', '.join(args.results)}")
     written = write_replays([(r.source, r.record) for r in chosen], args.out, notes=loaded.notes)
     for note in written.skipped:
         print(f"skipped {note}")
+    if unknown:
+        print(f"warning: {unknown}; pages were written for the others", file=sys.stderr)
     print(f"wrote {len(written.pages)} replay page(s); index: {written.index}")
     if len(written.pages) == 1:
         print(f"replay: {written.pages[0]}")
+    if not written.pages:
+        print("no page written: nothing in the results could be replayed", file=sys.stderr)
+        return 1
     return 0
+
+
+def _unknown_games(counts: dict[str, int]) -> str:
+    """What was skipped for unregistered games, with the registered ids ("" if nothing)."""
+    if not counts:
+        return ""
+    games = ", ".join(f"{game!r} ({n})" for game, n in counts.items())
+    registered = ", ".join(info.versioned_id for info in list_games())
+    return (
+        f"{sum(counts.values())} record(s) skipped because their game is not registered "
+        f"here: {games}; registered games: {registered}"
+    )

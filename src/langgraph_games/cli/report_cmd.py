@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph_games.cli._options import add_scoring_flags, scoring_of
+from langgraph_games.cli._paths import output_dir
 from langgraph_games.eval.reports.report import build_report, write_report
 
 __all__ = ["add_parser", "run"]
@@ -35,11 +36,11 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the tables and what was skipped; write them with the plots."""
     paths = [Path(p) for p in args.results]
+    out = output_dir("--out", args.out if args.out else paths[0].parent / "report")
     report = build_report(paths, scoring_of(args))
     if report.empty:
         why = "; ".join(report.notes) or "no match, episode or round records"
         raise ValueError(f"nothing to report in {', '.join(map(str, paths))}: {why}")
-    out = Path(args.out) if args.out else paths[0].parent / "report"
     written = write_report(report, out, plots=not args.no_plots)
     print(report.markdown())
     print(f"report: {written.markdown}")

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
+from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.protocols.smartplay import (
     MINECRAFT_OFFLINE,
@@ -96,6 +97,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run or resume every setting for every agent and print the SmartPlay tables."""
+    output_dir("--out", args.out)
     settings = resolve_settings(args.games)
     # --model completes LLM strategies given without a model, e.g. smartplay
     agents = [complete_model(agent, args.model) for agent in args.agents]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph_games.cli._options import add_model_flags, model_settings
+from langgraph_games.cli._paths import output_file
 from langgraph_games.eval.running.contexts import DEFAULT_CACHE, game_document, study_document
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY
@@ -68,6 +69,10 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Study the document and print (or write) the context."""
+    if args.output:
+        output_file("--output", args.output)
+    if not args.no_cache:
+        output_file("--cache", args.cache)
     if args.concurrency < 1:
         raise ValueError(f"--concurrency must be at least 1, got {args.concurrency}")
     game = make(args.game)

@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from langgraph_games.cli._options import add_model_flags, model_settings, parse_options
+from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import players_epilog
 from langgraph_games.eval.protocols.plans import protocol_for
 from langgraph_games.eval.running.training import TrainSpec, describe_event, run_training
@@ -206,6 +207,9 @@ def build_spec(args: argparse.Namespace) -> TrainSpec:
 
 def run(args: argparse.Namespace) -> int:
     """Run or resume the training; print the per-round table and where things are."""
+    output_dir("--out", args.out)
+    if args.store:
+        output_dir("--store", args.store)
     spec = build_spec(args)
 
     def show(event: dict[str, Any]) -> None:

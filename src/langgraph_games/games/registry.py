@@ -12,6 +12,7 @@ import re
 from importlib import metadata
 from typing import Any, TypeVar
 
+from langgraph_games.games._numbers import read_int
 from langgraph_games.games.base import Game, GameInfo
 from langgraph_games.games.errors import UnknownGameError
 
@@ -71,7 +72,9 @@ def game_class(game_id: str) -> type[Game[Any]]:
     """
     _load_plugins()
     match = _VERSIONED.match(game_id)
-    base, version = (match["id"], int(match["version"])) if match else (game_id, None)
+    base, version = (match["id"], read_int(match["version"])) if match else (game_id, None)
+    if match and version is None:  # a version number too long to be any registered one
+        raise UnknownGameError(game_id, _known_ids())
     versions = _GAMES.get(base)
     if not versions or (version is not None and version not in versions):
         raise UnknownGameError(game_id, _known_ids())

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from langgraph_games.games._numbers import read_int, read_number
+
 __all__ = [
     "Answer",
     "AnswerKind",
@@ -126,12 +128,17 @@ class SubproblemScore:
         }
 
 
-# Indices and mapping values are bounded digit runs, so int() never sees a huge one.
-_TAG = re.compile(r"\[?\s*\**\s*Intermediate\s+Thinking\s+Results?\s*(\d{1,4})\s*\**\s*[:：]", re.I)
+# Indices and mapping values are bounded digit runs, so int() never sees a huge one. No
+# pattern has two quantifiers that can match the same characters in a row (such as the
+# ``\s*\**\s*`` before the tag that was once here), which on a long run of spaces backtrack
+# in cubic time: what may precede a tag (``[``, spaces, ``*``) is read backwards instead.
+_TAG = re.compile(r"Intermediate\s+Thinking\s+Results?\s*(\d{1,4})[\s*]*[:：]", re.I)
 _NONE_WORDS = {"none", "no", "n/a", "na", "nothing", "empty", "[]", "{}", "null", "-"}
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_ARROW = re.compile(r"\s*-+\s*>?\s*")
-_PAIR = re.compile(r"([A-Za-z]+)\s*[:=]?\s*(-?\d{1,9})(?!\d)")
+_NUMBER = re.compile(r"(-?\d+)(?:\.(\d+))?")
+_ARROW = re.compile(r"-+>?")
+_PAIR = re.compile(r"(?<![A-Za-z])([A-Za-z]+)\s*(?:[:=]\s*)?(-?\d{1,9})(?!\d)")
+_SEPARATOR = re.compile(r"[,;]")
+_SPACE = re.compile(r"\s+")
 
 
 def extract_intermediate(text: str) -> dict[int, str]:
@@ -139,37 +146,63 @@ def extract_intermediate(text: str) -> dict[int, str]:
 
     The last answer given for each ``k`` wins (models often restate the format first).
     Brackets inside the answer are balanced; a tag without a closing bracket ends at
-    the end of its line.
+    the end of its line. An answer also ends where the next tag starts, so answers never
+    overlap and reading a reply takes time linear in its length, whatever it holds.
 
     Example:
         >>> extract_intermediate("[Intermediate Thinking Results 1: (0,1), (2,2)] ok")
         {1: '(0,1), (2,2)'}
     """
+    tags = list(_TAG.finditer(text))
     found: dict[int, str] = {}
-    for match in _TAG.finditer(text):
-        index = int(match.group(1))
-        bracketed = match.group(0).lstrip().startswith("[")
+    starts = [_tag_start(text, match.start()) for match in tags]
+    for k, match in enumerate(tags):
+        limit = starts[k + 1][0] if k + 1 < len(tags) else len(text)
+        bracketed = starts[k][1]
         start = match.end()
-        end = _answer_end(text, start, bracketed)
-        found[index] = text[start:end].strip().strip("*").strip()
+        end = _answer_end(text, start, limit, bracketed)
+        # \d{1,4}: the index is a bounded digit run, so int() is safe
+        found[int(match.group(1))] = text[start:end].strip().strip("*").strip()
     return found
 
 
-def _answer_end(text: str, start: int, bracketed: bool) -> int:
+def _tag_start(text: str, at: int) -> tuple[int, bool]:
+    """Where the tag whose words start at ``at`` begins, and whether a ``[`` opens it.
+
+    A tag may be preceded by spaces, then Markdown ``*``, then spaces, then ``[``.
+    """
+    start = at
+    while start > 0 and text[start - 1].isspace():
+        start -= 1
+    while start > 0 and text[start - 1] == "*":
+        start -= 1
+    while start > 0 and text[start - 1].isspace():
+        start -= 1
+    if start > 0 and text[start - 1] == "[":
+        return start - 1, True
+    return start, False
+
+
+_BRACKET_OR_LINE = re.compile(r"[\[\]\n]")
+
+
+def _answer_end(text: str, start: int, limit: int, bracketed: bool) -> int:
+    """Where the answer from ``start`` ends, looking no further than ``limit``."""
     depth = 0
-    newline = text.find("\n", start)
-    line_end = len(text) if newline < 0 else newline
-    for i in range(start, len(text)):
-        ch = text[i]
+    line_end = None
+    for mark in _BRACKET_OR_LINE.finditer(text, start, limit):
+        ch = mark.group(0)
         if ch == "[":
             depth += 1
         elif ch == "]":
             if depth == 0:
-                return i
+                return mark.start()
             depth -= 1
-        elif ch == "\n" and not bracketed:
-            return i
-    return line_end if not bracketed else min(len(text), line_end)
+        elif not bracketed:
+            return mark.start()
+        elif line_end is None:
+            line_end = mark.start()
+    return limit if line_end is None else line_end
 
 
 def normalize_item(item: str) -> str:
@@ -179,8 +212,7 @@ def normalize_item(item: str) -> str:
         >>> normalize_item("( 2, 1 ) - ( 3,0 )")
         '(2,1)->(3,0)'
     """
-    item = _ARROW.sub("->", item.strip())
-    return re.sub(r"\s+", "", item).upper()
+    return _ARROW.sub("->", _SPACE.sub("", item)).upper()
 
 
 def parse_answer(sub: Subproblem, text: str | None) -> Answer | None:
@@ -193,7 +225,7 @@ def parse_answer(sub: Subproblem, text: str | None) -> Answer | None:
     lowered = raw.lower().strip(" .")
     if sub.kind is AnswerKind.SET:
         if sub.item_pattern is None:
-            items = [p for p in re.split(r"\s*[,;]\s*", raw) if p]
+            items = [p.strip() for p in _SEPARATOR.split(raw) if p.strip()]
         else:
             items = re.findall(sub.item_pattern, raw)
         if items:
@@ -208,14 +240,14 @@ def parse_answer(sub: Subproblem, text: str | None) -> Answer | None:
         return None
     if sub.kind is AnswerKind.NUMBER:
         number = _NUMBER.search(raw)
-        return float(number.group(0)) if number else None
+        return read_number(number[1], number[2] or "") if number else None
     if sub.kind is AnswerKind.LABEL:
         return " ".join(lowered.replace("/", " ").split())
     if sub.kind is AnswerKind.MAPPING:
-        pairs = _PAIR.findall(raw)
-        if not pairs:
-            return None
-        return tuple(sorted((k.lower(), int(v)) for k, v in pairs))
+        pairs = [(k.lower(), read_int(v)) for k, v in _PAIR.findall(raw)]
+        if not pairs or any(v is None for _, v in pairs):
+            return None  # nothing to read, or a number too long to be any answer
+        return tuple(sorted((k, v) for k, v in pairs if v is not None))
     raise ValueError(f"unknown answer kind {sub.kind!r}")
 
 

@@ -19,7 +19,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.memory.meaning import lost_markers
-from langgraph_games.models.messages import reply_text
+from langgraph_games.models.messages import reply_text, reply_too_long
 from langgraph_games.models.retry import invoke_with_retry
 
 __all__ = [
@@ -128,6 +128,7 @@ def parse_merge_reply(reply: str, sources: Sequence[str]) -> tuple[str | None, s
     Returns:
         ``(text, "ok")`` for an acceptable merged lesson, ``(None, "separate")`` when the
         model declined, or ``(None, reason)`` for a reply that cannot be used: ``empty``,
+        ``too-long`` (see :func:`~langgraph_games.models.messages.reply_too_long`),
         ``no-merged-line``, ``echo``, ``length``, ``lost-number`` (a number of a source is
         missing) or ``lost-meaning`` (a negation, quantifier or direction word of a source
         is missing; see :func:`~langgraph_games.memory.meaning.lost_markers`).
@@ -142,6 +143,8 @@ def parse_merge_reply(reply: str, sources: Sequence[str]) -> tuple[str | None, s
         ...                   ["Always move right first.", "Never move right first."])
         (None, 'lost-meaning')
     """
+    if reply_too_long(reply) is not None:
+        return None, "too-long"
     lines = _clean(reply)
     if not lines:
         return None, "empty"
@@ -174,7 +177,13 @@ def parse_merge_reply(reply: str, sources: Sequence[str]) -> tuple[str | None, s
 
 
 def parse_rewrite_reply(reply: str) -> list[str] | None:
-    """Read a tidied list: numbered (or bulleted) lines; ``None`` if nothing usable."""
+    """Read a tidied list: numbered (or bulleted) lines; ``None`` if nothing usable.
+
+    A reply too long to read (:func:`~langgraph_games.models.messages.reply_too_long`)
+    gives ``None``.
+    """
+    if reply_too_long(reply) is not None:
+        return None
     items = []
     for line in _clean(reply):
         if not _BULLET.match(line):

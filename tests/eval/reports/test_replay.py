@@ -175,7 +175,12 @@ def test_replay_command_writes_pages_an_index_and_says_what_it_skipped(
         handle.write('{"kind": "match", "match_id": "trunc')
     out = tmp_path / "replays"
     assert main(["replay", str(results), "--out", str(out)]) == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
+    assert captured.err.startswith(
+        "warning: 1 record(s) skipped because their game is not registered here: "
+        "'curling-v1' (1); registered games: "
+    )
     assert "wrote 1 replay page(s)" in printed
     assert "mixed.jsonl line 4: truncated last line (a crashed run)" in printed
     assert "game 'curling-v1' is not registered here" in printed

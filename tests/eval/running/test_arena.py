@@ -55,16 +55,19 @@ async def test_interrupted_run_resumes_and_plays_each_match_once(tmp_path: Path)
     with pytest.raises(Interrupted):
         await run_arena(arena, tmp_path, progress=False, on_match=count)
     path = next(tmp_path.glob("*.jsonl"))
-    assert len(ResultsFile(path).read().records) == 4
+    # Appends run in a worker thread: a match that had finished and whose append had
+    # started when the run died is still written whole (it is a finished match).
+    first = len(ResultsFile(path).read().records)
+    assert first in (4, 5)
     # A crash can also leave half a line behind.
     with path.open("a") as handle:
         handle.write('{"kind": "match", "match_id": "half')
     report = await run_arena(arena, tmp_path, progress=False)
     read = ResultsFile(path).read()
     ids = [r["match_id"] for r in read.records]
-    assert report.skipped == 4 and report.played == 2
+    assert report.skipped == first and report.played == 6 - first
     assert len(ids) == len(set(ids)) == 6
-    assert len(read.skipped) == 1 and read.skipped[0][0] == 5
+    assert len(read.skipped) == 1 and read.skipped[0][0] == first + 1
     assert read.skipped[0][1].startswith("bad JSON: Unterminated string")
     again = await run_arena(arena, tmp_path, progress=False)
     assert again.played == 0 and again.skipped == 6

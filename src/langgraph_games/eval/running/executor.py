@@ -1,10 +1,12 @@
 """The shared executor of arenas and evaluation runs.
 
 Jobs (one episode each) run concurrently under a bound on one asyncio loop. Each finished
-episode becomes one record appended to the results file at once; a job whose players fail
-(e.g. a model endpoint that stays down after retries) is recorded with ``status: "error"``
-and the others go on. On Ctrl-C or any failure the jobs still running are cancelled, so
-what is on disk is exactly what finished, and a rerun skips it.
+episode becomes one record appended to the results file at once (its metrics, encoding
+and ``fsync`` run in a worker thread, so nothing slow and synchronous holds up the loop);
+a job whose players fail (e.g. a model endpoint that stays down after retries) is
+recorded with ``status: "error"`` and the others go on. On Ctrl-C or any failure the jobs
+still running are cancelled, so what is on disk is exactly what finished (a finished
+episode whose append had started is written whole), and a rerun skips it.
 
 An LLM strategy's player (and its compiled graph) is built once per run for each spec,
 game and settings, and serves all of the run's episodes, also at once: players keep no
@@ -62,10 +64,19 @@ def preflight(players: Sequence[PlayerRecipe], game: Game[Any]) -> list[dict[str
 
     Raises:
         PlayerSettingError: The settings do not fit together.
-        ValueError: A player cannot play ``game``.
+        ValueError: A player cannot play ``game``, or asks a person (an unattended run
+            cannot wait for one: ``langgraph-games play`` and ``run_episode`` can).
         ModelUnavailableError: A model cannot be reached or loaded.
     """
-    described = [{"spec": recipe.spec.label, **recipe.build(game).describe()} for recipe in players]
+    built = [(recipe, recipe.build(game)) for recipe in players]
+    people = [recipe.spec.label for recipe, player in built if player.interactive]
+    if people:
+        raise ValueError(
+            f"{', '.join(repr(p) for p in people)} asks a person at every move, and arenas and "
+            "evaluation runs play unattended; play against it with 'langgraph-games play "
+            "<game> --players human <opponent>' (or run_episode in your own code)"
+        )
+    described = [{"spec": recipe.spec.label, **player.describe()} for recipe, player in built]
     check_models(players)
     return described
 
@@ -221,9 +232,11 @@ async def run_jobs(
                 on_decision if progress else None,
                 truths=truths,
             )
+            # Metrics replay the episode and the append encodes and fsyncs the record:
+            # slow synchronous work, done in a worker thread so the other episodes go on.
             if finish is not None and record["status"] != "error":
-                finish(record, job.game)
-            results.append(record)
+                await asyncio.to_thread(finish, record, job.game)
+            await asyncio.to_thread(results.append, record)
             counts["played"] += 1
             counts["errors"] += record["status"] == "error"
             bar.update(1)

@@ -57,10 +57,15 @@ class LoadedRecord:
 
 @dataclass
 class Loaded:
-    """The usable records of some results files, and notes on what was set aside."""
+    """The usable records of some results files, and notes on what was set aside.
+
+    ``unknown_games`` counts the match and episode records set aside because their game
+    is not registered here, by game id.
+    """
 
     records: list[LoadedRecord] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unknown_games: dict[str, int] = field(default_factory=dict)
 
     def of_kind(self, kind: str, path: Path | None = None) -> list[dict[str, Any]]:
         """The records of one kind (of one file when ``path`` is given)."""
@@ -183,6 +188,7 @@ def load_results(
                 f"{', '.join(KINDS)}); skipped"
             )
         for game, lines in unknown_game.items():
+            loaded.unknown_games[game] = loaded.unknown_games.get(game, 0) + len(lines)
             registered = ", ".join(info.versioned_id for info in list_games())
             loaded.notes.append(
                 f"{path.name} {_lines(lines)}: game {game!r} is not registered here "

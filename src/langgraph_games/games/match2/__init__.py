@@ -26,6 +26,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from langgraph_games.games._numbers import canonical_int
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.errors import IllegalActionError, OptionError
 from langgraph_games.games.match2.levels import LEVEL_SETS, Level, fixed_level, generate_level
@@ -73,11 +74,13 @@ class Match2Options(GameOptions):
 
 
 def _position(text: str) -> tuple[int, ...] | None:
-    parts = text.split(",")
-    if not all(p.isdigit() and str(int(p)) == p for p in parts):
-        return None
-    values = tuple(int(p) for p in parts)
-    return values if all(0 <= v < SIZE for v in values) else None
+    values = []
+    for part in text.split(","):
+        value = canonical_int(part)
+        if value is None or not 0 <= value < SIZE:
+            return None
+        values.append(value)
+    return tuple(values)
 
 
 @register

@@ -23,7 +23,9 @@ from langgraph_games.games.match2.rules import COLOURS, PROPS, SIZE, Match2State
 __all__ = ["ACTION_TYPES", "board_json", "observation_text", "parse_match2_answer", "render_text"]
 
 ACTION_TYPES = ("eliminate", *PROPS)
-_FENCE = re.compile(r"```json\s*(.*?)```", re.DOTALL)
+# The block is stripped after the match: a ``\s*`` before the lazy ``(.*?)`` would make a
+# fence followed by a long run of spaces and no closing fence take quadratic time.
+_FENCE = re.compile(r"```json(.*?)```", re.DOTALL)
 
 
 def board_json(board: str) -> str:
@@ -71,18 +73,30 @@ def render_text(state: Match2State) -> str:
     return "\n".join(lines) + "\n" + status
 
 
-def _objects(text: str) -> list[Any]:
-    """Every JSON object that starts at some ``{`` in ``text`` and has an ``action`` key."""
+_OBJECT_START = re.compile(r"\{\s*\"")
+MAX_OBJECT_TRIES = 64
+"""Object starts tried for a bare answer, from the chosen end (each try may read far)."""
+
+
+def _bare_object(text: str, pick: Literal["first", "last"]) -> Any:
+    """The first (or last) JSON object in ``text`` with an ``action`` key, or ``None``.
+
+    Only a ``{`` followed by a key can start one, and at most :data:`MAX_OBJECT_TRIES`
+    of those are tried, from the chosen end: a failed try costs up to the rest of the
+    text, so trying every ``{`` of a reply made of them took quadratic time.
+    """
     decoder = json.JSONDecoder()
-    found = []
-    for match in re.finditer(r"\{", text):
+    starts = [m.start() for m in _OBJECT_START.finditer(text)]
+    if pick == "last":
+        starts.reverse()
+    for start in starts[:MAX_OBJECT_TRIES]:
         try:
-            value, _ = decoder.raw_decode(text, match.start())
+            value, _ = decoder.raw_decode(text, start)
         except (ValueError, RecursionError):
             continue
         if isinstance(value, dict) and "action" in value:
-            found.append(value)
-    return found
+            return value
+    return None
 
 
 def _int(value: Any) -> int | None:
@@ -118,7 +132,8 @@ def parse_match2_answer(
         except (ValueError, RecursionError):
             malformed = True
     if not candidates and not require_fence:
-        candidates = _objects(text)
+        bare = _bare_object(text, pick)
+        candidates = [] if bare is None else [bare]
     if not candidates:
         if malformed:
             return ParsedAnswer(None, "the ```json block is not valid JSON")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from langgraph_games.games._numbers import read_int
 from langgraph_games.games._parsed import ParsedAnswer
 from langgraph_games.games.maze.rules import DIRECTIONS
 
@@ -31,8 +32,9 @@ _PATTERNS = (
     re.compile(r"choose action[：:]\s*(\d+)"),
     re.compile(r"I choose action[：:]\s*(\d+)"),
     re.compile(r"choice[：:]\s*(\d+)"),
-    re.compile(r"(\d+)\s*[。，,.]?\s*$"),
 )
+_END_PUNCTUATION = ("。", "，", ",", ".")
+_DIGITS = re.compile(r"\d+")
 _WORDS = ("one", "two", "three")
 
 
@@ -73,11 +75,28 @@ def parse_maze_answer(text: str, *, pick: Literal["first", "last"] = "first") ->
         if pick == "last":
             matches.reverse()
         for match in matches[:1]:
-            number = int(match.group(1))
-            if 0 <= number <= 11:
+            number = read_int(match.group(1))
+            if number is not None and 0 <= number <= 11:
                 return ParsedAnswer(str(number))
+    number = _trailing_number(text)
+    if number is not None and 0 <= number <= 11:
+        return ParsedAnswer(str(number))
     lowered = text.lower()
     for phrase, action in PHRASES:
         if phrase in lowered:
             return ParsedAnswer(str(action))
     return ParsedAnswer(None, 'no action number 0-11 found (write "Action: X")')
+
+
+def _trailing_number(text: str) -> int | None:
+    r"""The number the reply ends with (then at most spaces, one ``.``/``,``/``。``/``，``).
+
+    The released pattern ``(\d+)\s*[。，,.]?\s*$`` backtracks through every digit run of
+    the reply, which takes minutes on a reply of many digits; this reads the same number
+    from the end in linear time.
+    """
+    body = text.rstrip()
+    if body.endswith(_END_PUNCTUATION):
+        body = body[:-1].rstrip()
+    digits = _DIGITS.match(body[::-1])
+    return None if digits is None else read_int(digits.group(0)[::-1])

@@ -34,6 +34,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from langgraph_games.games._numbers import canonical_int
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.minesweeper.render import (
@@ -213,10 +214,8 @@ class Minesweeper(Game[MinesweeperState]):
         parts = action.split(",")
         if len(parts) != 3 or parts[0] not in ("r", "f"):
             return None
-        if not all(p.isdigit() and str(int(p)) == p for p in parts[1:]):
-            return None
-        row, col = int(parts[1]), int(parts[2])
-        if not (0 <= row < state.rows and 0 <= col < state.cols):
+        row, col = canonical_int(parts[1]), canonical_int(parts[2])
+        if row is None or col is None or not (0 <= row < state.rows and 0 <= col < state.cols):
             return None
         return parts[0], row * state.cols + col
 

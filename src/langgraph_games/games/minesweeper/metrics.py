@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from langgraph_games.games._numbers import read_int
 from langgraph_games.games._tables import text_table
 from langgraph_games.games.minesweeper.rules import COVERED, FLAG, MinesweeperState, Status
 from langgraph_games.games.minesweeper.truth import analyse
@@ -74,10 +75,10 @@ def move_check(state: MinesweeperState, action: str) -> dict[str, Any] | None:
         'guess'
     """
     parts = action.split(",")
-    if len(parts) != 3 or parts[0] not in ("r", "f") or not all(p.isdigit() for p in parts[1:]):
+    if len(parts) != 3 or parts[0] not in ("r", "f"):
         return None
-    row, col = int(parts[1]), int(parts[2])
-    if not (0 <= row < state.rows and 0 <= col < state.cols):
+    row, col = read_int(parts[1]), read_int(parts[2])
+    if row is None or col is None or not (0 <= row < state.rows and 0 <= col < state.cols):
         return None
     cell = row * state.cols + col
     shown = state.view[cell]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from langgraph_games.games._numbers import read_int
 from langgraph_games.games._parsed import ParsedAnswer
 from langgraph_games.games.minesweeper.rules import COVERED, FLAG, MINE
 
@@ -79,7 +80,7 @@ def parse_triple(text: str, rows: int, cols: int) -> ParsedAnswer:
     if not found:
         return ParsedAnswer(None, "no (action,row,col) triple found")
     letter, row_text, col_text = found[-1]
-    row, col = int(row_text), int(col_text)
-    if not (0 <= row < rows and 0 <= col < cols):
+    row, col = read_int(row_text), read_int(col_text)
+    if row is None or col is None or not (0 <= row < rows and 0 <= col < cols):
         return ParsedAnswer(None, "invalid position, out of range.")
     return ParsedAnswer(f"{letter},{row},{col}")

@@ -50,8 +50,11 @@ Triple = tuple[int, int, int]
 
 _COUNT = r"(\d{1,6})"  # bounded: a longer digit run is no count (and never reaches int())
 _TRIPLE = rf"[\(\[]\s*{_COUNT}\s*,\s*{_COUNT}\s*,\s*{_COUNT}\s*[\)\]]"
+# No two quantifiers that can take the same spaces stand next to each other (as
+# ``\s*[:=]?\s*`` did): on a long run of spaces such a pair backtracks in quadratic time.
 PROPOSAL_RE = re.compile(
-    rf"P(?:layer)?\s*1\s*[:=]?\s*{_TRIPLE}\s*[,;]?\s*(?:and\s*)?P(?:layer)?\s*2\s*[:=]?\s*{_TRIPLE}",
+    rf"P(?:layer)?\s*1\s*(?:[:=]\s*)?{_TRIPLE}\s*(?:[,;]\s*)?(?:and\s*)?"
+    rf"P(?:layer)?\s*2\s*(?:[:=]\s*)?{_TRIPLE}",
     re.I,
 )
 AGREE_RE = re.compile(r"\bagree(?:d|ment)?\b", re.I)
@@ -144,7 +147,7 @@ def read_proposal(text: str) -> Proposal | None:
     match = PROPOSAL_RE.fullmatch(text.strip().strip("[]").strip())
     if match is None:
         return None
-    a, b, c, x, y, z = (int(g) for g in match.groups())
+    a, b, c, x, y, z = (int(g) for g in match.groups())  # each a run of at most 6 digits
     return (a, b, c, x, y, z)
 
 

@@ -5,12 +5,17 @@ The call node records tokens and latency the same way the GAMEBoT graph does;
 :func:`reply_decision` builds the :class:`~langgraph_games.players.base.Decision` from the
 graph state. The graphs take the live engine and state from their runtime context
 (:class:`~langgraph_games.graphs.common.decision.LiveGame`) when they are given one.
+
+Reading a long reply is slow synchronous work, and the agents' nodes run on the event
+loop that also serves every other match of an arena: :func:`read_off_loop` reads a reply
+longer than :data:`INLINE_READ_CHARS` in a worker thread, so the loop never waits for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -19,10 +24,24 @@ from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_games.graphs.common.decision import DecisionOutput, LiveGame
 from langgraph_games.graphs.common.llm import reply_text
+from langgraph_games.models.messages import clip_reply, reply_too_long
 from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players.base import Decision, ParseStatus
 
-__all__ = ["call_model", "compile_model_check", "reply_decision", "to_messages"]
+__all__ = [
+    "INLINE_READ_CHARS",
+    "call_model",
+    "compile_model_check",
+    "read_off_loop",
+    "reply_decision",
+    "to_messages",
+    "unread_reply",
+]
+
+T = TypeVar("T")
+
+INLINE_READ_CHARS = 8_000
+"""Replies up to this length are read on the loop (a thread costs more than reading them)."""
 
 
 def to_messages(pairs: Sequence[tuple[str, str]]) -> list[BaseMessage]:
@@ -77,7 +96,7 @@ def reply_decision(
         "decision": Decision(
             action=action,
             status=status,
-            raw_outputs=[state.get("reply") or ""],
+            raw_outputs=[clip_reply(state.get("reply") or "")],
             intermediate=dict(intermediate or {}),
             scores=list(scores or []),
             usage=dict(state.get("usage") or {}),
@@ -85,6 +104,34 @@ def reply_decision(
             info=info,
         )
     }
+
+
+def unread_reply(text: str) -> tuple[None, ParseStatus, dict[str, Any]] | None:
+    """``(None, UNPARSABLE, info)`` for a reply too long to read, else ``None``.
+
+    See :func:`~langgraph_games.models.messages.reply_too_long`; ``info`` holds the
+    problem and the reply's length.
+    """
+    problem = reply_too_long(text)
+    if problem is None:
+        return None
+    return None, ParseStatus.UNPARSABLE, {"problem": problem, "reply_chars": len(text)}
+
+
+async def read_off_loop(reply: str, read: Callable[..., T], *args: Any) -> T:
+    """``read(*args)``, in a worker thread if ``reply`` is longer than :data:`INLINE_READ_CHARS`.
+
+    Example:
+        >>> import asyncio, threading
+        >>> on_loop = lambda: threading.current_thread() is threading.main_thread()
+        >>> asyncio.run(read_off_loop("short", on_loop))
+        True
+        >>> asyncio.run(read_off_loop("x" * 9000, on_loop))
+        False
+    """
+    if len(reply) <= INLINE_READ_CHARS:
+        return read(*args)
+    return await asyncio.to_thread(read, *args)
 
 
 def compile_model_check(

@@ -52,8 +52,10 @@ from langgraph_games.graphs.common.decision import (
 from langgraph_games.graphs.common.prompt_agent import (
     call_model,
     compile_model_check,
+    read_off_loop,
     reply_decision,
     to_messages,
+    unread_reply,
 )
 from langgraph_games.graphs.eeb.prompts import (
     is_refusal,
@@ -100,6 +102,9 @@ def _check_game(game: Game[Any]) -> None:
 def _parse_maze(
     game: Maze, state: MazeState, text: str, *, pick: Pick, detect_refusal: bool, attempt: int
 ) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+    unread = unread_reply(text)
+    if unread is not None:
+        return unread
     if detect_refusal and is_refusal(text):
         rng = derive_rng("eeb-refusal", state.seed, state.turn, attempt)
         action = rng.choice(game.legal_actions(state, 0))
@@ -114,6 +119,9 @@ def _parse_maze(
 def _parse_match2(
     game: Match2, state: Match2State, text: str, *, pick: Pick, require_fence: bool
 ) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+    unread = unread_reply(text)
+    if unread is not None:
+        return unread
     parsed = parse_match2_action(text, require_fence=require_fence, pick=pick)
     if parsed.action is None:
         problem = parsed.reason if text.strip() else "your answer was empty"
@@ -187,6 +195,9 @@ def create_eeb_agent(
 
     async def check(state: EebState, runtime: Runtime[LiveGame]) -> DecisionOutput:
         live = live_game(state, runtime.context)
+        return await read_off_loop(state.get("reply") or "", read, state, live)
+
+    def read(state: EebState, live: LiveGame) -> DecisionOutput:
         action, status, info = parse_eeb_reply(
             live.game,
             live.state,

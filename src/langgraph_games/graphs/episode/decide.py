@@ -12,6 +12,7 @@ from langgraph_games.games.session import GameSession
 from langgraph_games.games.state import derive_rng
 from langgraph_games.graphs.episode.memory import SeatMemory, exchange_of
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.models.messages import clip_reply
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
 
 __all__ = ["decide_seat"]
@@ -89,6 +90,7 @@ async def decide_seat(
                 ParseStatus.UNPARSABLE if decision.action is None else ParseStatus.ILLEGAL
             )
         entry = decision.to_dict()
+        entry["raw_outputs"] = [clip_reply(str(text)) for text in entry["raw_outputs"]]
         if not valid:
             feedback = _problem(decision, legal, game, state, seat)
             entry["feedback"] = feedback

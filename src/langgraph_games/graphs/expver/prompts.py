@@ -27,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from langgraph_games.models.messages import reply_too_long
+
 __all__ = [
     "Reflection",
     "experience_lessons",
@@ -193,8 +195,10 @@ class Reflection:
         return bool(self.summary or self.strengths or self.weaknesses)
 
 
+# One character class before the section name (two adjacent ones, ``[\s#>*_]*[\s*_]*``,
+# backtrack quadratically on a long run of spaces).
 _HEADER = re.compile(
-    r"^[\s#>*_]*(?:\d+[.)]\s*)?[\s*_]*(experience\s+summary|summary|experience|strengths?|weakness(?:es)?)"
+    r"^[\s#>*_]*(?:\d+[.)][\s*_]*)?(experience\s+summary|summary|experience|strengths?|weakness(?:es)?)"
     r"[\s*_]*(?:[:：]|$)[\s*_]*(.*)$",
     re.IGNORECASE,
 )
@@ -286,6 +290,9 @@ def parse_reflection(text: str) -> Reflection:
         'no-sections'
     """
     result = Reflection()
+    if reply_too_long(text) is not None:
+        result.problem = f"too-long ({len(text):,} characters)"
+        return result
     if not text.strip():
         result.problem = "empty"
         return result

@@ -54,9 +54,10 @@ from langgraph_games.graphs.common.decision import (
     live_context,
     live_game,
 )
-from langgraph_games.graphs.common.prompt_agent import compile_model_check
+from langgraph_games.graphs.common.prompt_agent import compile_model_check, read_off_loop
 from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.factory import describe_model
+from langgraph_games.models.messages import clip_reply, reply_too_long
 from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players.base import Decision, ParseStatus
 
@@ -249,6 +250,9 @@ def create_gamebot_agent(
 
     async def check(state: GamebotState, runtime: Runtime[LiveGame]) -> DecisionOutput:
         live = live_game(state, runtime.context)
+        return await read_off_loop(state.get("reply") or "", read, state, live)
+
+    def read(state: GamebotState, live: LiveGame) -> DecisionOutput:
         player = int(state["player"])
         decision = parse_gamebot_reply(
             live.game, live.state, player, state.get("reply") or "", label=label, scored=scored
@@ -280,13 +284,24 @@ def parse_gamebot_reply(
     The move is read by :meth:`~langgraph_games.games.base.Game.read_action`: the first
     action named after the last final label (the game's ``answer_labels``, else
     ``label``); commentary after it is ignored, and a final section that lists two
-    different actions, or an answer without the label that names two, is ambiguous.
+    different actions, or an answer without the label that names two, is ambiguous. A
+    reply too long to read (:func:`~langgraph_games.models.messages.reply_too_long`) is
+    unparsable, and only an excerpt of it is kept.
 
     Returns:
         The :class:`~langgraph_games.players.base.Decision` (no usage, scores or latency
         yet), with ``info["problem"]`` explaining an unusable answer and ``info["named"]``
         the actions an ambiguous one names.
     """
+    too_long = reply_too_long(text)
+    if too_long is not None:
+        info_long = {"problem": too_long, "reply_chars": len(text)}
+        return Decision(
+            action=None,
+            status=ParseStatus.UNPARSABLE,
+            raw_outputs=[clip_reply(text)],
+            info=info_long,
+        )
     labels = None if game.answer_labels else (label,)
     reading = game.read_action(state, player, text, labels=labels)
     info: dict[str, Any] = {}

@@ -56,8 +56,10 @@ from langgraph_games.graphs.common.decision import (
 from langgraph_games.graphs.common.prompt_agent import (
     call_model,
     compile_model_check,
+    read_off_loop,
     reply_decision,
     to_messages,
+    unread_reply,
 )
 from langgraph_games.graphs.minesweeper.prompts import (
     VARIANTS,
@@ -178,12 +180,18 @@ def parse_minesweeper_reply(
 ) -> tuple[str | None, ParseStatus, dict[str, Any]]:
     """``(action, status, info)`` of a reply, with the solver's ``move_check`` in ``info``.
 
+    A reply too long to read is unparsable (see
+    :func:`~langgraph_games.models.messages.reply_too_long`).
+
     Example:
         >>> from langgraph_games.games import make
         >>> game = make("minesweeper")
         >>> parse_minesweeper_reply(game, game.initial_state(0), "f,12,0")[:2]
         ('invalid:position', <ParseStatus.OK: 'ok'>)
     """
+    unread = unread_reply(text)
+    if unread is not None:
+        return unread
     action, status, info = _read(game, state, text)
     if action is not None:
         check = move_check(state, action)
@@ -212,6 +220,8 @@ def score_reported_cells(
 ) -> tuple[dict[int, str], list[dict[str, Any]]]:
     """The reported certain cells and their scores against the solver (subproblems 1, 2).
 
+    A reply too long to read reports none.
+
     Example:
         >>> from langgraph_games.games import make
         >>> game = make("minesweeper")
@@ -221,7 +231,7 @@ def score_reported_cells(
         >>> answers, [(s["index"], s["answered"], s["value"]) for s in scores]
         ({1: 'None'}, [(1, True, 1.0), (2, False, 0.0)])
     """
-    answers = extract_intermediate(text)
+    answers = extract_intermediate(text) if unread_reply(text) is None else {}
     truth = game.ground_truth(state, 0)
     scores = [
         {**score_answer(sub, answers.get(sub.index), truth[sub.index]).to_dict(), "scored": True}
@@ -289,6 +299,11 @@ def create_minesweeper_agent(
 
     async def check(state: MinesweeperAgentState, runtime: Runtime[LiveGame]) -> DecisionOutput:
         game, game_state = _engine(state, runtime.context)
+        return await read_off_loop(state.get("reply") or "", read, state, game, game_state)
+
+    def read(
+        state: MinesweeperAgentState, game: Minesweeper, game_state: MinesweeperState
+    ) -> DecisionOutput:
         text = state.get("reply") or ""
         action, status, info = parse_minesweeper_reply(game, game_state, text)
         info = {"strategy": "minesweeper_agent", "parts": _parts_label(parts), **info}

@@ -55,6 +55,7 @@ from langgraph_games.graphs.question_dag.plan import (
     DagPlan,
     plan_question_dag,
 )
+from langgraph_games.models.messages import clip_reply, reply_too_long
 from langgraph_games.models.usage import ainvoke_measured, invoke_measured
 
 __all__ = [
@@ -87,6 +88,7 @@ class QuestionDagOutput(TypedDict, total=False):
 
     action: str | None
     defaulted: bool
+    problem: str | None
     answers: dict[str, str]
     raw_outputs: list[str]
     trace: list[dict[str, Any]]
@@ -179,7 +181,7 @@ def _messages(
     answers = state.get("answers_so_far") or {}
     for parent in plan.parents[node]:
         messages.append(HumanMessage(plan.questions[parent]))
-        messages.append(AIMessage(answers.get(parent, "")))
+        messages.append(AIMessage(clip_reply(answers.get(parent, ""))))
     messages.append(HumanMessage(plan.questions[node]))
     return messages
 
@@ -197,7 +199,7 @@ def _question_node(
                     "question": plan.questions[node],
                     "parents": list(plan.parents[node]),
                     "level": plan.levels[node],
-                    "answer": text,
+                    "answer": clip_reply(text),
                     "usage": {
                         key: counted[key]
                         for key in ("input_tokens", "output_tokens", "total_tokens")
@@ -316,7 +318,9 @@ def create_question_dag(
         candidates = _ordered_actions(prompting.actions, state.get("legal_actions"))
         answers = state.get("answers_so_far") or {}
         records = state.get("records") or {}
-        action = match_action(answers.get(plan.final, ""), candidates, rule)
+        final = answers.get(plan.final, "")
+        problem = reply_too_long(final)
+        action = None if problem else match_action(final, candidates, rule)
         defaulted = action is None
         if (
             defaulted
@@ -331,7 +335,8 @@ def create_question_dag(
         return {
             "action": action,
             "defaulted": defaulted,
-            "answers": {n: answers[n] for n in plan.order if n in answers},
+            "problem": problem,
+            "answers": {n: clip_reply(answers[n]) for n in plan.order if n in answers},
             "raw_outputs": [item["answer"] for item in trace],
             "trace": trace,
             "usage": usage,

@@ -68,6 +68,7 @@ from langgraph_games.graphs.smartplay.prompts import (
 )
 from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.factory import describe_model
+from langgraph_games.models.messages import clip_reply, reply_too_long
 from langgraph_games.models.retry import ainvoke_with_retry
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus
 
@@ -208,7 +209,9 @@ def create_smartplay_agent(
     async def act(state: SmartPlayAgentState) -> DecisionOutput:
         actions = state["actions"]
         answers = list(state.get("answers") or [])
-        index = match_action(answers[-1] if answers else "", actions, default=None)
+        final = answers[-1] if answers else ""
+        too_long = reply_too_long(final)
+        index = None if too_long else match_action(final, actions, default=None)
         info: dict[str, Any] = {
             "strategy": "smartplay",
             "question_variant": question_variant,
@@ -216,8 +219,13 @@ def create_smartplay_agent(
             "defaulted": False,
         }
         legal = set(state.get("legal_actions") or actions)
-        if index is not None:
-            action: str | None = actions[index]
+        action: str | None
+        if too_long is not None:
+            action, status = None, ParseStatus.UNPARSABLE
+            info["problem"] = too_long
+            info["reply_chars"] = len(final)
+        elif index is not None:
+            action = actions[index]
             status = ParseStatus.OK
         elif default_action is not None and 0 <= default_action < len(actions):
             index = default_action
@@ -235,7 +243,7 @@ def create_smartplay_agent(
         decision = Decision(
             action=action,
             status=status,
-            raw_outputs=answers,
+            raw_outputs=[clip_reply(answer) for answer in answers],
             usage=dict(state.get("usage") or {}),
             latency_s=float(state.get("latency_s") or 0.0),
             info=info,
@@ -266,7 +274,7 @@ def _with_questions(
     """The context, this step's earlier questions with their answers, then the last question."""
     messages = list(context)
     for asked, answered in zip(questions[:-1], answers, strict=False):
-        messages += [HumanMessage(asked), AIMessage(answered)]
+        messages += [HumanMessage(asked), AIMessage(clip_reply(answered))]
     messages.append(HumanMessage(questions[-1]))
     return messages
 

@@ -229,17 +229,18 @@ def create_spring_decision_graph(
                 for item in out.get("trace") or []
             ],
         }
+        unread = out.get("problem")  # the final answer was too long to read
+        why = unread or f"the final answer ({final[:80]!r}) names no action"
         if not defaulted:
             status = ParseStatus.OK
         elif action is not None:
             status = ParseStatus.FALLBACK
-            info["problem"] = (
-                f"the final answer ({final[:80]!r}) names no action; "
-                f"SPRING's default action {action!r} was taken"
-            )
+            info["problem"] = f"{why}; SPRING's default action {action!r} was taken"
         else:
             status = ParseStatus.UNPARSABLE
-            info["problem"] = f"the final answer ({final[:80]!r}) names none of the legal actions"
+            info["problem"] = unread or (
+                f"the final answer ({final[:80]!r}) names none of the legal actions"
+            )
         usage = {"calls": int(out.get("calls", 0)), **dict(out.get("usage") or {})}
         decision = Decision(
             action=action,

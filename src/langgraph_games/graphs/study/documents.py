@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
+from langgraph_games.models.messages import reply_too_long
+
 __all__ = [
     "Format",
     "StudyError",
@@ -135,12 +137,15 @@ _MARKER = re.compile(r"^\s*(?:\(?\d+[.)]|[-*\u2022]|\(?[a-z][.)])\s+", re.IGNORE
 def split_items(answer: str) -> list[str]:
     r"""Split an answer into list items; lines without a marker continue the previous item.
 
-    An answer with no list markers at all gives one item per non-empty line.
+    An answer with no list markers at all gives one item per non-empty line; an answer
+    too long to read (:func:`~langgraph_games.models.messages.reply_too_long`) gives none.
 
     Example:
         >>> split_items("1. Eat cows\n   when hungry\n2) Drink water\n- Sleep")
         ['Eat cows when hungry', 'Drink water', 'Sleep']
     """
+    if reply_too_long(answer or "") is not None:
+        return []
     lines = [line for line in (answer or "").splitlines() if line.strip()]
     if not any(_MARKER.match(line) for line in lines):
         return [line.strip() for line in lines]
