@@ -100,3 +100,12 @@ async def event_kinds(graph: Any, graph_input: Any, **kwargs: Any) -> set[str]:
     return {
         event["event"] async for event in graph.astream_events(graph_input, version="v2", **kwargs)
     }
+
+
+async def stream_event_nodes(graph: Any, graph_input: Any, **kwargs: Any) -> set[str]:
+    """The nodes whose model calls sent ``on_chat_model_stream`` events."""
+    return {
+        str(event["metadata"].get("langgraph_node"))
+        async for event in graph.astream_events(graph_input, version="v2", **kwargs)
+        if event["event"] == "on_chat_model_stream"
+    }

@@ -21,6 +21,7 @@ from streaming_support import (
     assert_one_tree,
     event_kinds,
     message_chunks,
+    stream_event_nodes,
     streamed_text,
 )
 
@@ -66,3 +67,5 @@ async def test_loop_events_include_the_model_stream() -> None:
     graph, _ = _graph()
     kinds = await event_kinds(graph, {})
     assert {"on_chat_model_start", "on_chat_model_stream", "on_chat_model_end"} <= kinds
+    graph, _ = _graph()
+    assert await stream_event_nodes(graph, {}) == {"reflect", "model"}  # InsightForce, GeoLink
