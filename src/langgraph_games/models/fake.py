@@ -3,27 +3,35 @@
 ``ScriptedChatModel`` answers from a list (cycled) or from a function of the messages,
 optionally after a fixed latency, reports token usage, records every prompt it received
 and accepts ``bind_tools`` (LangChain's own fakes raise there), so agent graphs and tool
-loops can run end to end without a network.
+loops can run end to end without a network. It streams too: under
+``stream_mode="messages"``, ``astream_events`` or ``model.astream`` a text reply comes word
+by word (each chunk a word with the whitespace after it), so tests see tokens as they would
+from a provider.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.tool import tool_call_chunk
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, Field, PrivateAttr
 
 __all__ = ["Script", "ScriptedChatModel"]
 
 Script = Callable[[Sequence[BaseMessage]], "str | AIMessage | BaseException"]
 """A function from the prompt to the reply (text, a message, or an exception to raise)."""
+
+_WORDS = re.compile(r"\S*\s*")
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -125,3 +133,52 @@ class ScriptedChatModel(BaseChatModel):
         if self.latency_s:
             await asyncio.sleep(self.latency_s)
         return self._result(messages, self._next(messages))
+
+    def _chunks(self, messages: Sequence[BaseMessage]) -> Iterator[ChatGenerationChunk]:
+        """The reply as chunks: word by word; usage and model name ride on the last one."""
+        message = self._result(messages, self._next(messages)).generations[0].message
+        assert isinstance(message, AIMessage)
+        text = message.content if isinstance(message.content, str) else ""
+        words = [w for w in _WORDS.findall(text) if w] or [text]
+        calls = [
+            tool_call_chunk(
+                name=call["name"], args=json.dumps(call["args"]), id=call.get("id"), index=i
+            )
+            for i, call in enumerate(message.tool_calls)
+        ]
+        if not isinstance(message.content, str):  # content blocks go whole, in one chunk
+            words = []
+        for word in words[:-1]:
+            yield ChatGenerationChunk(message=AIMessageChunk(content=word))
+        yield ChatGenerationChunk(
+            message=AIMessageChunk(
+                content=words[-1] if words else message.content,
+                tool_call_chunks=calls,
+                usage_metadata=message.usage_metadata,
+                response_metadata=dict(message.response_metadata),
+                additional_kwargs=dict(message.additional_kwargs),
+            )
+        )
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        if self.latency_s:
+            time.sleep(self.latency_s)
+        yield from self._chunks(messages)
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
+        for chunk in self._chunks(messages):
+            yield chunk

@@ -7,6 +7,13 @@ lock: one llama.cpp context cannot run two generations at once. No network, no k
 
 The model is weak (it often answers with an occupied cell or no move at all), which makes
 it a real test of every parsing and fallback path rather than a strong player.
+
+It streams (``create_chat_completion(stream=True)``): under ``stream_mode="messages"``,
+``astream_events`` or ``model.astream`` each token comes as it is generated. llama.cpp's
+stream reports no usage, so a streamed call counts its own: completion tokens by
+tokenising the reply, prompt tokens from the context's length after generation (the last
+token of a reply cut by ``max_tokens`` is never evaluated, hence the correction). A test
+checks both against the unstreamed call's usage.
 """
 
 from __future__ import annotations
@@ -17,14 +24,14 @@ import importlib.util
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
 
 from langgraph_games.models.errors import ModelCallError, ModelUnavailableError
@@ -194,6 +201,60 @@ class LocalChatModel(BaseChatModel):
         return ChatResult(
             generations=[ChatGeneration(message=message)],
             llm_output={"model_name": self.model_name, "token_usage": usage},
+        )
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """Tokens as llama.cpp generates them; usage and finish reason on the last chunk.
+
+        The generation holds the model's lock to the end (or until the stream is closed).
+        """
+        path = self.model_path or str(bundled_model_path())
+        llama, lock = _shared_llama(path, self.n_ctx, self.n_threads)
+        started = time.perf_counter()
+        with lock:
+            try:
+                stream = llama.create_chat_completion(
+                    messages=_as_chat_messages(messages),
+                    temperature=kwargs.get("temperature", self.temperature),
+                    max_tokens=kwargs.get("max_tokens", self.max_tokens),
+                    stop=stop,
+                    seed=kwargs.get("seed", self.seed),
+                    stream=True,
+                )
+                parts: list[str] = []
+                finish: str | None = None
+                for event in stream:
+                    choice = event["choices"][0]
+                    finish = choice.get("finish_reason") or finish
+                    text = choice["delta"].get("content") or ""
+                    if text:
+                        parts.append(text)
+                        yield ChatGenerationChunk(message=AIMessageChunk(content=text))
+            except ValueError as exc:  # e.g. the prompt does not fit the context window
+                raise ModelCallError("local", str(exc)) from exc
+            reply = "".join(parts)
+            completion = len(llama.tokenize(reply.encode(), add_bos=False)) if reply else 0
+            prompt = max(0, llama.n_tokens - completion + (1 if finish == "length" else 0))
+        yield ChatGenerationChunk(
+            message=AIMessageChunk(
+                content="",
+                usage_metadata={
+                    "input_tokens": prompt,
+                    "output_tokens": completion,
+                    "total_tokens": prompt + completion,
+                },
+                response_metadata={
+                    "model_name": self.model_name,
+                    "finish_reason": finish,
+                    "latency_s": time.perf_counter() - started,
+                },
+            )
         )
 
     async def _agenerate(

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
@@ -65,12 +66,19 @@ def to_messages(pairs: Sequence[tuple[str, str]]) -> list[BaseMessage]:
 async def call_model(
     model: BaseChatModel,
     messages: list[BaseMessage],
+    config: RunnableConfig | None,
     *,
     attempts: int,
     delay_s: float,
 ) -> dict[str, Any]:
-    """One model call with retries: ``{"reply": text, "usage": {...}, "latency_s": s}``."""
-    reply, usage = await ainvoke_measured(model, messages, attempts=attempts, base_delay_s=delay_s)
+    """One model call with retries: ``{"reply": text, "usage": {...}, "latency_s": s}``.
+
+    ``config`` is the calling node's ``RunnableConfig``: its callbacks and LangGraph
+    metadata make the call stream (``stream_mode="messages"``) and trace inside the run.
+    """
+    reply, usage = await ainvoke_measured(
+        model, messages, config, attempts=attempts, base_delay_s=delay_s
+    )
     latency = usage.pop("latency_s")
     return {"reply": reply_text(reply), "usage": usage, "latency_s": latency}
 
@@ -143,7 +151,8 @@ def compile_model_check(
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The shape every single-call strategy graph shares: ``model -> check -> END``.
 
-    ``call`` builds the prompt and asks the model (usage recorded); ``check`` reads the
+    ``call`` builds the prompt and asks the model (usage recorded), passing its node's
+    ``config`` to the model call; ``check`` reads the
     reply into a decision (the graph's only output). Two nodes, because each LangGraph
     node costs a fixed overhead per decision and the pieces need no checkpoint between
     them. The run's context is a :class:`~langgraph_games.graphs.common.decision.LiveGame`.

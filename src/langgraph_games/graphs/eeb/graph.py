@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
@@ -183,7 +184,9 @@ def create_eeb_agent(
     engine = make(game) if isinstance(game, str) else game
     _check_game(engine)
 
-    async def call(state: EebState, runtime: Runtime[LiveGame]) -> dict[str, Any]:
+    async def call(
+        state: EebState, config: RunnableConfig, runtime: Runtime[LiveGame]
+    ) -> dict[str, Any]:
         live = live_game(state, runtime.context)
         messages = build_eeb_messages(
             live.game,
@@ -191,7 +194,9 @@ def create_eeb_agent(
             truths=list(state.get("truths") or []),
             feedback=state.get("feedback"),
         )
-        return await call_model(model, messages, attempts=call_attempts, delay_s=retry_delay_s)
+        return await call_model(
+            model, messages, config, attempts=call_attempts, delay_s=retry_delay_s
+        )
 
     async def check(state: EebState, runtime: Runtime[LiveGame]) -> DecisionOutput:
         live = live_game(state, runtime.context)

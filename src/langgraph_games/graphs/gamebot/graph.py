@@ -37,6 +37,7 @@ from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
@@ -234,7 +235,9 @@ def create_gamebot_agent(
     label = _label(prompt)
     scored = variant in _SCORED_VARIANTS
 
-    async def call_model(state: GamebotState, runtime: Runtime[LiveGame]) -> dict[str, Any]:
+    async def call_model(
+        state: GamebotState, config: RunnableConfig, runtime: Runtime[LiveGame]
+    ) -> dict[str, Any]:
         live = live_context(runtime.context)
         messages = build_gamebot_messages(
             engine_of(state) if live is None else live.game,
@@ -244,7 +247,7 @@ def create_gamebot_agent(
             feedback=state.get("feedback"),
         )
         reply, usage = await ainvoke_measured(
-            model, messages, attempts=call_attempts, base_delay_s=retry_delay_s
+            model, messages, config, attempts=call_attempts, base_delay_s=retry_delay_s
         )
         return {"messages": messages, "reply": reply.text, "usage": usage}
 

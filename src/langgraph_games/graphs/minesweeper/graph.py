@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
@@ -281,7 +282,9 @@ def create_minesweeper_agent(
     """
     parts = parts_of(variant)
 
-    async def call(state: MinesweeperAgentState, runtime: Runtime[LiveGame]) -> dict[str, Any]:
+    async def call(
+        state: MinesweeperAgentState, config: RunnableConfig, runtime: Runtime[LiveGame]
+    ) -> dict[str, Any]:
         game, game_state = _engine(state, runtime.context)
         board = state.get("observation") or game.observation(game_state, 0)
         truths = list(state.get("truths") or [])
@@ -294,7 +297,7 @@ def create_minesweeper_agent(
             board, parts, remembered, win_rule, truths=truths, feedback=feedback
         )
         return await call_model(
-            model, to_messages(pairs), attempts=call_attempts, delay_s=retry_delay_s
+            model, to_messages(pairs), config, attempts=call_attempts, delay_s=retry_delay_s
         )
 
     async def check(state: MinesweeperAgentState, runtime: Runtime[LiveGame]) -> DecisionOutput:
