@@ -29,6 +29,7 @@ from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.records import SessionRecord
 
 __all__ = ["add_parser", "run"]
 
@@ -160,7 +161,7 @@ async def _play(
 ) -> dict[str, Any]:
     graph = create_episode_graph()
     context = EpisodeContext(players=players, game=game, options=options)
-    record = {
+    record: SessionRecord = {
         "game": game.versioned_id,
         "options": game.options_dict(),
         "seed": args.seed,
