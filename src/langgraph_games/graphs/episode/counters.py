@@ -10,9 +10,7 @@ from langgraph_games.players.base import ParseStatus
 __all__ = ["summarize_players"]
 
 
-def summarize_players(
-    trajectory: Sequence[Step], num_players: int
-) -> list[SeatCounters]:
+def summarize_players(trajectory: Sequence[Step], num_players: int) -> list[SeatCounters]:
     """Per-seat counters over a trajectory: decisions, invalid answers, fallbacks, usage.
 
     ``fallbacks`` counts the loop's fallbacks (after the retries); ``defaulted`` counts
@@ -51,8 +49,7 @@ def summarize_players(
             entry["first_try_valid"] += int(bool(attempts) and attempts[0]["status"] == "ok")
             entry["fallbacks"] += int(decision["fallback"] is not None)
             entry["defaulted"] += int(
-                decision["fallback"] is None
-                and decision["status"] == ParseStatus.FALLBACK.value
+                decision["fallback"] is None and decision["status"] == ParseStatus.FALLBACK.value
             )
             usage = decision["usage"]
             entry["model_calls"] += int(usage.get("calls", 0))

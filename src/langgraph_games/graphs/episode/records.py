@@ -68,8 +68,11 @@ class Turn(TypedDict):
 
 
 class Step(TypedDict):
-    """One step of a trajectory; keys of ``observations``, ``decisions`` and ``actions`` are
-    seats as strings. A forfeit's step has no actions and one ``forfeit`` event."""
+    """One step of a trajectory.
+
+    Keys of ``observations``, ``decisions`` and ``actions`` are seats as strings. A
+    forfeit's step has no actions and one ``forfeit`` event.
+    """
 
     step: int
     turn: int
