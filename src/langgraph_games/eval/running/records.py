@@ -177,6 +177,13 @@ class RoundLine(TypedDict):
     promoted: NotRequired[int]
     rejected: NotRequired[int]
     reverted: NotRequired[bool]
+    truths_added: NotRequired[int]
+    truths_merged: NotRequired[int]
+    duplicates: NotRequired[int]
+    truths_active: NotRequired[int]
+    decision: NotRequired[str]
+    evaluated: NotRequired[bool]
+    accepted_scores: NotRequired[dict[str, float]]
     spec_hash: NotRequired[str]
 
 
