@@ -45,6 +45,7 @@ from langgraph_games.graphs.common.decision import GraphPlayer, decision_from_di
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.records import SessionRecord
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
 from langgraph_games.models.fake import ScriptedChatModel
@@ -142,12 +143,17 @@ async def _play(state: EpisodeRunState, config: RunnableConfig) -> dict[str, Any
         max_steps=state.get("max_steps"),
     )
     context = EpisodeContext(players=players, game=game, options=options)
-    record = {"game": game.versioned_id, "options": game.options_dict(), "seed": seed}
+    record: SessionRecord = {
+        "game": game.versioned_id,
+        "options": game.options_dict(),
+        "seed": seed,
+        "actions": [],
+    }
     # Called inside this node, the loop is a subgraph on the server's checkpointer: an
     # interrupt (a human seat) stops the run, and on resume this node runs again, the
     # loop goes on from its own checkpoint and the person's answer reaches the interrupt.
     final = await create_episode_graph().ainvoke(
-        {"record": {**record, "actions": []}, "trajectory": []},
+        {"record": record, "trajectory": []},
         {**config, "recursion_limit": 10**6},
         context=context,
     )

@@ -39,6 +39,7 @@ from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
+from langgraph_games.graphs.episode.records import SessionRecord
 
 __all__ = ["add_parser", "run"]
 
@@ -178,7 +179,7 @@ async def _play(
     people = any(player.interactive for player in players)
     graph = create_episode_graph(checkpointer=InMemorySaver() if people else None)
     context = EpisodeContext(players=players, game=game, options=options)
-    record = {
+    record: SessionRecord = {
         "game": game.versioned_id,
         "options": game.options_dict(),
         "seed": args.seed,

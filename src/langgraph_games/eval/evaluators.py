@@ -42,6 +42,13 @@ from typing import Any
 
 from langsmith.evaluation import RunEvaluator, run_evaluator
 
+from langgraph_games.eval.running.records import (
+    EpisodeLine,
+    FailedLine,
+    MatchLine,
+    is_failed,
+    validate_line,
+)
 from langgraph_games.eval.scoring.families import Headline, counters_of, decisions_of, family_of
 from langgraph_games.eval.scoring.metrics import Scoring, player_rows
 from langgraph_games.games.session import GameSession
@@ -70,12 +77,17 @@ _ACCEPTED = (
 )
 
 
-def _episode(outputs: Mapping[str, Any]) -> dict[str, Any]:
-    """The episode as a results record with ``game``, ``seats`` and ``status``."""
+def _episode(outputs: Mapping[str, Any]) -> MatchLine | EpisodeLine | FailedLine:
+    """The episode as a results record with ``game``, ``seats`` and ``status``.
+
+    Raises:
+        ValueError: The outputs are not an episode (the message says what is accepted),
+            or do not fit a match record (:func:`validate_line` names what is wrong).
+    """
     if not isinstance(outputs, Mapping):
         raise ValueError(f"outputs must be a mapping: {_ACCEPTED}; got {type(outputs).__name__}")
     if outputs.get("status") == "error":
-        return dict(outputs)
+        return _checked({"kind": "match", **outputs})
     result = outputs.get("result")
     if not isinstance(result, Mapping) or "returns" not in result:
         raise ValueError(f"outputs have no 'result' with 'returns': expected {_ACCEPTED}")
@@ -85,10 +97,24 @@ def _episode(outputs: Mapping[str, Any]) -> dict[str, Any]:
             f"outputs name no game: expected 'game' or result['record']['game'] (in {_ACCEPTED})"
         )
     seats = outputs.get("seats") or [f"seat {i}" for i in range(len(result["returns"]))]
-    return {**outputs, "game": game, "seats": list(seats), "status": outputs.get("status")}
+    record = {"kind": "match", **outputs, "game": game, "seats": list(seats)}
+    if outputs.get("status") is not None:
+        record["status"] = outputs["status"]
+    return _checked(record)
 
 
-def _evaluated_seats(record: Mapping[str, Any], inputs: Mapping[str, Any] | None) -> list[int]:
+def _checked(record: dict[str, Any]) -> MatchLine | EpisodeLine | FailedLine:
+    if record.get("kind") not in ("match", "episode"):
+        raise ValueError(f"outputs are a {record.get('kind')!r} record: expected {_ACCEPTED}")
+    line = validate_line(record)
+    if line["kind"] == "round":  # not reached: the kind was checked above
+        raise ValueError(f"outputs are a round record: expected {_ACCEPTED}")
+    return line
+
+
+def _evaluated_seats(
+    record: MatchLine | EpisodeLine, inputs: Mapping[str, Any] | None
+) -> list[int]:
     seats = record["seats"]
     inputs = inputs or {}
     if inputs.get("seat") is not None:
@@ -106,12 +132,14 @@ def _evaluated_seats(record: Mapping[str, Any], inputs: Mapping[str, Any] | None
     return [0]
 
 
-def _renamed(record: Mapping[str, Any], evaluated: Sequence[int]) -> dict[str, Any]:
+def _renamed(record: MatchLine | EpisodeLine, evaluated: Sequence[int]) -> MatchLine | EpisodeLine:
     """The record with the evaluated seats as one player and every other seat its own."""
     seats = [
         EVALUATED if i in evaluated else f"other seat {i}" for i in range(len(record["seats"]))
     ]
-    return {**record, "seats": seats}
+    renamed = record.copy()
+    renamed["seats"] = seats
+    return renamed
 
 
 def _row(
@@ -119,7 +147,7 @@ def _row(
 ) -> tuple[dict[str, Any] | None, str]:
     """The report's row of the evaluated seats in one episode (``None`` if it failed)."""
     record = _episode(outputs)
-    if record.get("status") == "error":
+    if is_failed(record):
         return None, f"the episode failed: {record.get('error', 'no error message')}"
     evaluated = _evaluated_seats(record, inputs)
     rows = player_rows([_renamed(record, evaluated)], scoring)
@@ -228,11 +256,11 @@ def fallback_rate(
 
 
 def _family_of_episode(
-    record: Mapping[str, Any], seat: int
+    record: MatchLine | EpisodeLine, seat: int
 ) -> tuple[str, dict[str, Any], Headline | None]:
     """``(family name, metrics, headline)`` of one seat of an episode."""
     result = record["result"]
-    if not isinstance(result.get("record"), Mapping):
+    if "record" not in result:
         raise ValueError(
             "outputs have no result['record'] (the game session: game, options, seed, "
             f"actions), which family metrics are computed from; expected {_ACCEPTED}"
@@ -241,12 +269,12 @@ def _family_of_episode(
     family = family_of(session.game.id)
     metrics = family.episode_metrics(session, counters_of(result, seat))
     if family.decision_metrics is not None:
-        metrics.update(family.decision_metrics(decisions_of(record.get("trajectory") or [], seat)))
+        metrics.update(family.decision_metrics(decisions_of(record.get("trajectory", []), seat)))
     return family.name, metrics, family.headline
 
 
 def _agent_seat(
-    record: Mapping[str, Any],
+    record: MatchLine | EpisodeLine,
     inputs: Mapping[str, Any] | None = None,
     seats: Sequence[int] | None = None,
 ) -> int:
@@ -281,7 +309,7 @@ def family_metrics(
             ``eval`` run, which sits there), or an episode without its game session.
     """
     record = _episode(outputs)
-    if record.get("status") == "error":
+    if is_failed(record):
         about = f"the episode failed: {record.get('error', 'no error message')}"
         return {"results": [_result("family", None, about)]}
     name, metrics, _ = _family_of_episode(record, _agent_seat(record, inputs))
@@ -297,13 +325,14 @@ def family_metrics(
 
 def _finished(
     inputs: Sequence[Mapping[str, Any] | None], outputs: Sequence[Mapping[str, Any]]
-) -> tuple[list[tuple[dict[str, Any], list[int]]], int]:
-    episodes, failed = [], 0
+) -> tuple[list[tuple[MatchLine | EpisodeLine, list[int]]], int]:
+    episodes: list[tuple[MatchLine | EpisodeLine, list[int]]] = []
+    failed = 0
     if len(inputs) != len(outputs):
         raise ValueError(f"{len(inputs)} inputs for {len(outputs)} outputs: expected one each")
     for given, output in zip(inputs, outputs, strict=True):
         record = _episode(output)
-        if record.get("status") == "error":
+        if is_failed(record):
             failed += 1
             continue
         episodes.append((record, _evaluated_seats(record, given)))
@@ -332,7 +361,7 @@ def _summary_metrics(
     scoring: Scoring | None,
 ) -> dict[str, Any]:
     episodes, failed = _finished(inputs, outputs)
-    games: dict[str, list[dict[str, Any]]] = {}
+    games: dict[str, list[MatchLine | EpisodeLine | FailedLine]] = {}
     for record, seats in episodes:
         games.setdefault(str(record["game"]), []).append(_renamed(record, seats))
     note = f"; {failed} failed episode(s) left out" if failed else ""

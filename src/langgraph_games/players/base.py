@@ -19,6 +19,7 @@ from typing import Any
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.state import GameState
+from langgraph_games.players.records import AttemptEntry
 
 __all__ = ["Decision", "DecisionRequest", "Exchange", "ParseStatus", "Player", "SearchPlayer"]
 
@@ -116,7 +117,7 @@ class Decision:
     latency_s: float = 0.0
     info: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AttemptEntry:
         """JSON-friendly form for trajectories and results files."""
         return {
             "action": self.action,

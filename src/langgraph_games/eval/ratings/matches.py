@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from langgraph_games.eval.running.records import load_results
+from langgraph_games.eval.running.records import EpisodeLine, MatchLine, is_failed, load_results
 from langgraph_games.games.registry import game_class
 
 __all__ = ["Match", "MatchSet", "load_matches", "seat_score"]
@@ -50,7 +50,7 @@ class Match:
     game: str
     seats: tuple[str, str]
     score: float
-    record: Mapping[str, Any]
+    record: MatchLine | EpisodeLine
 
 
 @dataclass
@@ -138,31 +138,31 @@ def load_matches(paths: Sequence[str | Path], game: str | None = None) -> MatchS
     loaded = load_results(files, kinds=("match", "episode"))
     found = MatchSet(files=len(files), notes=list(loaded.notes))
     counts: Counter[str] = Counter()
-    finished: list[tuple[str, tuple[str, str, str] | None, dict[str, Any]]] = []
+    finished: list[tuple[str, tuple[str, str, str] | None, MatchLine | EpisodeLine]] = []
     error_keys: list[tuple[str, str, str] | None] = []
     for item in loaded.records:
         record = item.record
-        kind = str(record.get("kind"))
-        if kind not in ("match", "episode"):
+        if record["kind"] == "round":
             continue
-        record_game = str(record.get("game", ""))
+        kind = str(record["kind"])
+        record_game = record.get("game", "")
         if game is not None and game not in (record_game, _base_id(record_game)):
             counts["other_games"] += 1
             continue
         seats = record.get("seats")
-        if not isinstance(seats, list) or len(seats) != 2:
-            one_seat = kind == "episode" and isinstance(seats, list) and len(seats) == 1
+        if seats is None or len(seats) != 2:
+            one_seat = kind == "episode" and seats is not None and len(seats) == 1
             counts["one_seat_episodes" if one_seat else "other_seats"] += 1
             continue
         ident = record.get("match_id" if kind == "match" else "episode_id")
         key = None
         if ident is not None:
             key = (kind, str(record.get("spec_hash") or item.path.resolve()), str(ident))
-        if record.get("status") == "error":
+        if is_failed(record):
             error_keys.append(key)
             continue
         players = record["result"].get("players")
-        if not isinstance(players, list) or len(players) != 2:
+        if players is None or len(players) != 2:
             counts["malformed"] += 1
             continue
         finished.append((f"{record_game}\n{_canonical(record)}", key, record))
@@ -175,8 +175,8 @@ def load_matches(paths: Sequence[str | Path], game: str | None = None) -> MatchS
                 continue
             seen.add(key)
         returns = record["result"]["returns"]
-        seats = (str(record["seats"][0]), str(record["seats"][1]))
-        found.matches.append(Match(str(record["game"]), seats, seat_score(returns, 0), record))
+        pair = (record["seats"][0], record["seats"][1])
+        found.matches.append(Match(record["game"], pair, seat_score(returns, 0), record))
     for key in error_keys:
         counts["retried_errors" if key is not None and key in seen else "error_records"] += 1
     found.counts = {name: counts[name] for name in sorted(counts)}

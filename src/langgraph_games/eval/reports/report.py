@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph_games.eval.running.arena import summarize
-from langgraph_games.eval.running.records import load_results
+from langgraph_games.eval.running.records import RoundLine, load_results
 from langgraph_games.eval.running.runner import format_groups, group_episodes
 from langgraph_games.eval.scoring.families import family_of
 from langgraph_games.eval.scoring.metrics import Scoring
@@ -73,7 +73,7 @@ class Report:
     arena_csv: dict[str, str] = field(default_factory=dict)
     episodes: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
     episode_games: dict[str, str] = field(default_factory=dict)
-    rounds: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[RoundLine] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -124,14 +124,14 @@ def cross_game_table(rows: Sequence[Mapping[str, Any]]) -> str:
     return markdown_table(headers, body)
 
 
-def round_rows(records: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+def round_rows(records: Sequence[RoundLine]) -> dict[str, list[RoundLine]]:
     """Training-round records by curve (``label`` or ``label (split)``), sorted by round."""
-    curves: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    curves: dict[str, list[RoundLine]] = defaultdict(list)
     for record in records:
-        name = str(record.get("label") or "run")
+        name = record.get("label") or "run"
         if record.get("split"):
             name += f" ({record['split']})"
-        curves[name].append(dict(record))
+        curves[name].append(record.copy())
     return {name: sorted(rows, key=lambda r: int(r["round"])) for name, rows in curves.items()}
 
 
@@ -142,7 +142,7 @@ def _percent(value: Any) -> float | None:
     return 100 * number if number <= 1.0 else number
 
 
-def rounds_table(records: Sequence[Mapping[str, Any]]) -> str:
+def rounds_table(records: Sequence[RoundLine]) -> str:
     """One line per round of each curve."""
     body = []
     for name, rows in round_rows(records).items():
@@ -211,11 +211,11 @@ def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) ->
         if text:
             report.sections.append(("episodes", text))
         report.notes += groups.notes
-    report.rounds = [
-        {**r.record, "label": r.record.get("label") or r.path.stem}
-        for r in loaded.records
-        if r.record.get("kind") == "round"
-    ]
+    for item in loaded.records:
+        if item.record["kind"] == "round":
+            round_line = item.record.copy()
+            round_line["label"] = item.record.get("label") or item.path.stem
+            report.rounds.append(round_line)
     if report.rounds:
         report.sections.append(
             ("rounds", "## Training rounds (ExpVer)\n\n" + rounds_table(report.rounds) + "\n")

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
-from langgraph_games.eval.running.records import load_results
+from langgraph_games.eval.running.records import FailedLine, MatchLine, is_failed, load_results
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.scoring.metrics import Scoring, pairwise_wdl, player_rows
 from langgraph_games.eval.scoring.tables import arena_csv, arena_markdown
@@ -167,8 +167,8 @@ def results_path_for(spec: ArenaSpec, out_dir: str | Path, game: Game[Any] | Non
 
 
 def settled_matches(
-    records: Sequence[dict[str, Any]],
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    records: Sequence[MatchLine | FailedLine],
+) -> tuple[list[MatchLine], list[FailedLine]]:
     """``(finished, failed)``: each match once, a rerun's result over an earlier error.
 
     A match whose first run ended in an error is played again by the next run and
@@ -176,13 +176,13 @@ def settled_matches(
     record of it finished; the first finished record of a match is the one used.
     Records without a ``match_id`` (written by hand) are taken as they are.
     """
-    finished: list[dict[str, Any]] = []
+    finished: list[MatchLine] = []
     seen: set[str] = set()
-    errors: dict[str, dict[str, Any]] = {}
-    anonymous_errors: list[dict[str, Any]] = []
+    errors: dict[str, FailedLine] = {}
+    anonymous_errors: list[FailedLine] = []
     for record in records:
         match_id = record.get("match_id")
-        if record.get("status") == "error":
+        if is_failed(record):
             if match_id is None:
                 anonymous_errors.append(record)
             else:
@@ -212,7 +212,7 @@ def summarize(
     """
     loaded = load_results([results], kinds=("match",))
     notes = list(loaded.notes)
-    matches = loaded.of_kind("match")
+    matches = loaded.matches()
     games = sorted({str(r["game"]) for r in matches})
     if not games:
         raise ValueError(f"{results} holds no match records")

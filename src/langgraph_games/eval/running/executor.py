@@ -30,6 +30,7 @@ from langgraph_games.eval.running.players import ModelPool, check_models
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.records import finished_result
 from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.models.factory import describe_model
 from langgraph_games.models.limiter import CallLimiter
@@ -169,7 +170,7 @@ async def _play(
     except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}")
     else:
-        result = episode["result"]
+        result = finished_result(episode)
         record.update(status=result["status"], result=result, trajectory=episode["trajectory"])
     record["duration_s"] = time.time() - started
     return record

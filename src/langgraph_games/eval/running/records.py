@@ -11,7 +11,14 @@ line from a crashed run is skipped with its line number), :func:`load_results` s
   concatenated): the file's spec is the ``spec_hash`` of its manifest when there is
   one, else the most common ``spec_hash`` in the file; records without a hash (written
   by hand) are kept;
-- records lacking the fields their tables need (malformed).
+- records that do not fit their kind's type (malformed): each line is validated once,
+  here, against :data:`MatchLine`, :data:`EpisodeLine`, :data:`RoundLine` or
+  :data:`FailedLine` (a pydantic ``TypeAdapter`` in strict mode); readers below this
+  boundary index the keys those types require.
+
+The types say what every line of a kind holds (what reports rely on) as required keys,
+and what the writers add as ``NotRequired`` keys, typed: hand-made files and files of
+earlier versions hold only the required keys, and still read.
 
 Every set-aside group becomes one note naming the file, the lines and the reason.
 """
@@ -23,22 +30,238 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast, get_origin
+
+from pydantic import TypeAdapter, ValidationError
+from typing_extensions import (
+    NotRequired,
+    TypedDict,
+    TypeIs,
+    get_type_hints,
+    is_typeddict,
+)
 
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.games.errors import UnknownGameError
 from langgraph_games.games.registry import game_class, list_games
+from langgraph_games.graphs.episode.records import SessionRecord, Trajectory
 
-__all__ = ["KINDS", "Loaded", "LoadedRecord", "load_results"]
+__all__ = [
+    "KINDS",
+    "EpisodeLine",
+    "EpisodeResultLine",
+    "FailedLine",
+    "Loaded",
+    "LoadedRecord",
+    "Manifest",
+    "MatchLine",
+    "ResultLine",
+    "ResultsLine",
+    "RoundLine",
+    "is_failed",
+    "load_results",
+    "validate_line",
+]
 
 KINDS = ("match", "episode", "round")
 """Record kinds reports know: arena matches, evaluation episodes, training rounds."""
 
-_REQUIRED = {
-    "match": (("seats",), ("result", "returns"), ("result", "players")),
-    "episode": (("game",), ("metrics",), ("result", "returns")),
-    "round": (("round",),),
+
+class _Result(TypedDict):
+    returns: list[float]
+    status: NotRequired[str]
+    record: NotRequired[SessionRecord]
+    winners: NotRequired[list[int]]
+    steps: NotRequired[int]
+    forfeit: NotRequired[int | None]
+
+
+class ResultLine(_Result):
+    """An episode's ``result`` in a match line.
+
+    The loop's :class:`~langgraph_games.graphs.episode.records.EpisodeResult`; ratings and
+    tables need ``returns`` and ``players``. A seat's counters are read as a mapping: the set of
+    counters grew over versions (``defaulted``, ``ambiguous_answers``), and older files
+    must still read.
+    """
+
+    players: list[dict[str, Any]]
+
+
+class EpisodeResultLine(_Result):
+    """An episode's ``result`` in an episode line (tables need only ``returns``)."""
+
+    players: NotRequired[list[dict[str, Any]]]
+
+
+class _Played(TypedDict):
+    """Keys the executor writes on every played line (match or episode)."""
+
+    spec_hash: NotRequired[str]
+    options: NotRequired[dict[str, Any]]
+    seed: NotRequired[int]
+    started_at: NotRequired[float]
+    duration_s: NotRequired[float]
+    status: NotRequired[str]
+    trajectory: NotRequired[Trajectory]
+
+
+class MatchLine(_Played):
+    """An arena match (``kind: "match"``)."""
+
+    kind: Literal["match"]
+    game: str
+    seats: list[str]
+    result: ResultLine
+    match_id: NotRequired[str]
+    round: NotRequired[int]
+
+
+class EpisodeLine(_Played):
+    """An evaluation or training episode (``kind: "episode"``) with its family's metrics.
+
+    Training episodes (Agent-ExpVer) add ``id``, ``round``, ``split``, ``level`` and
+    ``truths``.
+    """
+
+    kind: Literal["episode"]
+    game: str
+    result: EpisodeResultLine
+    metrics: dict[str, Any]
+    episode_id: NotRequired[str]
+    label: NotRequired[str]
+    family: NotRequired[str]
+    seats: NotRequired[list[str]]
+    id: NotRequired[str]
+    round: NotRequired[int]
+    split: NotRequired[str]
+    level: NotRequired[str]
+    truths: NotRequired[list[str]]
+
+
+class FailedLine(TypedDict):
+    """A match or episode that raised (``status: "error"``); it is retried on resume."""
+
+    kind: Literal["match", "episode"]
+    status: Literal["error"]
+    game: NotRequired[str]
+    error: NotRequired[str]
+    spec_hash: NotRequired[str]
+    match_id: NotRequired[str]
+    episode_id: NotRequired[str]
+    label: NotRequired[str]
+    seats: NotRequired[list[str]]
+    seed: NotRequired[int]
+    started_at: NotRequired[float]
+    duration_s: NotRequired[float]
+
+
+class RoundLine(TypedDict):
+    """An Agent-ExpVer round (``kind: "round"``), split ``train`` or ``test``.
+
+    See :data:`~langgraph_games.eval.reports.report.ROUND_FIELDS` for the meaning of
+    each key; a train round also counts what the loop promoted and wove.
+    """
+
+    kind: Literal["round"]
+    round: int
+    id: NotRequired[str]
+    label: NotRequired[str]
+    game: NotRequired[str]
+    split: NotRequired[str]
+    success_rate: NotRequired[float]
+    score: NotRequired[float]
+    steps: NotRequired[float]
+    scores: NotRequired[dict[str, float]]
+    levels: NotRequired[list[str]]
+    promoted: NotRequired[int]
+    rejected: NotRequired[int]
+    reverted: NotRequired[bool]
+    truths_added: NotRequired[int]
+    truths_merged: NotRequired[int]
+    duplicates: NotRequired[int]
+    truths_active: NotRequired[int]
+    decision: NotRequired[str]
+    evaluated: NotRequired[bool]
+    accepted_scores: NotRequired[dict[str, float]]
+    spec_hash: NotRequired[str]
+
+
+ResultsLine = MatchLine | EpisodeLine | FailedLine | RoundLine
+"""A usable line of a results file."""
+
+
+class Manifest(TypedDict):
+    """``<results>.manifest.json``: the run's spec and what it ran with.
+
+    The spec's own fields (game, players, seeds ...) sit beside these keys.
+    """
+
+    spec_hash: str
+    package_version: str
+    python: str
+    models: dict[str, Any]
+
+
+_TYPES: dict[str, type[Any]] = {
+    "match": MatchLine,
+    "episode": EpisodeLine,
+    "round": RoundLine,
+    "error": FailedLine,
 }
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {key: TypeAdapter(t) for key, t in _TYPES.items()}
+
+
+def validate_line(record: dict[str, Any]) -> ResultsLine:
+    """Check one line of a known kind against its type; returns the line itself.
+
+    Raises:
+        ValueError: The line does not fit its kind's type. The message is
+            ``"<kind> record without <keys>"`` (a missing nested record is named by its
+            required keys, e.g. ``result.returns, result.players``) and/or ``"with <key>
+            <problem>"``, the first few of each.
+    """
+    kind = str(record.get("kind"))
+    key = "error" if record.get("status") == "error" else kind
+    try:
+        _ADAPTERS[key].validate_python(record, strict=True)
+    except ValidationError as exc:
+        missing: list[str] = []
+        wrong: list[str] = []
+        for error in exc.errors():
+            loc = tuple(str(part) for part in error["loc"])
+            if error["type"] == "missing":
+                missing += _required_paths(_TYPES[key], loc)
+            else:
+                wrong.append(f"{'.'.join(loc)} {error['msg'].lower()}")
+        parts = [f"without {', '.join(missing[:6])}"] if missing else []
+        parts += [f"with {problem}" for problem in wrong[:3]]
+        raise ValueError(f"{kind} record {'; '.join(parts)}") from None
+    return cast("ResultsLine", record)
+
+
+def is_failed(record: ResultsLine) -> TypeIs[FailedLine]:
+    """Whether ``record`` is a match or episode that ended in an error."""
+    return record.get("status") == "error"
+
+
+_NOT_REQUIRED: Any = NotRequired
+"""The marker of optional keys, as ``get_origin`` returns it."""
+
+
+def _required_paths(root: type[Any], loc: tuple[str, ...]) -> list[str]:
+    """``loc`` as dotted path; a missing record-typed key is named by its required keys."""
+    hint: Any = root
+    for part in loc:
+        hints = getattr(hint, "__annotations__", None)
+        if not is_typeddict(hint) or hints is None:
+            return [".".join(loc)]
+        hint = get_type_hints(hint).get(part)
+    if is_typeddict(hint):
+        hints = get_type_hints(hint, include_extras=True)
+        keys = [k for k, t in hints.items() if get_origin(t) is not _NOT_REQUIRED]
+        return [".".join((*loc, k)) for k in keys]
+    return [".".join(loc)]
 
 
 @dataclass(frozen=True)
@@ -47,7 +270,7 @@ class LoadedRecord:
 
     path: Path
     line: int
-    record: dict[str, Any]
+    record: ResultsLine
 
     @property
     def source(self) -> str:
@@ -67,19 +290,31 @@ class Loaded:
     notes: list[str] = field(default_factory=list)
     unknown_games: dict[str, int] = field(default_factory=dict)
 
-    def of_kind(self, kind: str, path: Path | None = None) -> list[dict[str, Any]]:
+    def of_kind(self, kind: str, path: Path | None = None) -> list[ResultsLine]:
         """The records of one kind (of one file when ``path`` is given)."""
         return [
             r.record
             for r in self.records
-            if r.record.get("kind") == kind and (path is None or r.path == path)
+            if r.record["kind"] == kind and (path is None or r.path == path)
         ]
+
+    def matches(self, path: Path | None = None) -> list[MatchLine | FailedLine]:
+        """The match records, failed ones included (of one file when ``path`` is given)."""
+        return [r for r in self.of_kind("match", path) if r["kind"] == "match"]
+
+    def episodes(self, path: Path | None = None) -> list[EpisodeLine | FailedLine]:
+        """The episode records, failed ones included (of one file when ``path`` is given)."""
+        return [r for r in self.of_kind("episode", path) if r["kind"] == "episode"]
+
+    def rounds(self, path: Path | None = None) -> list[RoundLine]:
+        """The training-round records (of one file when ``path`` is given)."""
+        return [r for r in self.of_kind("round", path) if r["kind"] == "round"]
 
     def paths(self, kind: str) -> list[Path]:
         """The files holding records of ``kind``, in the order given."""
         seen: dict[Path, None] = {}
         for r in self.records:
-            if r.record.get("kind") == kind:
+            if r.record["kind"] == kind:
                 seen.setdefault(r.path, None)
         return list(seen)
 
@@ -88,15 +323,6 @@ def _lines(numbers: Sequence[int]) -> str:
     shown = ", ".join(str(n) for n in numbers[:8])
     more = f" and {len(numbers) - 8} more" if len(numbers) > 8 else ""
     return f"line{'s' if len(numbers) > 1 else ''} {shown}{more}"
-
-
-def _has(record: dict[str, Any], keys: tuple[str, ...]) -> bool:
-    value: Any = record
-    for key in keys:
-        if not isinstance(value, dict) or key not in value:
-            return False
-        value = value[key]
-    return True
 
 
 def _file_spec(path: Path, hashes: Iterable[str]) -> tuple[str | None, str]:
@@ -176,12 +402,12 @@ def load_results(
                 if check_specs and spec is not None and record_spec and record_spec != spec:
                     other_spec[str(record_spec)].append(line)
                     continue
-            if record.get("status") != "error":
-                missing = [".".join(k) for k in _REQUIRED[kind] if not _has(record, k)]
-                if missing:
-                    malformed[f"{kind} record without {', '.join(missing)}"].append(line)
-                    continue
-            loaded.records.append(LoadedRecord(path, line, record))
+            try:
+                typed = validate_line(record)
+            except ValueError as exc:
+                malformed[str(exc)].append(line)
+                continue
+            loaded.records.append(LoadedRecord(path, line, typed))
         for kind, lines in unknown_kind.items():
             loaded.notes.append(
                 f"{path.name} {_lines(lines)}: unknown record kind {kind!r} (known: "

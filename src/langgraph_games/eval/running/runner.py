@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
-from langgraph_games.eval.running.records import load_results
+from langgraph_games.eval.running.records import EpisodeLine, is_failed, load_results
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.scoring.families import counters_of, decisions_of, family_of
 from langgraph_games.games.base import Game
@@ -356,11 +356,11 @@ class EpisodeGroups:
     notes: list[str] = field(default_factory=list)
 
 
-def _spec_key(record: dict[str, Any]) -> tuple[str, str, str]:
+def _spec_key(record: EpisodeLine) -> tuple[str, str, str]:
     return (
-        str(record.get("family", "generic")),
+        record.get("family", "generic"),
         str(record.get("label")),
-        str(record.get("game", "")).split("-v")[0],
+        record["game"].split("-v")[0],
     )
 
 
@@ -377,12 +377,12 @@ def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
     """
     loaded = load_results(list(paths), kinds=("episode",))
     groups = EpisodeGroups(notes=list(loaded.notes))
-    usable = []
+    usable: list[EpisodeLine] = []
     for item in loaded.records:
         record = item.record
-        if record.get("kind") != "episode":
+        if record["kind"] != "episode":
             continue
-        if record.get("status") == "error":
+        if is_failed(record):
             groups.notes.append(
                 f"{item.source}: episode {record.get('episode_id')} failed: "
                 f"{record.get('error')}; left out"
@@ -391,7 +391,7 @@ def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
         usable.append(record)
     specs: dict[tuple[str, str, str], set[str]] = defaultdict(set)
     for record in usable:
-        specs[_spec_key(record)].add(str(record.get("spec_hash", "")))
+        specs[_spec_key(record)].add(record.get("spec_hash", ""))
     for (family, label, game), hashes in specs.items():
         if len(hashes) > 1:
             groups.notes.append(
@@ -400,11 +400,11 @@ def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
                 f"as '{label} [spec]'"
             )
     for record in usable:
-        name = str(record.get("family", "generic"))
+        name = record.get("family", "generic")
         label = str(record.get("label"))
         if len(specs[_spec_key(record)]) > 1:
             label = f"{label} [{record.get('spec_hash', '-')}]"
-        groups.games.setdefault(name, str(record["game"]))
+        groups.games.setdefault(name, record["game"])
         groups.families.setdefault(name, {}).setdefault(label, []).append(record["metrics"])
     return groups
 

@@ -40,6 +40,7 @@ from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode.records import EpisodeResult, Step
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
 from langgraph_games.memory.chroma_store import ChromaStore
@@ -195,7 +196,7 @@ def training_paths(
 
 
 def family_metrics(
-    session: GameSession, result: Mapping[str, Any], trajectory: Sequence[Mapping[str, Any]]
+    session: GameSession, result: EpisodeResult, trajectory: Sequence[Step]
 ) -> dict[str, Any]:
     """The evaluation family's metrics, so training and evaluation score alike (note E6).
 

@@ -13,8 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from langgraph_games.eval.running.records import EpisodeResultLine, ResultLine
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode.records import DecisionRecord, EpisodeResult, Step
 
 __all__ = [
     "FAMILIES",
@@ -29,7 +31,7 @@ __all__ = [
 EpisodeMetrics = Callable[[GameSession, Mapping[str, Any]], dict[str, Any]]
 Table = Callable[[Mapping[str, Sequence[Mapping[str, Any]]]], str]
 Headline = Callable[[Sequence[Mapping[str, Any]]], dict[str, float | None]]
-DecisionMetrics = Callable[[Sequence[Mapping[str, Any]]], dict[str, Any]]
+DecisionMetrics = Callable[[Sequence[DecisionRecord]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,9 @@ class Family:
     decision_metrics: DecisionMetrics | None = None
 
 
-def counters_of(result: Mapping[str, Any], seat: int = 0) -> dict[str, Any]:
+def counters_of(
+    result: ResultLine | EpisodeResultLine | EpisodeResult, seat: int = 0
+) -> dict[str, Any]:
     """The loop's counters of one seat.
 
     ``api_calls``, ``valid_responses`` (decisions not settled by the fallback),
@@ -67,7 +71,7 @@ def counters_of(result: Mapping[str, Any], seat: int = 0) -> dict[str, Any]:
     e.g. SPRING's "Do"), ``input_tokens``, ``output_tokens`` and ``latency_s`` (the seat's
     decision time).
     """
-    counters = result["players"][seat]
+    counters: Mapping[str, Any] = result["players"][seat]
     return {
         "api_calls": int(counters.get("model_calls", 0)),
         "valid_responses": int(counters["decisions"]) - int(counters.get("fallbacks", 0)),
@@ -81,13 +85,9 @@ def counters_of(result: Mapping[str, Any], seat: int = 0) -> dict[str, Any]:
     }
 
 
-def decisions_of(trajectory: Sequence[Mapping[str, Any]], seat: int = 0) -> list[dict[str, Any]]:
+def decisions_of(trajectory: Sequence[Step], seat: int = 0) -> list[DecisionRecord]:
     """The per-step decisions of one seat in an episode's trajectory."""
-    return [
-        step["decisions"][str(seat)]
-        for step in trajectory
-        if str(seat) in (step.get("decisions") or {})
-    ]
+    return [step["decisions"][str(seat)] for step in trajectory if str(seat) in step["decisions"]]
 
 
 def _generic_metrics(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:

@@ -24,9 +24,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from langgraph_games.eval.running.records import EpisodeLine, FailedLine, MatchLine, is_failed
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.subproblems import aggregate_scores
+from langgraph_games.graphs.episode.records import DecisionRecord
 
 __all__ = ["Scoring", "outcome_score", "pairwise_wdl", "player_rows"]
 
@@ -85,21 +87,21 @@ def outcome_score(
     return (mine - best_other) / game.return_scale
 
 
-def _decisions_of(record: Mapping[str, Any], seat: int) -> Iterable[Mapping[str, Any]]:
-    for step in record.get("trajectory") or []:
-        decision = (step.get("decisions") or {}).get(str(seat))
+def _decisions_of(record: MatchLine | EpisodeLine, seat: int) -> Iterable[DecisionRecord]:
+    for step in record.get("trajectory", []):
+        decision = step["decisions"].get(str(seat))
         if decision is not None:
             yield decision
 
 
 def _answer_scores(
-    decision: Mapping[str, Any], choice: AttemptChoice
+    decision: DecisionRecord, choice: AttemptChoice
 ) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
     """``(scores I counts, scores of the re-asked answers)`` of one decision."""
-    attempts = [a for a in decision.get("attempts") or [] if isinstance(a, Mapping)]
-    if not attempts:  # a hand-written record: the decision's own scores
-        return list(decision.get("scores") or []), []
-    per_attempt = [list(a.get("scores") or []) for a in attempts]
+    attempts = decision["attempts"]
+    if not attempts:  # a decision without attempts: its own scores
+        return list(decision["scores"]), []
+    per_attempt: list[list[Mapping[str, Any]]] = [list(a["scores"]) for a in attempts]
     retried = [s for scores in per_attempt[1:] for s in scores]
     if choice == "first":
         return per_attempt[0], retried
@@ -123,7 +125,7 @@ def _per_sub(game: Game[Any], scores: Mapping[int, list[Mapping[str, Any]]]) -> 
 
 
 def player_rows(
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[MatchLine | EpisodeLine | FailedLine],
     scoring: Scoring | None = None,
     game: Game[Any] | None = None,
 ) -> list[dict[str, Any]]:
@@ -138,7 +140,7 @@ def player_rows(
     ``game`` is the records' engine when the caller has made it already.
     """
     scoring = scoring or Scoring()
-    finished = [r for r in records if r.get("status") != "error"]
+    finished = [r for r in records if not is_failed(r)]
     if not finished:
         return []
     game = game or make(str(finished[0]["game"]))
@@ -224,11 +226,13 @@ def _empty_row(name: str) -> dict[str, Any]:
     }
 
 
-def pairwise_wdl(records: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], list[int]]:
+def pairwise_wdl(
+    records: Sequence[MatchLine | EpisodeLine | FailedLine],
+) -> dict[tuple[str, str], list[int]]:
     """``{(a, b): [wins, draws, losses]}`` of ``a`` against ``b`` (both orders present)."""
     table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for record in records:
-        if record.get("status") == "error" or len(record["seats"]) != 2:
+        if is_failed(record) or len(record["seats"]) != 2:
             continue
         a, b = record["seats"]
         ra, rb = (float(x) for x in record["result"]["returns"])

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from langgraph_games.eval.running.records import load_results
+from langgraph_games.eval.running.records import EpisodeLine, is_failed, load_results
 from langgraph_games.eval.scoring.families import counters_of
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.games.session import GameSession
@@ -54,9 +54,9 @@ class SmartPlaySummary:
     notes: list[str] = field(default_factory=list)
 
 
-def _episode_metrics(record: Mapping[str, Any]) -> dict[str, Any] | None:
+def _episode_metrics(record: EpisodeLine) -> dict[str, Any] | None:
     """SmartPlay metrics of a results record (computed again for other families)."""
-    recorded = record.get("metrics") or {}
+    recorded = record["metrics"]
     if "column" in recorded and "score" in recorded:
         found = dict(recorded)
     else:  # e.g. Crafter, whose family records SPRING's metrics
@@ -102,7 +102,9 @@ def smartplay_summary(
     found: list[tuple[str, str, dict[str, Any]]] = []
     for item in loaded.records:
         record = item.record
-        if record.get("status") == "error":
+        if record["kind"] != "episode":
+            continue
+        if is_failed(record):
             notes.append(
                 f"{item.source}: episode {record.get('episode_id')} failed: "
                 f"{record.get('error')}; left out"
@@ -110,7 +112,7 @@ def smartplay_summary(
             continue
         episode = _episode_metrics(record)
         if episode is None:
-            notes.append(f"{item.path}: {record.get('game')} is not a SmartPlay setting; left out")
+            notes.append(f"{item.path}: {record['game']} is not a SmartPlay setting; left out")
             continue
         found.append((str(record.get("label")), str(record.get("spec_hash") or "-"), episode))
     specs: dict[tuple[str, str], set[str]] = defaultdict(set)

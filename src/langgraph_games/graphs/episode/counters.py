@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from langgraph_games.graphs.episode.records import SeatCounters, Step
 from langgraph_games.players.base import ParseStatus
 
 __all__ = ["summarize_players"]
 
 
-def summarize_players(
-    trajectory: Sequence[Mapping[str, Any]], num_players: int
-) -> list[dict[str, Any]]:
+def summarize_players(trajectory: Sequence[Step], num_players: int) -> list[SeatCounters]:
     """Per-seat counters over a trajectory: decisions, invalid answers, fallbacks, usage.
 
     ``fallbacks`` counts the loop's fallbacks (after the retries); ``defaulted`` counts
@@ -21,7 +19,7 @@ def summarize_players(
     ``ambiguous_answers`` counts the answers (first or re-asked) that named two different
     actions, which are also among ``invalid_answers``.
     """
-    summary = [
+    summary: list[SeatCounters] = [
         {
             "decisions": 0,
             "first_try_valid": 0,
@@ -38,25 +36,24 @@ def summarize_players(
         for _ in range(num_players)
     ]
     for step in trajectory:
-        for seat, decision in (step.get("decisions") or {}).items():
+        for seat, decision in step["decisions"].items():
             entry = summary[int(seat)]
-            attempts = decision.get("attempts") or []
+            attempts = decision["attempts"]
             entry["decisions"] += 1
-            invalid = sum(1 for a in attempts if a.get("status") != ParseStatus.OK.value)
+            invalid = sum(1 for a in attempts if a["status"] != ParseStatus.OK.value)
             entry["invalid_answers"] += invalid
             entry["ambiguous_answers"] += sum(
-                1 for a in attempts if a.get("status") == ParseStatus.AMBIGUOUS.value
+                1 for a in attempts if a["status"] == ParseStatus.AMBIGUOUS.value
             )
             entry["retries"] += max(0, len(attempts) - 1)
-            entry["first_try_valid"] += int(bool(attempts) and attempts[0].get("status") == "ok")
-            entry["fallbacks"] += int(decision.get("fallback") is not None)
+            entry["first_try_valid"] += int(bool(attempts) and attempts[0]["status"] == "ok")
+            entry["fallbacks"] += int(decision["fallback"] is not None)
             entry["defaulted"] += int(
-                decision.get("fallback") is None
-                and decision.get("status") == ParseStatus.FALLBACK.value
+                decision["fallback"] is None and decision["status"] == ParseStatus.FALLBACK.value
             )
-            usage = decision.get("usage") or {}
+            usage = decision["usage"]
             entry["model_calls"] += int(usage.get("calls", 0))
             entry["input_tokens"] += int(usage.get("input_tokens", 0))
             entry["output_tokens"] += int(usage.get("output_tokens", 0))
-            entry["latency_s"] += float(decision.get("latency_s", 0.0))
+            entry["latency_s"] += float(decision["latency_s"])
     return summary

@@ -12,6 +12,7 @@ from langgraph_games.games.session import GameSession
 from langgraph_games.games.state import derive_rng
 from langgraph_games.graphs.episode.memory import SeatMemory, exchange_of
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.records import AttemptEntry, DecisionRecord
 from langgraph_games.models.messages import clip_reply
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
 
@@ -53,7 +54,7 @@ async def decide_seat(
     options: EpisodeOptions,
     truths: Sequence[str],
     memory: SeatMemory | None = None,
-) -> dict[str, Any]:
+) -> DecisionRecord:
     """Ask ``seat``'s player (re-asking with feedback), else apply the fallback.
 
     ``memory`` is what the seat saw and said earlier in the episode; a re-ask's previous
@@ -65,7 +66,7 @@ async def decide_seat(
     history = _history_lines(session, options.history)
     memory = memory or SeatMemory()
     truths = tuple(truths)
-    attempts: list[dict[str, Any]] = []
+    attempts: list[AttemptEntry] = []
     feedback: str | None = None
     started = time.perf_counter()
     chosen: Decision | None = None
@@ -98,10 +99,9 @@ async def decide_seat(
         if valid:
             chosen = decision
             break
-    outcome: dict[str, Any] = {"attempts": attempts, "fallback": None, "forfeit": False}
+    fallback: str | None = None
     if chosen is not None:
-        outcome["action"] = chosen.action
-        outcome["status"] = chosen.status.value
+        action, status = chosen.action, chosen.status.value
     else:
         rng = derive_rng("fallback", session.seed, state.turn, seat)
         if options.fallback == "forfeit":
@@ -110,23 +110,26 @@ async def decide_seat(
             action = rng.choice(legal)
         else:
             action = game.fallback_action(state, seat, rng)
-        outcome["action"] = action
-        outcome["status"] = ParseStatus.FALLBACK.value
-        outcome["fallback"] = options.fallback
-        outcome["forfeit"] = action is None
+        status, fallback = ParseStatus.FALLBACK.value, options.fallback
     # GAMEBoT's I scores what the model answered unprompted: the first attempt. Answers
     # given after feedback are kept apart (each attempt also keeps its own scores).
     first = attempts[0]
-    outcome["intermediate"] = first["intermediate"]
-    outcome["scores"] = first["scores"]
-    outcome["retry_scores"] = [
-        {**score, "attempt": number}
-        for number, attempt in enumerate(attempts[1:], start=1)
-        for score in attempt["scores"]
-    ]
-    outcome["latency_s"] = time.perf_counter() - started
-    outcome["usage"] = _sum_usage(a["usage"] for a in attempts)
-    return outcome
+    return {  # key order is the trajectory's (goldens compare JSON text)
+        "attempts": attempts,
+        "fallback": fallback,
+        "forfeit": chosen is None and action is None,
+        "action": action,
+        "status": status,
+        "intermediate": first["intermediate"],
+        "scores": first["scores"],
+        "retry_scores": [
+            {**score, "attempt": number}
+            for number, attempt in enumerate(attempts[1:], start=1)
+            for score in attempt["scores"]
+        ],
+        "latency_s": time.perf_counter() - started,
+        "usage": _sum_usage(a["usage"] for a in attempts),
+    }
 
 
 def _sum_usage(usages: Any) -> dict[str, int]:

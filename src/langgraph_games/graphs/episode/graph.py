@@ -38,6 +38,7 @@ from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.counters import summarize_players
 from langgraph_games.graphs.episode.decide import decide_seat
 from langgraph_games.graphs.episode.options import EpisodeState
+from langgraph_games.graphs.episode.records import EpisodeResult, Step, Turn
 
 __all__ = ["create_episode_graph"]
 
@@ -54,7 +55,7 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
     session = ctx.sessions.get(record)
     trajectory = state.get("trajectory") or []
     seats = session.current_players
-    turn = {
+    turn: Turn = {
         "step": len(session.actions),
         "players": list(seats),
         "observations": {str(p): session.observe(p) for p in seats},
@@ -90,13 +91,14 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
 async def _apply(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
     session = runtime.context.sessions.get(state["record"])
     decisions = state["decisions"] or {}
-    joint = {int(seat): d["action"] for seat, d in decisions.items()}
-    turn = state["turn"] or {}
+    # a decision without an action is a forfeit, which goes to finish, not here
+    joint = {int(seat): str(d["action"]) for seat, d in decisions.items()}
+    turn = state["turn"]
     events = session.step(joint)
-    step = {
-        "step": turn.get("step", len(session.actions) - 1),
+    step: Step = {
+        "step": turn["step"] if turn is not None else len(session.actions) - 1,
         "turn": session.states[-2].turn,
-        "observations": turn.get("observations", {}),
+        "observations": turn["observations"] if turn is not None else {},
         "decisions": decisions,
         "actions": {str(p): a for p, a in joint.items()},
         "events": events,
@@ -107,8 +109,9 @@ async def _apply(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[
 async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
     record = state["record"]
     session = runtime.context.sessions.get(record)
-    new_steps: list[dict[str, Any]] = []
+    new_steps: list[Step] = []
     forfeit = state.get("forfeit")
+    turn = state.get("turn")
     returns = list(session.returns)
     status = "finished" if session.done else "truncated"
     if forfeit is not None:
@@ -121,7 +124,7 @@ async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
             {
                 "step": len(session.actions),
                 "turn": session.state.turn,
-                "observations": (state.get("turn") or {}).get("observations", {}),
+                "observations": turn["observations"] if turn is not None else {},
                 "decisions": state.get("decisions") or {},
                 "actions": {},
                 "events": [{"type": "forfeit", "player": forfeit}],
@@ -130,7 +133,7 @@ async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
     best = max(returns) if returns else 0.0
     winners = [p for p, r in enumerate(returns) if r == best and best > min(returns)]
     trajectory = [*(state.get("trajectory") or []), *new_steps]
-    result = {
+    result: EpisodeResult = {
         "status": status,
         "record": record,
         "returns": returns,

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from langgraph_games.graphs.episode.records import (
+    DecisionRecord,
+    EpisodeResult,
+    SessionRecord,
+    Step,
+    Turn,
+)
 
 __all__ = ["EpisodeOptions", "EpisodeState", "Fallback"]
 
@@ -34,9 +42,9 @@ class EpisodeOptions(BaseModel):
 class EpisodeState(TypedDict, total=False):
     """State of the episode graph (JSON only, so checkpoints stay portable)."""
 
-    record: dict[str, Any]
-    trajectory: Annotated[list[dict[str, Any]], operator.add]
-    turn: dict[str, Any] | None
-    decisions: dict[str, Any] | None
+    record: SessionRecord
+    trajectory: Annotated[list[Step], operator.add]
+    turn: Turn | None
+    decisions: dict[str, DecisionRecord] | None
     forfeit: int | None
-    result: dict[str, Any] | None
+    result: EpisodeResult | None

@@ -28,6 +28,7 @@ from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
+from langgraph_games.graphs.episode.records import EpisodeOutput
 from langgraph_games.memory.hooks import TruthSource
 from langgraph_games.players.base import Player
 
@@ -48,7 +49,7 @@ async def run_episode(
     thread_id: str | None = None,
     resume: Any = None,
     **game_options: Any,
-) -> dict[str, Any]:
+) -> EpisodeOutput:
     """Play one episode and return ``{"result": ..., "trajectory": [...]}``.
 
     With a checkpointer and a ``thread_id`` that already has a checkpoint, the episode

@@ -28,6 +28,7 @@ from langgraph_games.games.match2.metrics import episode_metrics as match2_metri
 from langgraph_games.games.maze.metrics import episode_metrics as maze_metrics
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.records import EpisodeResult, Step
 from langgraph_games.memory.merge_prompts import normalize_text
 from langgraph_games.memory.records import Relation, Truth, TruthStatus
 from langgraph_games.memory.truth_weaver import WeaveMode
@@ -47,7 +48,7 @@ __all__ = [
     "round_truth_counts",
 ]
 
-MetricsFn = Callable[[GameSession, Mapping[str, Any], Sequence[Mapping[str, Any]]], dict[str, Any]]
+MetricsFn = Callable[[GameSession, EpisodeResult, Sequence[Step]], dict[str, Any]]
 """``(session, result, trajectory) -> metrics`` of one finished episode."""
 
 PlayerFactory = Callable[[BaseChatModel, Game[Any]], Player]
@@ -189,20 +190,20 @@ class MemoryLedger:
 
 
 def default_metrics(
-    session: GameSession, result: Mapping[str, Any], trajectory: Sequence[Mapping[str, Any]]
+    session: GameSession, result: EpisodeResult, trajectory: Sequence[Step]
 ) -> dict[str, Any]:
     """The paper's per-episode metrics for the maze and Match-2; ``return`` for other games.
 
     The same functions score evaluation runs (``eval/scoring/families.py`` routes to them), so
     training and evaluation share one definition of score and success (note E6).
     """
-    counters = (result.get("players") or [{}])[0]
-    calls = int(counters.get("model_calls", 0))
+    counters = result["players"][0]
+    calls = int(counters["model_calls"])
     game_id = session.game.id
     if game_id == "maze":
         return maze_metrics(session, api_calls=calls)
     if game_id == "match2":
-        valid = int(counters.get("decisions", 0)) - int(counters.get("fallbacks", 0))
+        valid = int(counters["decisions"]) - int(counters["fallbacks"])
         return match2_metrics(session, api_calls=calls, valid_responses=min(valid, calls))
     score = float(session.returns[0]) if session.returns else 0.0
     return {"success": score > 0, "score": score, "steps": len(session.actions)}

@@ -19,6 +19,7 @@ from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode.records import finished_result
 from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.graphs.expver.advice import advice_candidates
 from langgraph_games.graphs.expver.context import ExpVerContext, marker_namespace
@@ -78,7 +79,7 @@ async def play_level(
         options=ctx.options.episode,
         truths={0: truths},
     )
-    result, trajectory = played["result"], played["trajectory"]
+    result, trajectory = finished_result(played), played["trajectory"]
     session = GameSession.from_dict(result["record"])
     record = {
         "kind": "episode",

@@ -1,0 +1,153 @@
+"""The shapes the episode loop writes: decisions, steps, trajectories and results.
+
+These are the types every writer and reader of a trajectory shares (results files embed
+them, see :mod:`langgraph_games.eval.running.records`). Keys are required where the loop
+always writes them and ``NotRequired`` where it does not. The loop's own output is trusted;
+files are validated once when read (``load_results``), not here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from typing_extensions import NotRequired, TypedDict
+
+from langgraph_games.players.records import AttemptEntry
+
+__all__ = [
+    "AttemptEntry",
+    "DecisionRecord",
+    "EpisodeOutput",
+    "EpisodeResult",
+    "PendingInterrupt",
+    "SeatCounters",
+    "SessionRecord",
+    "Step",
+    "Trajectory",
+    "Turn",
+    "finished_result",
+]
+
+
+class SessionRecord(TypedDict):
+    """A game session as JSON (``GameSession.to_dict``): enough to rebuild it.
+
+    ``options`` may be left out of a record given to the graph by hand.
+    """
+
+    game: str
+    options: NotRequired[dict[str, Any]]
+    seed: int
+    actions: list[Any]
+
+
+class DecisionRecord(TypedDict):
+    """One seat's decision at one step: every attempt, and what was played.
+
+    ``intermediate`` and ``scores`` are those of the first attempt; ``retry_scores`` those
+    of the re-asked attempts (each with its ``attempt`` number). ``fallback`` names the
+    loop's fallback rule when it applied; ``forfeit`` is true when the seat forfeited.
+    """
+
+    attempts: list[AttemptEntry]
+    fallback: str | None
+    forfeit: bool
+    action: str | None
+    status: str
+    intermediate: dict[str, Any]
+    scores: list[dict[str, Any]]
+    retry_scores: list[dict[str, Any]]
+    latency_s: float
+    usage: dict[str, int]
+
+
+class Turn(TypedDict):
+    """Who acts at a step and what they observed (graph state between decide and apply)."""
+
+    step: int
+    players: list[int]
+    observations: dict[str, Any]
+
+
+class Step(TypedDict):
+    """One step of a trajectory.
+
+    Keys of ``observations``, ``decisions`` and ``actions`` are seats as strings. A
+    forfeit's step has no actions and one ``forfeit`` event.
+    """
+
+    step: int
+    turn: int
+    observations: dict[str, Any]
+    decisions: dict[str, DecisionRecord]
+    actions: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+Trajectory = list[Step]
+"""Every step of an episode, in order."""
+
+
+class SeatCounters(TypedDict):
+    """Per-seat counters of an episode (``summarize_players``)."""
+
+    decisions: int
+    first_try_valid: int
+    invalid_answers: int
+    ambiguous_answers: int
+    retries: int
+    fallbacks: int
+    defaulted: int
+    model_calls: int
+    input_tokens: int
+    output_tokens: int
+    latency_s: float
+
+
+class EpisodeResult(TypedDict):
+    """How an episode ended: ``status`` is ``finished``, ``truncated`` or ``forfeit``."""
+
+    status: str
+    record: SessionRecord
+    returns: list[float]
+    winners: list[int]
+    steps: int
+    forfeit: int | None
+    players: list[SeatCounters]
+
+
+class PendingInterrupt(TypedDict):
+    """An interrupt an episode is waiting on: its id and the payload it raised."""
+
+    id: str
+    value: Any
+
+
+class EpisodeOutput(TypedDict):
+    """What :func:`~langgraph_games.graphs.episode.run.run_episode` returns.
+
+    ``result`` is ``None`` while the episode waits on a person; then ``interrupt``,
+    ``thread_id`` and ``checkpointer`` say how to resume it.
+    """
+
+    result: EpisodeResult | None
+    trajectory: Trajectory
+    interrupt: NotRequired[PendingInterrupt]
+    thread_id: NotRequired[str]
+    checkpointer: NotRequired[Any]
+
+
+def finished_result(output: EpisodeOutput) -> EpisodeResult:
+    """The result of an episode that ran to its end.
+
+    Raises:
+        RuntimeError: The episode stopped to wait on a person (a human seat's
+            interrupt); unattended loops cannot answer it.
+    """
+    result = output["result"]
+    if result is None:
+        raise RuntimeError(
+            "the episode stopped to wait on a person (a human seat); unattended runs "
+            "cannot answer it: resume it with run_episode(..., resume=...)"
+        )
+    return result
