@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from langgraph_games.cli import main
 from langgraph_games.eval.running.records import load_results
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.serve.app import PlayServer, check_host
@@ -140,7 +141,7 @@ def test_the_agent_moves_first_when_the_person_takes_the_second_seat_and_connect
     assert [cell["row"] for cell in bottom] == [0] * 7  # row 0 drawn at the bottom
     played = match["agent"]["action"]
     column = int(played.strip("()").split(",")[1])
-    assert bottom[column]["mark"] != "" and grid["cells"][0][column]["move"] == "(1,%d)" % column
+    assert bottom[column]["mark"] != "" and grid["cells"][0][column]["move"] == f"(1,{column})"
 
 
 def test_an_llm_opponent_shows_its_reasoning_and_scored_intermediate_answers(
@@ -192,3 +193,12 @@ def test_only_local_hosts_unless_remote_is_allowed() -> None:
     with pytest.raises(ValueError, match="--allow-remote"):
         check_host("0.0.0.0", allow_remote=False)
     assert issubclass(MatchError, ValueError)
+
+
+def test_the_serve_command_refuses_a_remote_host_and_a_bad_port(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["serve", "--host", "0.0.0.0", "--out", str(tmp_path)]) == 2
+    assert "pass --allow-remote" in capsys.readouterr().err
+    assert main(["serve", "--port", "70000", "--out", str(tmp_path)]) == 2
+    assert "--port must be 0 (any free port) to 65535" in capsys.readouterr().err

@@ -87,7 +87,8 @@ class PlayServer:
     def url(self) -> str:
         """``http://host:port/`` of the page."""
         host, port = self.httpd.server_address[:2]
-        shown = f"[{host}]" if ":" in str(host) else str(host)
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        shown = f"[{name}]" if ":" in name else name
         return f"http://{shown}:{port}/"
 
     def call(self, make: Callable[[], Awaitable[T]]) -> T:
@@ -129,7 +130,7 @@ def _handler(server: PlayServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "langgraph-games-serve"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             """Quiet: the command prints the URL and what matters, not every request."""
 
         def _send(self, status: int, body: bytes, content_type: str) -> None:
@@ -168,7 +169,7 @@ def _handler(server: PlayServer) -> type[BaseHTTPRequestHandler]:
             except (GameError, PlayerSpecError, ModelError, ValueError) as exc:
                 self._error(HTTPStatus.BAD_REQUEST, str(exc))
 
-        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+        def do_GET(self) -> None:
             """Page, assets, catalog, match state, replay pages."""
             path = self.path.split("?", 1)[0]
             if path in ("/", "/index.html"):
@@ -195,7 +196,7 @@ def _handler(server: PlayServer) -> type[BaseHTTPRequestHandler]:
                 return
             self._error(404, f"nothing at {path}")
 
-        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+        def do_POST(self) -> None:
             """New match, move."""
             path = self.path.split("?", 1)[0]
             found = _MATCH.match(path)
@@ -212,7 +213,7 @@ def _handler(server: PlayServer) -> type[BaseHTTPRequestHandler]:
                 def move() -> None:
                     body = self._body()
                     if "move" not in body:
-                        raise MatchError("the body must be {\"move\": \"<a legal move>\"}")
+                        raise MatchError('the body must be {"move": "<a legal move>"}')
                     match: Match = server.call(lambda: server.table.move(found[1], body["move"]))
                     self._json(200, match.view())
 

@@ -270,9 +270,7 @@ class Match:
             "game": self.game.versioned_id,
             "game_name": self.game.name,
             "seed": self.seed,
-            "seats": [
-                f"{self.game.player_label(s)} ({spec})" for s, spec in enumerate(self.seats)
-            ],
+            "seats": [f"{self.game.player_label(s)} ({spec})" for s, spec in enumerate(self.seats)],
             "human_seat": self.human_seat,
             "turn": state.turn,
             "board": self.game.render(state),
