@@ -69,6 +69,8 @@ def test_a_whole_tictactoe_game_against_minimax_is_played_recorded_and_replayed(
 
     status, page = client("GET", final["replay"])
     assert status == 200 and "O (minimax) wins" in page and "tictactoe-v1 seed 0" in page
+    assert main(["report", str(record_path), "--out", str(tmp_path / "report"), "--no-plots"]) == 0
+    assert "| human   | 1       | 0-0-1 |" in (tmp_path / "report" / "report.md").read_text()
 
 
 def test_a_move_that_names_no_legal_move_is_refused_with_the_reason_and_the_legal_moves(
