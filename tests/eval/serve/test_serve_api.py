@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import re
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -204,3 +209,27 @@ def test_the_serve_command_refuses_a_remote_host_and_a_bad_port(
     assert "pass --allow-remote" in capsys.readouterr().err
     assert main(["serve", "--port", "70000", "--out", str(tmp_path)]) == 2
     assert "--port must be 0 (any free port) to 65535" in capsys.readouterr().err
+
+
+def test_the_serve_command_prints_its_url_serves_the_page_and_stops_on_ctrl_c(
+    tmp_path: Path,
+) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-m", "langgraph_games.cli", "serve", "--port", "0"]
+    process = subprocess.Popen(
+        [*command, "--out", str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url, line
+        status, page = Client(url[0])("GET", "/")
+        assert status == 200 and '<script src="/assets/serve.js">' in page
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert process.stdout.read().strip() == "stopped"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
