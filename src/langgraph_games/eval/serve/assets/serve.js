@@ -89,6 +89,11 @@ function showGrid() {
   return table;
 }
 
+function truthText(truth) {
+  if (Array.isArray(truth)) return truth.length ? truth.join(", ") : "none";
+  return truth === null || truth === undefined ? "none" : String(truth);
+}
+
 function showAgent() {
   const agent = match.agent;
   const rows = [];
@@ -106,7 +111,7 @@ function showAgent() {
       const tr = el("tr", null, answer.correct ? "right" : "wrong");
       tr.append(el("td", String(answer.index)),
         el("td", answer.answered ? String(answer.answer || answer.parsed) : "no answer"),
-        el("td", JSON.stringify(answer.truth)),
+        el("td", truthText(answer.truth)),
         el("td", answer.correct ? "\u2713 right" : "\u2717 wrong"));
       rows.push(tr);
     }
