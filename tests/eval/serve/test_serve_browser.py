@@ -7,9 +7,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cdp import Browser
 from langgraph_games.eval.running.records import load_results
 from langgraph_games.eval.serve.app import PlayServer
+from support import install_scripted_strategies
 
 
 def _wait(browser: Browser, expression: str, timeout_s: float = 30) -> Any:
@@ -69,3 +72,28 @@ def test_a_whole_tictactoe_game_is_clicked_through_and_recorded(
     _wait(browser, loaded)
     title = browser.evaluate("document.title")
     assert record["match_id"] in title, json.dumps(title)
+
+
+def test_the_page_shows_an_llm_agents_reasoning_and_marked_answers(
+    browser: Browser, server: PlayServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install_scripted_strategies(monkeypatch)  # 'sloppy': the truth plus a bogus cell (9,9)
+    browser.open(server.url)
+    _wait(browser, "document.querySelectorAll('#game option').length > 0")
+    browser.evaluate(
+        "document.getElementById('opponent').value = 'sloppy';"
+        "document.getElementById('seat').value = '1'"
+    )
+    browser.click("#start")
+    _wait(browser, "document.querySelectorAll('#answers tbody tr').length === 2")
+    assert browser.evaluate("document.getElementById('agent-move').textContent") == (
+        "Played (0,0) (ok)"
+    )
+    rows = browser.evaluate(
+        "[...document.querySelectorAll('#answers tbody tr')]"
+        ".map(r => [...r.children].map(c => c.textContent))"
+    )
+    assert rows == [["1", "(9,9)", "none", "\u2717 wrong"], ["2", "(9,9)", "none", "\u2717 wrong"]]
+    reasoning = browser.evaluate("document.getElementById('reasoning').textContent")
+    assert "[Intermediate Thinking Results 1: (9,9)]" in reasoning
+    assert "**Chosen Move**: (0,0)" in reasoning
