@@ -16,6 +16,7 @@ from langgraph_games.cli import (
     play_cmd,
     replay_cmd,
     report_cmd,
+    serve_cmd,
     smartplay_cmd,
     study_cmd,
     train_cmd,
@@ -39,6 +40,7 @@ COMMANDS = (
     report_cmd,
     leaderboard_cmd,
     replay_cmd,
+    serve_cmd,
     mcp_cmd,
 )
 

@@ -1,0 +1,434 @@
+"""Matches a person plays in the browser against any player spec.
+
+A match is one episode of the episode loop with the ``human`` player in the person's seat
+and the opponent resolved from its spec exactly as the arena resolves it
+(:func:`~langgraph_games.eval.running.players.resolve`). The episode runs on an in-memory
+checkpointer under a thread of its own (the match id): it stops at each of the person's
+moves on the human player's interrupt, and :meth:`Match.move` resumes it with the move.
+A move is read with the game's reader first (:func:`read_human_move`), so a move that
+names no legal move is refused with the reason and the episode is not touched.
+
+A finished match becomes one ``kind: "match"`` record (the fields the arena's executor
+writes: ``match_id``, ``game``, ``options``, ``seed``, ``seats``, ``status``, ``result``,
+``trajectory``, ``started_at``, ``duration_s``; plus ``source: "serve"`` and
+``human_seat``) appended to ``serve.jsonl`` with :class:`ResultsFile`, and its replay
+page is written with the replay builder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph_games.eval.reports.replay.build import build_replay, outcome_text
+from langgraph_games.eval.reports.replay.page import page_name, render_page
+from langgraph_games.eval.running.players import ModelPool, check_models, resolve
+from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.games.base import Game
+from langgraph_games.games.registry import list_games, make
+from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.run import run_episode
+from langgraph_games.graphs.human.player import HumanPlayer, read_human_move
+from langgraph_games.players.base import Player
+from langgraph_games.players.registry import player_entries
+
+__all__ = [
+    "GRID_GAMES",
+    "Match",
+    "MatchError",
+    "MatchTable",
+    "catalog",
+    "grid_view",
+]
+
+GRID_GAMES: dict[str, tuple[int, int, bool]] = {
+    "tictactoe": (3, 3, False),
+    "connect4": (6, 7, True),
+}
+"""Games drawn as a clickable grid: ``(rows, cols, row 0 at the bottom)``; ``board`` is
+row-major. Other games get a button per legal move."""
+
+
+class MatchError(ValueError):
+    """A request the server refuses; ``status`` is the HTTP status to answer with.
+
+    Attributes:
+        status: 400 (bad input), 404 (no such match), 409 (not now), 503 (full).
+        extra: More JSON fields for the answer (e.g. the legal moves).
+    """
+
+    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.extra = extra
+
+
+def catalog() -> dict[str, Any]:
+    """The games a person can play here (two seats) and the registered player specs."""
+    games = [
+        {
+            "id": info.id,
+            "versioned_id": info.versioned_id,
+            "name": info.name,
+            "seats": [make(info.id).player_label(seat) for seat in range(2)],
+            "grid": info.id in GRID_GAMES,
+        }
+        for info in list_games()
+        if info.num_players == 2
+    ]
+    players = [
+        {
+            "name": entry.name,
+            "form": entry.form(),
+            "description": entry.description,
+            "needs_model": entry.needs_model,
+            "games": list(entry.games),
+        }
+        for entry in player_entries()
+        if entry.name != "human"
+    ]
+    return {"games": games, "players": players}
+
+
+def grid_view(game: Game[Any], state: Any, legal: list[str]) -> dict[str, Any] | None:
+    """A clickable grid of a :data:`GRID_GAMES` game, or ``None``.
+
+    Rows come top first as shown to people; each cell has its mark (``""`` when empty)
+    and the legal move a click plays (``None`` for none). In Connect4 a click anywhere in
+    a column plays that column's landing cell.
+    """
+    shape = GRID_GAMES.get(game.id)
+    board = getattr(state, "board", None)
+    if shape is None or not isinstance(board, str):
+        return None
+    rows, cols, bottom_up = shape
+    by_cell: dict[tuple[int, int], str] = {}
+    by_col: dict[int, str] = {}
+    for action in legal:
+        r, c = (int(x) for x in action.strip("()").split(","))
+        by_cell[(r, c)] = action
+        by_col[c] = action
+    order = range(rows - 1, -1, -1) if bottom_up else range(rows)
+    cells = [
+        [
+            {
+                "row": r,
+                "col": c,
+                "mark": "" if board[r * cols + c] in "_." else board[r * cols + c],
+                "move": by_col.get(c) if bottom_up else by_cell.get((r, c)),
+            }
+            for c in range(cols)
+        ]
+        for r in order
+    ]
+    return {"rows": rows, "cols": cols, "cells": cells}
+
+
+def agent_decision(trajectory: list[dict[str, Any]], seat: int) -> dict[str, Any] | None:
+    """The agent's latest decision in ``trajectory``: its move, raw answers and scores."""
+    for step in reversed(trajectory):
+        decision = (step.get("decisions") or {}).get(str(seat))
+        if decision is None:
+            continue
+        raw = [
+            {
+                "status": attempt.get("status"),
+                "text": "\n".join(attempt.get("raw_outputs") or []),
+                "feedback": attempt.get("feedback"),
+            }
+            for attempt in decision.get("attempts") or []
+        ]
+        intermediate = {str(k): v for k, v in (decision.get("intermediate") or {}).items()}
+        answers = [
+            {
+                "index": score["index"],
+                "answer": intermediate.get(str(score["index"]), ""),
+                "answered": bool(score.get("answered")),
+                "parsed": score.get("parsed"),
+                "truth": score.get("truth"),
+                "correct": bool(score.get("correct")),
+                "metric": score.get("metric"),
+                "value": score.get("value"),
+            }
+            for score in decision.get("scores") or []
+        ]
+        return {
+            "step": step.get("step"),
+            "action": decision.get("action"),
+            "status": decision.get("status"),
+            "fallback": decision.get("fallback"),
+            "attempts": raw,
+            "answers": answers,
+        }
+    return None
+
+
+def _actions(game: Game[Any], trajectory: list[dict[str, Any]]) -> list[Any]:
+    actions: list[Any] = []
+    for step in trajectory:
+        joint = {str(k): str(v) for k, v in (step.get("actions") or {}).items()}
+        if not game.simultaneous and len(joint) == 1:
+            actions.append(next(iter(joint.values())))
+        else:
+            actions.append(dict(sorted(joint.items())))
+    return actions
+
+
+@dataclass
+class Match:
+    """One match of a person against an agent (use :meth:`MatchTable.new`)."""
+
+    match_id: str
+    game: Game[Any]
+    opponent: str
+    human_seat: int
+    seed: int
+    players: list[Player]
+    options: EpisodeOptions
+    started_at: float = field(default_factory=time.time)
+    touched: float = field(default_factory=time.monotonic)
+    run: dict[str, Any] = field(default_factory=dict)
+    record: dict[str, Any] | None = None
+    replay: str | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def seats(self) -> list[str]:
+        """The player spec of each seat (``human`` for the person)."""
+        return ["human" if s == self.human_seat else self.opponent for s in range(2)]
+
+    async def step(self, resume: Any = None) -> None:
+        """Start the episode, or resume it with the person's move."""
+        kwargs: dict[str, Any] = {"thread_id": self.match_id, "seed": self.seed}
+        if resume is not None:
+            kwargs.update(resume=resume, checkpointer=self.run["checkpointer"])
+        self.run = await run_episode(self.game, self.players, options=self.options, **kwargs)
+
+    def session(self) -> GameSession:
+        """The game as played so far."""
+        return GameSession(
+            self.game.versioned_id,
+            seed=self.seed,
+            actions=_actions(self.game, self.run.get("trajectory") or []),
+            **self.game.options_dict(),
+        )
+
+    def check_move(self, move: Any) -> str:
+        """The legal move ``move`` names, read with the game's reader.
+
+        Raises:
+            MatchError: The match is over (409), or the move names no legal move now
+                (400, with the reason and the legal moves).
+        """
+        pending = self.run.get("interrupt")
+        if self.record is not None or pending is None:
+            raise MatchError(f"match {self.match_id} is over; start a new one", status=409)
+        state = self.session().state
+        action, problem = read_human_move(self.game, state, self.human_seat, move)
+        if action is None:
+            legal = list(pending["value"]["legal_moves"])
+            raise MatchError(
+                f"{problem}; legal moves: {', '.join(legal)}", legal_moves=legal, move=move
+            )
+        return action
+
+    def to_record(self, duration_s: float) -> dict[str, Any]:
+        """The finished match as a results record, in the arena's shape."""
+        result = self.run["result"]
+        return {
+            "kind": "match",
+            "source": "serve",
+            "match_id": self.match_id,
+            "game": self.game.versioned_id,
+            "options": self.game.options_dict(),
+            "seed": self.seed,
+            "seats": self.seats,
+            "human_seat": self.human_seat,
+            "started_at": self.started_at,
+            "status": result["status"],
+            "result": result,
+            "trajectory": self.run["trajectory"],
+            "duration_s": duration_s,
+        }
+
+    def view(self) -> dict[str, Any]:
+        """What the page shows: board, legal moves, whose turn, the agent's last decision."""
+        session = self.session()
+        state = session.state
+        pending = self.run.get("interrupt")
+        legal = list(pending["value"]["legal_moves"]) if pending else []
+        agent_seat = 1 - self.human_seat
+        view: dict[str, Any] = {
+            "match_id": self.match_id,
+            "game": self.game.versioned_id,
+            "game_name": self.game.name,
+            "seed": self.seed,
+            "seats": [f"{self.game.player_label(s)} ({spec})" for s, spec in enumerate(self.seats)],
+            "human_seat": self.human_seat,
+            "turn": state.turn,
+            "board": self.game.render(state),
+            "grid": grid_view(self.game, state, legal),
+            "legal_moves": legal,
+            "to_move": [self.game.player_label(p) for p in self.game.current_players(state)],
+            "your_turn": pending is not None,
+            "prompt": pending["value"]["prompt"] if pending else None,
+            "agent": agent_decision(self.run.get("trajectory") or [], agent_seat),
+            "finished": self.record is not None,
+            "outcome": None,
+            "replay": self.replay,
+        }
+        if self.record is not None:
+            result = self.record["result"]
+            view["outcome"] = outcome_text(self.record, self.game)
+            view["winners"] = list(result.get("winners") or [])
+            view["returns"] = list(result.get("returns") or [])
+            view["status"] = result.get("status")
+        return view
+
+
+class MatchTable:
+    """The server's matches by id: capped, idle ones expire, finished ones are recorded.
+
+    All coroutines run on the server's one event loop.
+
+    Args:
+        out_dir: Folder of ``serve.jsonl`` and ``replays/``.
+        models: Chat models, loaded once per model spec and shared by matches.
+        max_matches: Matches held at once (a new one past the cap first drops expired
+            ones, then is refused with 503).
+        idle_s: A match untouched this long is dropped.
+        options: Episode options (retries, fallback, step limit) of the agent's seat.
+    """
+
+    def __init__(
+        self,
+        out_dir: str | Path,
+        *,
+        models: ModelPool | None = None,
+        max_matches: int = 16,
+        idle_s: float = 1800.0,
+        options: EpisodeOptions | None = None,
+    ) -> None:
+        self.out_dir = Path(out_dir)
+        self.results = ResultsFile(self.out_dir / "serve.jsonl")
+        self.replays = self.out_dir / "replays"
+        self.models = models or ModelPool()
+        self.max_matches = max_matches
+        self.idle_s = idle_s
+        self.options = options or EpisodeOptions()
+        self.matches: dict[str, Match] = {}
+        self._guard = threading.Lock()
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Drop matches idle longer than ``idle_s``; returns their ids."""
+        now = time.monotonic() if now is None else now
+        with self._guard:
+            old = [k for k, m in self.matches.items() if now - m.touched > self.idle_s]
+            for key in old:
+                del self.matches[key]
+        return old
+
+    def get(self, match_id: str) -> Match:
+        """The match ``match_id``, marked as used now.
+
+        Raises:
+            MatchError: No such match (404): never started, expired or dropped.
+        """
+        match = self.matches.get(match_id)
+        if match is None:
+            raise MatchError(
+                f"no match {match_id!r} (never started, or dropped after {self.idle_s:g} s "
+                "idle); start a new one",
+                status=404,
+            )
+        match.touched = time.monotonic()
+        return match
+
+    async def new(self, request: Mapping[str, Any]) -> Match:
+        """Start a match from ``{"game", "opponent", "human_seat", "seed"}``.
+
+        The episode runs until the person's first move (or to the end).
+
+        Raises:
+            MatchError: A field is missing or wrong (400), or the table is full (503).
+        """
+        game_id = request.get("game")
+        opponent = request.get("opponent")
+        if not isinstance(game_id, str) or not game_id:
+            raise MatchError("'game' must be a game id, e.g. tictactoe")
+        if not isinstance(opponent, str) or not opponent.strip():
+            raise MatchError("'opponent' must be a player spec, e.g. minimax or gamebot:local")
+        seat = request.get("human_seat", 0)
+        seed = request.get("seed", 0)
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1):
+            raise MatchError(f"'human_seat' must be 0 or 1, got {seat!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise MatchError(f"'seed' must be an integer, got {seed!r}")
+        game = make(game_id)  # UnknownGameError is a ValueError: answered with 400
+        if game.num_players != 2:
+            raise MatchError(f"{game.id} has {game.num_players} seat(s); pick a two-player game")
+        recipe = resolve(opponent.strip(), self.models)
+        agent = await asyncio.to_thread(recipe.build, game, seed=seed * 10 + 1 - seat)
+        if agent.interactive:
+            raise MatchError(f"{opponent!r} asks a person too; pick an agent to play against")
+        await asyncio.to_thread(check_models, [recipe])
+        self.expire()
+        with self._guard:
+            if len(self.matches) >= self.max_matches:
+                raise MatchError(
+                    f"{self.max_matches} matches are open, the most this server holds; "
+                    "finish one or wait until idle ones expire",
+                    status=503,
+                )
+            match_id = f"serve-{secrets.token_hex(6)}"
+            players: list[Player] = [HumanPlayer(), agent] if seat == 0 else [agent, HumanPlayer()]
+            match = Match(
+                match_id=match_id,
+                game=game,
+                opponent=opponent.strip(),
+                human_seat=seat,
+                seed=seed,
+                players=players,
+                options=self.options,
+            )
+            self.matches[match_id] = match
+        async with match.lock:
+            await match.step()
+            await self._finish(match)
+        return match
+
+    async def move(self, match_id: str, move: Any) -> Match:
+        """Play the person's move and run the agent until the person's next move.
+
+        Raises:
+            MatchError: No such match (404), it is over (409), or the move is refused (400).
+        """
+        match = self.get(match_id)
+        async with match.lock:
+            action = match.check_move(move)
+            await match.step(resume=action)
+            await self._finish(match)
+        return match
+
+    async def _finish(self, match: Match) -> None:
+        if match.run.get("result") is None or match.record is not None:
+            return
+        record = match.to_record(time.time() - match.started_at)
+        await asyncio.to_thread(self.results.append, record)
+        match.record = record
+        match.replay = await asyncio.to_thread(self._write_replay, record)
+
+    def _write_replay(self, record: dict[str, Any]) -> str:
+        self.replays.mkdir(parents=True, exist_ok=True)
+        name = page_name(record)
+        (self.replays / name).write_text(
+            render_page(build_replay(record), index_href=None), encoding="utf-8"
+        )
+        return f"/replays/{name}"
