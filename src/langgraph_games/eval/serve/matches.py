@@ -209,7 +209,7 @@ class Match:
         kwargs: dict[str, Any] = {"thread_id": self.match_id, "seed": self.seed}
         if resume is not None:
             kwargs.update(resume=resume, checkpointer=self.run["checkpointer"])
-        self.run = await run_episode(self.game, self.players, options=self.options, **kwargs)
+        self.run = dict(await run_episode(self.game, self.players, options=self.options, **kwargs))
 
     def session(self) -> GameSession:
         """The game as played so far."""
