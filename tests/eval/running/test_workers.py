@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from langgraph_games.cli._options import add_worker_flags, workers_of
 from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
 from langgraph_games.eval.running.executor import Job, run_jobs
 from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.running.workers import (
     EndpointShare,
+    default_workers,
     endpoint_shares,
     portable,
     split_limit,
@@ -160,3 +163,13 @@ def test_workers_must_be_at_least_one() -> None:
 async def test_no_jobs_start_no_workers(tmp_path: Path) -> None:
     assert await _run([], tmp_path / "r.jsonl", workers=4) == (0, 0)
     assert asyncio.get_running_loop().is_running()
+
+
+def test_the_workers_flag() -> None:
+    parser = argparse.ArgumentParser()
+    add_worker_flags(parser)
+    assert workers_of(parser.parse_args([])) == 1
+    assert workers_of(parser.parse_args(["--workers", "3"])) == 3
+    assert workers_of(parser.parse_args(["--workers", "0"])) == default_workers() >= 1
+    with pytest.raises(ValueError, match=r"--workers is a number of processes >= 0, got -1"):
+        workers_of(parser.parse_args(["--workers", "-1"]))
