@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from langgraph_games.eval.running.workers import default_workers
 from langgraph_games.eval.scoring.metrics import Scoring
 from langgraph_games.models.factory import ACCEPTED_FORMS
 from langgraph_games.models.ratelimit import set_default_limits
@@ -207,3 +208,27 @@ def add_scoring_flags(parser: Any) -> None:
 def scoring_of(args: Any) -> Scoring:
     """The :class:`~langgraph_games.eval.scoring.metrics.Scoring` the flags ask for."""
     return Scoring(outcome=args.outcome_scale, intermediate=args.intermediate)
+
+
+def add_worker_flags(parser: Any) -> None:
+    """``--workers N``: worker processes playing the episodes (0: one per core)."""
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes playing the episodes, each with its own event loop "
+        "(default 1: this process; 0: one per core); --concurrency bounds the episodes "
+        "in flight across them all",
+    )
+
+
+def workers_of(args: Any) -> int:
+    """The worker count ``--workers`` asks for (0 becomes one per core).
+
+    Raises:
+        ValueError: A negative count.
+    """
+    if args.workers < 0:
+        raise ValueError(f"--workers is a number of processes >= 0, got {args.workers}")
+    return args.workers or default_workers()

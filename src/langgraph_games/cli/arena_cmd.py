@@ -10,9 +10,11 @@ from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
     add_scoring_flags,
+    add_worker_flags,
     model_settings,
     parse_options,
     scoring_of,
+    workers_of,
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -60,6 +62,7 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_episode_flags(parser)
+    add_worker_flags(parser)
     add_model_flags(parser)
     add_scoring_flags(parser)
     parser.set_defaults(run=run)
@@ -78,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         seeding=args.seeding,
         baseline=not args.no_baseline,
         concurrency=args.concurrency,
+        workers=workers_of(args),
         episode=EpisodeOptions(
             max_retries=args.max_retries, fallback=args.fallback, max_steps=args.max_steps
         ),

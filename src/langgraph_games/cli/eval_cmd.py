@@ -24,8 +24,10 @@ from typing import Any
 from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
+    add_worker_flags,
     model_settings,
     parse_options,
+    workers_of,
 )
 from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -117,6 +119,7 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--label", default=None, help="row label in the table")
     parser.add_argument("--concurrency", type=int, default=4, help="episodes at once")
+    add_worker_flags(parser)
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
     parser.add_argument(
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
@@ -349,6 +352,7 @@ def _specs(args: argparse.Namespace, context: str | None) -> list[EvalSpec]:
         "opponents": args.opponent,
         "seed": args.seed,
         "concurrency": args.concurrency,
+        "workers": workers_of(args),
         "model": model_settings(args),
     }
     if args.truths is not None:

@@ -81,6 +81,19 @@ class ScriptedChatModel(BaseChatModel):
         """The messages of every call so far, in order."""
         return self._calls
 
+    def __getstate__(self) -> dict[Any, Any]:
+        """Pickle without the lock (a copy sent to a worker process gets its own)."""
+        state = dict(super().__getstate__())
+        private = dict(state.get("__pydantic_private__") or {})
+        private.pop("_lock", None)
+        state["__pydantic_private__"] = private
+        return state
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        """Unpickle and give the copy a lock of its own."""
+        super().__setstate__(state)
+        self._lock = threading.Lock()
+
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:
         """Accept tools (scripted replies carry their own tool calls)."""
         return self

@@ -58,6 +58,8 @@ class ArenaSpec(BaseModel):
             ``"per_match"``: match ``m`` uses ``seed + m``.
         baseline: Add the ``random`` player if it is not among ``players``.
         concurrency: Matches run at once (does not change results, so not hashed).
+        workers: Worker processes playing them, each with its own event loop (not
+            hashed; see :mod:`~langgraph_games.eval.running.workers`).
         episode: Retries, fallback and step limit.
         model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
     """
@@ -73,6 +75,7 @@ class ArenaSpec(BaseModel):
     seeding: Literal["mirrored", "per_match"] = "mirrored"
     baseline: bool = True
     concurrency: int = Field(4, ge=1)
+    workers: int = Field(1, ge=1)
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
     model: ModelSettings = Field(default_factory=dict)
 
@@ -103,12 +106,12 @@ class ArenaSpec(BaseModel):
         return make(self.game, **self.options)
 
     def spec_hash(self, game: Game[Any] | None = None) -> str:
-        """Short hash of everything that changes results (not ``concurrency``).
+        """Short hash of everything that changes results (not ``concurrency`` or ``workers``).
 
         Args:
             game: The arena's engine when the caller has made it already.
         """
-        data = self.model_dump(mode="json", exclude={"concurrency"})
+        data = self.model_dump(mode="json", exclude={"concurrency", "workers"})
         data["game"] = (game or self.engine()).versioned_id
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
@@ -300,6 +303,8 @@ async def run_arena(
         results=results,
         options=spec.episode,
         concurrency=spec.concurrency,
+        workers=spec.workers,
+        models=models,
         progress=progress,
         total=len(schedule),
         on_record=on_match,

@@ -9,9 +9,10 @@ still running are cancelled, so what is on disk is exactly what finished (a fini
 episode whose append had started is written whole), and a rerun skips it.
 
 An LLM strategy's player (and its compiled graph) is built once per run for each spec,
-game and settings, and serves all of the run's episodes, also at once: players keep no
-per-episode state (the episode loop passes each seat's memory in its requests). Search
-players are built per episode, because their seed is the episode's.
+game and settings, and serves all of the run's episodes, also at once (see
+:mod:`~langgraph_games.eval.running.jobs`). With ``workers > 1`` the episodes run over
+worker processes, each with its own event loop, and this process stays the one writer
+(see :mod:`~langgraph_games.eval.running.workers`).
 """
 
 from __future__ import annotations
@@ -19,41 +20,23 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from langgraph_games import __version__
+from langgraph_games.eval.running.jobs import Job, PlayerCache, play_job
 from langgraph_games.eval.running.players import ModelPool, check_models
 from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.eval.running.workers import run_on_workers
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode.options import EpisodeOptions
-from langgraph_games.graphs.episode.records import finished_result
-from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.models.factory import describe_model
 from langgraph_games.models.limiter import CallLimiter
-from langgraph_games.players.base import Decision, DecisionRequest, Player
+from langgraph_games.players.base import Decision
 from langgraph_games.players.entry import PlayerRecipe
 
 __all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
-
-
-@dataclass(frozen=True)
-class Job:
-    """One episode to play: its record id, each seat's resolved player, seed, extras, game.
-
-    The seats are specs resolved once at the top of the run
-    (:func:`~langgraph_games.eval.running.players.resolve`); the record names each by its
-    spec as written.
-    """
-
-    job_id: str
-    seats: list[PlayerRecipe]
-    seed: int
-    extra: dict[str, Any]
-    game: Game[Any]
 
 
 def preflight(players: Sequence[PlayerRecipe], game: Game[Any]) -> list[dict[str, Any]]:
@@ -97,85 +80,6 @@ def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
     tmp.replace(target)
 
 
-class _Players:
-    """The players of a run: LLM strategies built once, search players per episode."""
-
-    def __init__(self) -> None:
-        self._built: dict[tuple[int, str, str], Player] = {}
-
-    def get(self, recipe: PlayerRecipe, game: Game[Any], seed: int) -> Player:
-        """The player of ``recipe`` for an episode of ``game`` with seed ``seed``."""
-        if recipe.model is None:
-            return recipe.build(game, seed=seed)
-        key = (
-            id(recipe),
-            game.versioned_id,
-            json.dumps(game.options_dict(), sort_keys=True, default=repr),
-        )
-        player = self._built.get(key)
-        if player is None:
-            player = self._built[key] = recipe.build(game)
-        return player
-
-
-class _Counted(Player):
-    """A player whose decisions are reported to ``hook`` (for the decisions progress bar)."""
-
-    def __init__(self, inner: Player, hook: Callable[[Decision], None]) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.hook = hook
-
-    async def adecide(self, request: DecisionRequest) -> Decision:
-        decision = await self.inner.adecide(request)
-        self.hook(decision)
-        return decision
-
-    def describe(self) -> dict[str, Any]:
-        return self.inner.describe()
-
-
-async def _play(
-    job: Job,
-    base: dict[str, Any],
-    options: EpisodeOptions,
-    built: _Players,
-    hook: Callable[[Decision], None] | None = None,
-    truths: Mapping[int, Sequence[str]] | None = None,
-) -> dict[str, Any]:
-    started = time.time()
-    record: dict[str, Any] = {
-        **base,
-        **job.extra,
-        "game": job.game.versioned_id,
-        "options": job.game.options_dict(),
-        "seed": job.seed,
-        "seats": [recipe.spec.label for recipe in job.seats],
-        "started_at": started,
-    }
-    try:
-        players = [
-            built.get(recipe, job.game, job.seed * 10 + seat)
-            for seat, recipe in enumerate(job.seats)
-        ]
-        if hook is not None:
-            players = [_Counted(player, hook) for player in players]
-        episode = await run_episode(
-            job.game,
-            players,
-            seed=job.seed,
-            options=options,
-            truths=truths,
-        )
-    except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
-        record.update(status="error", error=f"{type(exc).__name__}: {exc}")
-    else:
-        result = finished_result(episode)
-        record.update(status=result["status"], result=result, trajectory=episode["trajectory"])
-    record["duration_s"] = time.time() - started
-    return record
-
-
 async def run_jobs(
     jobs: Sequence[Job],
     *,
@@ -188,6 +92,8 @@ async def run_jobs(
     finish: Callable[[dict[str, Any], Game[Any]], None] | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
     truths: Mapping[int, Sequence[str]] | None = None,
+    workers: int = 1,
+    models: ModelPool | None = None,
 ) -> tuple[int, int]:
     """Play ``jobs`` and append one record each; returns ``(played, errors)``.
 
@@ -206,26 +112,47 @@ async def run_jobs(
         on_record: Called with each record after it is written.
         truths: Lessons per seat, read once by the caller and given to every episode
             (evaluation runs give the agent's seat the truth store's lessons).
+        workers: Worker processes; ``1`` plays every episode on this process's loop.
+            With more, ``concurrency`` bounds the episodes in flight across them all,
+            and an endpoint's call bound is split between them (see
+            :mod:`~langgraph_games.eval.running.workers`).
+        models: The run's models: a worker loads each model of the pool again by its
+            spec, with the pool's settings (other model objects are sent pickled).
     """
     bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
     steps = _decisions_bar(jobs, options, enabled=progress)
     episodes_at_once = CallLimiter(concurrency, name="episodes")
-    built = _Players()
+    built = PlayerCache()
     counts = {"played": 0, "errors": 0}
     used = {"calls": 0, "tokens": 0}
 
-    def on_decision(decision: Decision) -> None:
-        used["calls"] += int(decision.usage.get("calls", 0))
-        used["tokens"] += int(decision.usage.get("input_tokens", 0)) + int(
-            decision.usage.get("output_tokens", 0)
-        )
+    def on_usage(usage: Mapping[str, Any]) -> None:
+        used["calls"] += int(usage.get("calls", 0))
+        used["tokens"] += int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
         steps.update(1)
         if used["calls"]:
             steps.set_postfix(calls=used["calls"], tokens=used["tokens"], refresh=False)
 
+    def on_decision(decision: Decision) -> None:
+        on_usage(decision.usage)
+
+    def written(record: dict[str, Any]) -> None:
+        counts["played"] += 1
+        counts["errors"] += record["status"] == "error"
+        bar.update(1)
+        if on_record is not None:
+            on_record(record)
+
+    def write(job: Job, record: dict[str, Any]) -> None:
+        # The worker processes' records arrive on a loop that plays no episode itself.
+        if finish is not None and record["status"] != "error":
+            finish(record, job.game)
+        results.append(record)
+        written(record)
+
     async def one(job: Job) -> None:
         async with episodes_at_once.slot():
-            record = await _play(
+            record = await play_job(
                 job,
                 base,
                 options,
@@ -238,15 +165,28 @@ async def run_jobs(
             if finish is not None and record["status"] != "error":
                 await asyncio.to_thread(finish, record, job.game)
             await asyncio.to_thread(results.append, record)
-            counts["played"] += 1
-            counts["errors"] += record["status"] == "error"
-            bar.update(1)
-            if on_record is not None:
-                on_record(record)
+            written(record)
 
-    tasks = [asyncio.ensure_future(one(job)) for job in jobs]
+    tasks: list[asyncio.Future[None]] = []
     try:
-        await asyncio.gather(*tasks)
+        if workers > 1:
+            await run_on_workers(
+                jobs,
+                workers=workers,
+                concurrency=concurrency,
+                setup_fields={
+                    "base": base,
+                    "options": options,
+                    "truths": {k: list(v) for k, v in truths.items()} if truths else None,
+                    "progress": progress,
+                },
+                pool=models,
+                deliver=lambda index, record: write(jobs[index], record),
+                on_decision=on_usage,
+            )
+        else:
+            tasks = [asyncio.ensure_future(one(job)) for job in jobs]
+            await asyncio.gather(*tasks)
     finally:
         for task in tasks:
             task.cancel()

@@ -67,6 +67,8 @@ class EvalSpec(BaseModel):
         seed: Base seed.
         label: Row label in tables (default: the agent spec).
         concurrency: Episodes at once (does not change results, so not hashed).
+        workers: Worker processes playing them, each with its own event loop (not
+            hashed; see :mod:`~langgraph_games.eval.running.workers`).
         episode: Retries, fallback and step limit.
         model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
         truths: A truth store directory (as ``langgraph-games train`` writes): the agent
@@ -90,6 +92,7 @@ class EvalSpec(BaseModel):
     seed: int = 0
     label: str | None = None
     concurrency: int = Field(4, ge=1)
+    workers: int = Field(1, ge=1)
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
     model: ModelSettings = Field(default_factory=dict)
     truths: str | None = None
@@ -116,12 +119,12 @@ class EvalSpec(BaseModel):
         return make(self.game, **self.options)
 
     def spec_hash(self, game: Game[Any] | None = None) -> str:
-        """Short hash of everything that changes results (not ``concurrency``).
+        """Short hash of everything that changes results (not ``concurrency`` or ``workers``).
 
         Args:
             game: An engine of the spec's game when the caller has made one already.
         """
-        data = self.model_dump(mode="json", exclude={"concurrency", "label", "truths"})
+        data = self.model_dump(mode="json", exclude={"concurrency", "workers", "label", "truths"})
         if not data["agent_settings"]:  # specs without settings keep their earlier hash
             del data["agent_settings"]
         for key in ("truth_limit", "truths_digest"):  # likewise specs without truths
@@ -328,6 +331,8 @@ async def _run_eval(
         results=results,
         options=spec.episode,
         concurrency=spec.concurrency,
+        workers=spec.workers,
+        models=models,
         progress=progress,
         total=len(plan),
         finish=_add_metrics,

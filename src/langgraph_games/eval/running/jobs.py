@@ -1,0 +1,133 @@
+"""One episode of a run: the job, the players built for it, and its record.
+
+Shared by the one-process executor (:mod:`~langgraph_games.eval.running.executor`) and its
+worker processes (:mod:`~langgraph_games.eval.running.workers`): both play a job the same way,
+so the records are the same.
+
+An LLM strategy's player (and its compiled graph) is built once per process for each spec,
+game and settings, and serves all of the run's episodes, also at once: players keep no
+per-episode state (the episode loop passes each seat's memory in its requests). Search
+players are built per episode, because their seed is the episode's.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langgraph_games.games.base import Game
+from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.records import finished_result
+from langgraph_games.graphs.episode.run import run_episode
+from langgraph_games.players.base import Decision, DecisionRequest, Player
+from langgraph_games.players.entry import PlayerRecipe
+
+__all__ = ["Job", "PlayerCache", "play_job"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One episode to play: its record id, each seat's resolved player, seed, extras, game.
+
+    The seats are specs resolved once at the top of the run
+    (:func:`~langgraph_games.eval.running.players.resolve`); the record names each by its
+    spec as written.
+    """
+
+    job_id: str
+    seats: list[PlayerRecipe]
+    seed: int
+    extra: dict[str, Any]
+    game: Game[Any]
+
+
+class PlayerCache:
+    """The players of a process: LLM strategies built once, search players per episode."""
+
+    def __init__(self) -> None:
+        self._built: dict[tuple[int, str, str], Player] = {}
+
+    def get(self, recipe: PlayerRecipe, game: Game[Any], seed: int) -> Player:
+        """The player of ``recipe`` for an episode of ``game`` with seed ``seed``."""
+        if recipe.model is None:
+            return recipe.build(game, seed=seed)
+        key = (
+            id(recipe),
+            game.versioned_id,
+            json.dumps(game.options_dict(), sort_keys=True, default=repr),
+        )
+        player = self._built.get(key)
+        if player is None:
+            player = self._built[key] = recipe.build(game)
+        return player
+
+
+class _Counted(Player):
+    """A player whose decisions are reported to ``hook`` (for the decisions progress bar)."""
+
+    def __init__(self, inner: Player, hook: Callable[[Decision], None]) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.hook = hook
+
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        decision = await self.inner.adecide(request)
+        self.hook(decision)
+        return decision
+
+    def describe(self) -> dict[str, Any]:
+        return self.inner.describe()
+
+
+async def play_job(
+    job: Job,
+    base: dict[str, Any],
+    options: EpisodeOptions,
+    built: PlayerCache,
+    hook: Callable[[Decision], None] | None = None,
+    truths: Mapping[int, Sequence[str]] | None = None,
+) -> dict[str, Any]:
+    """Play ``job`` and return its record (an episode's failure is a ``status: "error"`` record).
+
+    Args:
+        job: The episode.
+        base: Fields the record starts with.
+        options: Episode options.
+        built: This process's players.
+        hook: Called with each decision (progress).
+        truths: Lessons per seat.
+    """
+    started = time.time()
+    record: dict[str, Any] = {
+        **base,
+        **job.extra,
+        "game": job.game.versioned_id,
+        "options": job.game.options_dict(),
+        "seed": job.seed,
+        "seats": [recipe.spec.label for recipe in job.seats],
+        "started_at": started,
+    }
+    try:
+        players = [
+            built.get(recipe, job.game, job.seed * 10 + seat)
+            for seat, recipe in enumerate(job.seats)
+        ]
+        if hook is not None:
+            players = [_Counted(player, hook) for player in players]
+        episode = await run_episode(
+            job.game,
+            players,
+            seed=job.seed,
+            options=options,
+            truths=truths,
+        )
+    except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
+        record.update(status="error", error=f"{type(exc).__name__}: {exc}")
+    else:
+        result = finished_result(episode)
+        record.update(status=result["status"], result=result, trajectory=episode["trajectory"])
+    record["duration_s"] = time.time() - started
+    return record

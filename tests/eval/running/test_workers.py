@@ -1,0 +1,175 @@
+"""Episodes over worker processes: same records as one process, resume, errors, lost workers."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from langgraph_games.cli._options import add_worker_flags, workers_of
+from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
+from langgraph_games.eval.running.executor import Job, run_jobs
+from langgraph_games.eval.running.players import ModelPool
+from langgraph_games.eval.running.workers import (
+    EndpointShare,
+    default_workers,
+    endpoint_shares,
+    portable,
+    split_limit,
+)
+from langgraph_games.games import make
+from langgraph_games.graphs import EpisodeOptions
+from langgraph_games.models import ScriptedChatModel
+from langgraph_games.models.limiter import limiter_for
+from langgraph_games.players import registry
+from workers_support import KILL_MARKER, dies_once, first_legal_move
+
+TIMING = {"started_at", "duration_s", "latency_s", "seconds_per_decision"}
+
+
+def _stable(value: Any) -> Any:
+    """``value`` without its timing fields (wall-clock times and latencies), at any depth."""
+    if isinstance(value, dict):
+        return {k: _stable(v) for k, v in value.items() if k not in TIMING}
+    if isinstance(value, list):
+        return [_stable(v) for v in value]
+    return value
+
+
+def _arena(**kwargs: Any) -> ArenaSpec:
+    base: dict[str, Any] = {
+        "game": "tictactoe",
+        "players": ["minimax:depth=2", "random"],
+        "matches": 6,
+        "concurrency": 3,
+    }
+    base.update(kwargs)
+    return ArenaSpec(**base)
+
+
+async def test_two_workers_write_the_records_of_one_process(tmp_path: Path) -> None:
+    one = await run_arena(_arena(workers=1), tmp_path / "one", progress=False)
+    two = await run_arena(_arena(workers=2), tmp_path / "two", progress=False)
+    assert one.results_path.name == two.results_path.name  # workers are not in the hash
+    by_id = {r["match_id"]: _stable(r) for r in ResultsFile(one.results_path).read().records}
+    records = ResultsFile(two.results_path).read().records
+    assert two.played == one.played == len(records) == 6
+    assert {r["match_id"]: _stable(r) for r in records} == by_id
+    assert _stable(one.rows) == _stable(two.rows)
+
+
+async def test_an_interrupted_worker_run_resumes_and_plays_each_match_once(
+    tmp_path: Path,
+) -> None:
+    arena = _arena(workers=2, matches=8)
+    written = 0
+
+    class Interrupted(Exception):
+        pass
+
+    def count(_: dict[str, Any]) -> None:
+        nonlocal written
+        written += 1
+        if written == 3:
+            raise Interrupted  # the parent dies in the middle (Ctrl-C, a crash)
+
+    with pytest.raises(Interrupted):
+        await run_arena(arena, tmp_path, progress=False, on_match=count)
+    path = next(tmp_path.glob("*.jsonl"))
+    assert len(ResultsFile(path).read().records) == 3
+    report = await run_arena(arena, tmp_path, progress=False)
+    ids = [r["match_id"] for r in ResultsFile(path).read().records]
+    assert report.skipped == 3 and report.played == 5
+    assert len(ids) == len(set(ids)) == 8
+
+
+def _jobs(model: ScriptedChatModel, count: int) -> list[Job]:
+    recipe = registry.resolve_player("gamebot", model=model)
+    game = make("connect4")
+    return [Job(f"j{i}", [recipe, recipe], i, {"match_id": f"j{i}"}, game) for i in range(count)]
+
+
+async def _run(jobs: list[Job], path: Path, **kwargs: Any) -> tuple[int, int]:
+    return await run_jobs(
+        jobs,
+        base={"kind": "match", "spec_hash": "test"},
+        results=ResultsFile(path),
+        options=EpisodeOptions(max_retries=0, max_steps=4),
+        concurrency=4,
+        progress=False,
+        total=len(jobs),
+        **kwargs,
+    )
+
+
+async def test_an_episode_error_in_a_worker_is_its_record(tmp_path: Path) -> None:
+    dead = ScriptedChatModel(responses=[ConnectionError("endpoint down")])
+    path = tmp_path / "r.jsonl"
+    played, errors = await _run(_jobs(dead, 3), path, workers=2)
+    records = ResultsFile(path).read().records
+    assert (played, errors) == (3, 3)
+    assert sorted(r["match_id"] for r in records) == ["j0", "j1", "j2"]
+    assert all("endpoint down" in r["error"] for r in records)
+
+
+async def test_a_killed_worker_loses_no_episode_and_writes_none_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KILL_MARKER, str(tmp_path / "killed-once"))
+    path = tmp_path / "r.jsonl"
+    played, errors = await _run(_jobs(ScriptedChatModel(script=dies_once), 6), path, workers=2)
+    assert (tmp_path / "killed-once").exists()  # a worker did die
+    records = ResultsFile(path).read().records
+    assert (played, errors) == (6, 0)
+    assert sorted(r["match_id"] for r in records) == [f"j{i}" for i in range(6)]
+    assert all(r["status"] != "error" and len(r["trajectory"]) == 4 for r in records)
+
+
+def test_endpoint_shares_sum_to_the_endpoints_bound() -> None:
+    assert split_limit(5, 2) == [3, 2]
+    assert split_limit(7, 3) == [3, 2, 2]
+    assert split_limit(2, 4) == [1, 1]  # fewer slots than workers: two workers
+    for limit in range(1, 20):
+        for workers in range(1, 9):
+            shares = split_limit(limit, workers)
+            assert sum(shares) == limit and len(shares) == min(limit, workers)
+            assert max(shares) - min(shares) <= 1
+
+
+def test_a_named_models_bounds_are_split_and_applied_in_workers() -> None:
+    pool = ModelPool()
+    model = ScriptedChatModel(script=first_legal_move, name_="shares-test")
+    pool.models["scripted-endpoint"] = model
+    recipe = registry.resolve_player("gamebot", model=model)
+    limiter_for(model).set_limit(5)
+    seat = portable(recipe, pool)
+    assert seat.model == "scripted-endpoint"  # loaded again by spec in each worker
+    assert portable(recipe, None).model is model  # an object not from the pool is sent
+    shares = endpoint_shares([seat], [recipe], workers=2)["scripted-endpoint"]
+    assert shares == EndpointShare(calls=[3, 2], rate=None, max_retry_wait=60.0)
+    fresh = ScriptedChatModel(script=first_legal_move, name_="shares-test-worker")
+    shares.apply(fresh, 1)
+    assert limiter_for(fresh).stats().limit == 2
+
+
+def test_workers_must_be_at_least_one() -> None:
+    with pytest.raises(ValueError, match="workers"):
+        _arena(workers=0)
+
+
+async def test_no_jobs_start_no_workers(tmp_path: Path) -> None:
+    assert await _run([], tmp_path / "r.jsonl", workers=4) == (0, 0)
+    assert asyncio.get_running_loop().is_running()
+
+
+def test_the_workers_flag() -> None:
+    parser = argparse.ArgumentParser()
+    add_worker_flags(parser)
+    assert workers_of(parser.parse_args([])) == 1
+    assert workers_of(parser.parse_args(["--workers", "3"])) == 3
+    assert workers_of(parser.parse_args(["--workers", "0"])) == default_workers() >= 1
+    with pytest.raises(ValueError, match=r"--workers is a number of processes >= 0, got -1"):
+        workers_of(parser.parse_args(["--workers", "-1"]))
