@@ -108,6 +108,30 @@ def _close_instances() -> None:
         _INSTANCES.clear()
 
 
+def _grammar(text: Any) -> Any:
+    """A llama.cpp grammar from GBNF text (``None`` passes through: no constraint).
+
+    Raises:
+        ModelCallError: ``text`` is not a string, or llama.cpp refuses the grammar.
+    """
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise ModelCallError(
+            "local", f"grammar must be GBNF text (a str), got {type(text).__name__}"
+        )
+    try:
+        from llama_cpp.llama_grammar import LlamaGrammar
+    except ImportError as exc:  # pragma: no cover - a broken install
+        raise ModelUnavailableError(
+            "local", "the embedded model needs 'llama-cpp-python' (pip install it)"
+        ) from exc
+    try:
+        return LlamaGrammar.from_string(text, verbose=False)
+    except ValueError as exc:
+        raise ModelCallError("local", f"llama.cpp refused the grammar: {exc}") from exc
+
+
 def _as_chat_messages(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
     converted = []
     for message in messages:
@@ -126,6 +150,9 @@ class LocalChatModel(BaseChatModel):
         n_ctx: Context window in tokens.
         n_threads: CPU threads (default: :func:`default_threads`).
         seed: Sampling seed.
+        grammar: GBNF text every reply must follow (``None``: free text), e.g. from
+            :func:`~langgraph_games.models.constrain.answer_grammar`. A call may also
+            carry its own (``model.bind(grammar=...)``), which wins.
 
     Example:
         >>> model = LocalChatModel(max_tokens=8)
@@ -140,6 +167,7 @@ class LocalChatModel(BaseChatModel):
     n_ctx: int = 8192
     n_threads: int = Field(default_factory=lambda: default_threads())
     seed: int = 0
+    grammar: str | None = None
 
     @property
     def _llm_type(self) -> str:
@@ -168,6 +196,7 @@ class LocalChatModel(BaseChatModel):
     ) -> ChatResult:
         path = self.model_path or str(bundled_model_path())
         llama, lock = _shared_llama(path, self.n_ctx, self.n_threads)
+        grammar = _grammar(kwargs.get("grammar", self.grammar))
         started = time.perf_counter()
         try:
             with lock:
@@ -177,6 +206,7 @@ class LocalChatModel(BaseChatModel):
                     max_tokens=kwargs.get("max_tokens", self.max_tokens),
                     stop=stop,
                     seed=kwargs.get("seed", self.seed),
+                    grammar=grammar,
                 )
         except ValueError as exc:  # e.g. the prompt does not fit the context window
             raise ModelCallError("local", str(exc)) from exc

@@ -57,6 +57,11 @@ from langgraph_games.graphs.common.decision import (
 )
 from langgraph_games.graphs.common.prompt_agent import compile_model_check, read_off_loop
 from langgraph_games.memory.hooks import format_truths
+from langgraph_games.models.constrain import (
+    constrained_model,
+    constraint_kind,
+    structured_reply_text,
+)
 from langgraph_games.models.factory import describe_model
 from langgraph_games.models.messages import clip_reply, reply_too_long
 from langgraph_games.models.usage import ainvoke_measured
@@ -196,6 +201,7 @@ def create_gamebot_agent(
     call_attempts: int = 3,
     retry_delay_s: float = 0.5,
     name: str = "gamebot",
+    constrain: bool = False,
 ) -> CompiledStateGraph[GamebotState, LiveGame, DecisionInput, DecisionOutput]:
     r"""Compile the GAMEBoT decision graph for one game.
 
@@ -206,13 +212,19 @@ def create_gamebot_agent(
         call_attempts: Attempts per model call on transient failures (with backoff).
         retry_delay_s: First backoff delay; it doubles after each failed attempt.
         name: Name of the compiled graph.
+        constrain: Hold the final answer to a legal move: each decision's model call is
+            bound to the request's legal moves (a GBNF grammar for the local model, a
+            JSON-schema ``response_format`` for an OpenAI-compatible endpoint, its JSON
+            reply turned back into ``reasoning`` + ``Chosen Move: X``; see
+            :mod:`langgraph_games.models.constrain`). The reader stays the same.
 
     Returns:
         A decision graph: input :class:`DecisionInput`, output ``{"decision": Decision}``,
         context :class:`~langgraph_games.graphs.common.decision.LiveGame` (optional).
 
     Raises:
-        ValueError: Unknown variant, or no GAMEBoT prompt for the game.
+        ValueError: Unknown variant, no GAMEBoT prompt for the game, or ``constrain``
+            with a model that cannot be constrained.
 
     Example:
         >>> import asyncio
@@ -234,6 +246,7 @@ def create_gamebot_agent(
     prompt = load_prompt(engine)
     label = _label(prompt)
     scored = variant in _SCORED_VARIANTS
+    constraint = constraint_kind(model) if constrain else None
 
     async def call_model(
         state: GamebotState, config: RunnableConfig, runtime: Runtime[LiveGame]
@@ -246,10 +259,16 @@ def create_gamebot_agent(
             truths=list(state.get("truths") or []),
             feedback=state.get("feedback"),
         )
+        caller = model
+        if constraint is not None:
+            caller = constrained_model(model, label, list(state["legal_actions"]))
         reply, usage = await ainvoke_measured(
-            model, messages, config, attempts=call_attempts, base_delay_s=retry_delay_s
+            caller, messages, config, attempts=call_attempts, base_delay_s=retry_delay_s
         )
-        return {"messages": messages, "reply": reply.text, "usage": usage}
+        text = str(reply.text)
+        if constraint == "json_schema":
+            text = structured_reply_text(text, label) or text
+        return {"messages": messages, "reply": text, "usage": usage}
 
     async def check(state: GamebotState, runtime: Runtime[LiveGame]) -> DecisionOutput:
         live = live_game(state, runtime.context)
@@ -261,6 +280,8 @@ def create_gamebot_agent(
             live.game, live.state, player, state.get("reply") or "", label=label, scored=scored
         )
         decision.info["variant"] = variant
+        if constraint is not None:
+            decision.info["constrained"] = constraint
         usage = dict(state.get("usage") or {})
         decision.latency_s = usage.pop("latency_s", 0.0)
         decision.usage = usage
@@ -376,16 +397,20 @@ def gamebot_player(
     *,
     variant: Variant = "gamebot",
     name: str | None = None,
+    constrain: bool = False,
     **settings: Any,
 ) -> GraphPlayer:
     """A :class:`GraphPlayer` running :func:`create_gamebot_agent` for ``game``.
 
     Extra keyword arguments go to :func:`create_gamebot_agent`.
     """
-    graph = create_gamebot_agent(model, game, variant=variant, **settings)
+    graph = create_gamebot_agent(model, game, variant=variant, constrain=constrain, **settings)
     label = name or ("gamebot" if variant == "gamebot" else f"gamebot_{variant}")
-    return GraphPlayer(
-        graph,
-        name=label,
-        description={"kind": "gamebot", "variant": variant, "model": describe_model(model)},
-    )
+    description: dict[str, Any] = {
+        "kind": "gamebot",
+        "variant": variant,
+        "model": describe_model(model),
+    }
+    if constrain:  # only when on, so default manifests stay as they were
+        description["constrain"] = constraint_kind(model)
+    return GraphPlayer(graph, name=label, description=description)

@@ -42,11 +42,20 @@ class GamebotSettings(PlayerSettings):
         "(Table 3's action-only baseline), cot (Table 3's 'think step by step'), reasoning "
         "(the looser prompt for reasoning models)",
     )
+    constrain: bool = Field(
+        False,
+        description="hold the final answer to a legal move: a grammar for the local model, "
+        "a JSON-schema response_format for an OpenAI-compatible endpoint",
+    )
 
 
 def _build(request: PlayerBuild[GamebotSettings]) -> Player:
     return gamebot_player(
-        request.chat_model, request.engine, variant=request.settings.variant, name=request.name
+        request.chat_model,
+        request.engine,
+        variant=request.settings.variant,
+        name=request.name,
+        constrain=request.settings.constrain,
     )
 
 
