@@ -207,7 +207,7 @@ def create_spring_decision_graph(
             "context_sha256": _digest(used),
         }
 
-    def decide(state: SpringDecisionState) -> DecisionOutput:
+    async def decide(state: SpringDecisionState) -> DecisionOutput:
         out = state.get("dag") or {}
         action = out.get("action")
         defaulted = bool(out.get("defaulted"))
