@@ -1,7 +1,7 @@
 """Run one benchmark script on an earlier commit and on the working tree, in the same run.
 
 Usage: python benchmarks/compare_commits.py --baseline REV [--repeats 2] [--column NAME]
-SCRIPT [ARGS...]
+[--key-cells 1] SCRIPT [ARGS...]
 
 ``SCRIPT`` is a file name in ``benchmarks/`` (e.g. ``decision_overhead.py``). The baseline's
 ``src/``, ``benchmarks/`` and ``tests/`` are extracted from ``REV`` with ``git archive`` into
@@ -12,7 +12,9 @@ Runs alternate baseline / current ``--repeats`` times to spread machine drift ov
 Every table row the two outputs share (same first cell) is compared on its first number,
 or on the column whose header is ``--column`` (e.g. ``seconds`` for ``concurrency.py``,
 whose first number is a count): the printed ratio is current / baseline (below 1 is faster
-when the column is a time). The best of the repeats is the smallest value.
+when the column is a time). The best of the repeats is the smallest value. Where the first
+cell does not tell rows apart (``concurrency.py``: latency, N, mode), ``--key-cells 3``
+names each row by its first three cells.
 """
 
 from __future__ import annotations
@@ -59,8 +61,8 @@ def run_script(tree: Path, script: str, args: list[str]) -> str:
     return done.stdout
 
 
-def rows_of(output: str, column: str | None = None) -> dict[str, float]:
-    """First number of each table row (or the number in ``column``), by its first cell."""
+def rows_of(output: str, column: str | None = None, key_cells: int = 1) -> dict[str, float]:
+    """First number of each table row (or the number in ``column``), by its first cells."""
     found: dict[str, float] = {}
     index: int | None = None
     for line in output.splitlines():
@@ -68,15 +70,19 @@ def rows_of(output: str, column: str | None = None) -> dict[str, float]:
         if column is not None and column in cells:
             index = cells.index(column)
             continue
-        match = _ROW.match(line)
-        if not match or set(match["label"]) <= set("-+ "):
+        if len(cells) <= key_cells or not _ROW.match(line) or set(cells[0]) <= set("-+ "):
             continue
+        label = " | ".join(cells[:key_cells])
         if column is None:
-            found.setdefault(match["label"], float(match["value"]))
+            number = next(
+                (_NUMBER.fullmatch(c) for c in cells[key_cells:] if _NUMBER.fullmatch(c)), None
+            )
         elif index is not None and index < len(cells):
             number = _NUMBER.search(cells[index])
-            if number:
-                found.setdefault(match["label"], float(number[0].replace(",", "")))
+        else:
+            number = None
+        if number:
+            found.setdefault(label, float(number[0].replace(",", "")))
     return found
 
 
@@ -91,6 +97,9 @@ def main() -> None:
     parser.add_argument("--baseline", required=True, help="git revision to compare against")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--column", help="compare this column (by its header), not the first")
+    parser.add_argument(
+        "--key-cells", type=int, default=1, help="name rows by their first N cells (default 1)"
+    )
     parser.add_argument("script")
     parser.add_argument("args", nargs=argparse.REMAINDER)
     ns = parser.parse_args()
@@ -102,13 +111,13 @@ def main() -> None:
         last_base = last_current = ""
         for _ in range(ns.repeats):
             last_base = run_script(base, ns.script, ns.args)
-            baseline_runs.append(rows_of(last_base, ns.column))
+            baseline_runs.append(rows_of(last_base, ns.column, ns.key_cells))
             last_current = run_script(ROOT, ns.script, ns.args)
-            current_runs.append(rows_of(last_current, ns.column))
+            current_runs.append(rows_of(last_current, ns.column, ns.key_cells))
     print(f"== baseline {ns.baseline} (last of {ns.repeats} runs)\n{last_base}")
     print(f"== working tree (last of {ns.repeats} runs)\n{last_current}")
     old, new = best(baseline_runs), best(current_runs)
-    shared = [k for k in rows_of(last_current, ns.column) if k in old and k in new]
+    shared = [k for k in rows_of(last_current, ns.column, ns.key_cells) if k in old and k in new]
     rows = [
         [k, f"{old[k]:.3f}", f"{new[k]:.3f}", f"{new[k] / old[k]:.2f}" if old[k] else "-"]
         for k in shared

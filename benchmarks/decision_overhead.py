@@ -7,8 +7,14 @@ Measures, in the same run:
 - one GAMEBoT decision through its graph (prompt, model, parse, verify against ground
   truth), called directly (the same JSON input every time, and a JSON input built from the
   request each time, as a server sees) and through the player adapter;
-- one step of the episode loop with that player on TicTacToe.
-The overhead per call is (decision time - bare call time). Aim: under 2 ms.
+- one step of the episode loop with that player on TicTacToe;
+- the same GAMEBoT work per call without the loop (two baselines, same episodes and
+  seeds): as plain function calls (build the prompt, call the model, read and score the
+  reply, play the move, then the opponent's move), and as a minimal hand-written two-node
+  LangGraph loop (a node that asks the model, a node that reads the reply and plays).
+The overhead per call is (decision time - bare call time). The last lines compare the
+episode loop with the two-node loop doing the same work: what our loop adds over the least
+LangGraph can do.
 """
 
 from __future__ import annotations
@@ -18,16 +24,100 @@ import asyncio
 import sys
 import time
 from pathlib import Path
+from typing import Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+
 from _common import machine, table
 from langgraph_games.games import GameSession
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
 from langgraph_games.graphs.common.decision import request_to_input
+from langgraph_games.graphs.gamebot.graph import (
+    build_gamebot_messages,
+    parse_gamebot_reply,
+    score_intermediate,
+)
 from langgraph_games.models import ScriptedChatModel
+from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players import RandomPlayer, request_for
 from support import oracle
+
+
+class _Loop(TypedDict, total=False):
+    seed: int
+    done: bool
+
+
+def _opponent_moves(session: GameSession, seed: int) -> None:
+    """Play the random seat's moves (the episode's other player) until seat 0 is to act."""
+    opponent = RandomPlayer(seed=seed)
+    while not session.done and session.current_players != (0,):
+        seat = session.current_players[0]
+        session.step(opponent.decide(request_for(session, seat)).action or "", seat)
+
+
+async def _gamebot_turn(model: ScriptedChatModel, session: GameSession, config: Any) -> None:
+    """One GAMEBoT decision as plain calls: prompt, model, read, score, play."""
+    messages = build_gamebot_messages(session.game, session.observe(0))
+    reply, _ = await ainvoke_measured(model, messages, config)
+    decision = parse_gamebot_reply(session.game, session.state, 0, str(reply.text))
+    decision.scores = score_intermediate(
+        session.game, session.state, 0, decision.intermediate, decision.action
+    )
+    action = decision.action
+    if action is None or not session.game.is_legal(session.state, 0, action):
+        action = session.legal_actions(0)[0]
+    session.step(action, 0)
+
+
+async def plain_episodes(model: ScriptedChatModel, episodes: int) -> None:
+    """The episodes' GAMEBoT work as plain function calls."""
+    for seed in range(episodes):
+        session = GameSession("tictactoe", seed=seed)
+        while not session.done:
+            await _gamebot_turn(model, session, None)
+            _opponent_moves(session, seed)
+
+
+def two_node_loop(model: ScriptedChatModel) -> Any:
+    """The least LangGraph can do per call: ask in one node, read and play in the next."""
+    sessions: dict[int, GameSession] = {}
+    replies: dict[int, str] = {}
+
+    async def ask(state: _Loop, config: RunnableConfig) -> dict[str, Any]:
+        session = sessions.setdefault(state["seed"], GameSession("tictactoe", seed=state["seed"]))
+        messages = build_gamebot_messages(session.game, session.observe(0))
+        reply, _ = await ainvoke_measured(model, messages, config)
+        replies[state["seed"]] = str(reply.text)
+        return {}
+
+    async def play(state: _Loop) -> dict[str, Any]:
+        session = sessions[state["seed"]]
+        text = replies.pop(state["seed"])
+        decision = parse_gamebot_reply(session.game, session.state, 0, text)
+        decision.scores = score_intermediate(
+            session.game, session.state, 0, decision.intermediate, decision.action
+        )
+        action = decision.action
+        if action is None or not session.game.is_legal(session.state, 0, action):
+            action = session.legal_actions(0)[0]
+        session.step(action, 0)
+        _opponent_moves(session, state["seed"])
+        return {"done": session.done}
+
+    async def route(state: _Loop) -> str:
+        return END if state.get("done") else "ask"
+
+    builder = StateGraph(_Loop)
+    builder.add_node("ask", ask)
+    builder.add_node("play", play)
+    builder.add_edge(START, "ask")
+    builder.add_edge("ask", "play")
+    builder.add_conditional_edges("play", route)
+    return builder.compile()
 
 
 async def per_call(fn, n: int) -> float:
@@ -65,6 +155,18 @@ async def main_async(n: int) -> None:
     elapsed = time.perf_counter() - start
     calls = len(model.calls) - calls_before
     per_episode_call = elapsed / calls
+
+    calls_before = len(model.calls)
+    start = time.perf_counter()
+    await plain_episodes(model, episodes)
+    plain = (time.perf_counter() - start) / (len(model.calls) - calls_before)
+
+    loop = two_node_loop(model)
+    calls_before = len(model.calls)
+    start = time.perf_counter()
+    for seed in range(episodes):
+        await loop.ainvoke({"seed": seed}, {"recursion_limit": 10**6})
+    two_node = (time.perf_counter() - start) / (len(model.calls) - calls_before)
     del messages
 
     rows = [
@@ -77,12 +179,19 @@ async def main_async(n: int) -> None:
             f"{per_episode_call * 1e3:.3f}",
             f"{(per_episode_call - bare) * 1e3:.3f}",
         ],
+        ["same work, plain calls", f"{plain * 1e3:.3f}", f"{(plain - bare) * 1e3:.3f}"],
+        ["same work, two-node loop", f"{two_node * 1e3:.3f}", f"{(two_node - bare) * 1e3:.3f}"],
     ]
     print(
         f"Framework overhead with an instant scripted model ({machine()}; {n} decisions, "
         f"{episodes} TicTacToe episodes)\n"
     )
     print(table(["path", "ms per call", "overhead ms"], rows))
+    print(
+        f"\nepisode loop / two-node loop (same work): {per_episode_call / two_node:.2f}x; "
+        f"LangGraph's own share per call (two-node - plain): {(two_node - plain) * 1e3:.3f} ms, "
+        f"the episode loop's (loop - plain): {(per_episode_call - plain) * 1e3:.3f} ms"
+    )
 
 
 def main() -> None:

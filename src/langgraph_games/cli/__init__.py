@@ -22,6 +22,7 @@ from langgraph_games.cli import (
     train_cmd,
 )
 from langgraph_games.cli._options import apply_endpoint_limits
+from langgraph_games.eval.running.gc_tuning import steady_gc
 from langgraph_games.games.errors import GameError
 from langgraph_games.memory.errors import MemoryLayerError
 from langgraph_games.models.errors import ModelError
@@ -64,7 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         apply_endpoint_limits(args)
-        return int(args.run(args))
+        with steady_gc():
+            return int(args.run(args))
     except (GameError, PlayerSpecError, ModelError, MemoryLayerError, ValueError) as exc:
         print(f"langgraph-games {args.command}: error: {exc}", file=sys.stderr)
         return 2

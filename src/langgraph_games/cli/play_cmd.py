@@ -197,9 +197,9 @@ async def _play(
         async for update in graph.astream(
             graph_input, config, context=context, stream_mode="updates"
         ):
-            if "apply" in update and not args.quiet:
-                step = update["apply"]["trajectory"][0]
-                _print_step(game, step, update["apply"]["record"], names, args.full)
+            played = update.get("step") or {}
+            if "trajectory" in played and not args.quiet:  # not a forfeit
+                _print_step(game, played["trajectory"][0], played["record"], names, args.full)
             if "finish" in update:
                 result = update["finish"]["result"]
             if "__interrupt__" in update:

@@ -46,8 +46,8 @@ async def test_the_players_tokens_stream_through_the_episode() -> None:
     assert len(model_chunks) >= 2
     text = "".join(c.text for c, meta in chunks if meta.get("langgraph_node") == "model")
     assert text.startswith(REPLY.format(move="(1,1)"))
-    # the decision graph runs inside the episode's decide node
-    assert all("decide" in str(meta.get("langgraph_checkpoint_ns")) for meta in model_chunks)
+    # the decision graph runs inside the episode's step node
+    assert all("step" in str(meta.get("langgraph_checkpoint_ns")) for meta in model_chunks)
 
 
 async def test_the_players_model_runs_are_in_the_episodes_tree() -> None:

@@ -19,7 +19,9 @@ options in the process, the state once per input.
 from __future__ import annotations
 
 import json
+import re
 import threading
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -158,6 +160,17 @@ def engine_of(data: Mapping[str, Any]) -> Game[Any]:
     return _engine(data["game"], json.dumps(data.get("options") or {}, sort_keys=True))
 
 
+# Our decision graphs are compiled with ``checkpointer=False``: a decision is one unit, and
+# the episode checkpoints after each step (nested graphs used to write four checkpoints per
+# decision into the episode's saver, prompts included). Inside a checkpointed episode such a
+# graph inherits ``durability="sync"`` and LangGraph (1.2) then waits on a checkpoint it never
+# writes (AttributeError), so GraphPlayer passes ``durability="exit"``; LangGraph warns that
+# durability has no effect without a checkpointer, which is the point: that warning is
+# silenced, for this message only.
+_NO_CHECKPOINT_WARNING = "`durability` has no effect when no checkpointer is present"
+warnings.filterwarnings("ignore", message=re.escape(_NO_CHECKPOINT_WARNING), category=UserWarning)
+
+
 class _ParsedStates:
     """States read from inputs, by the identity of the input's state dict.
 
@@ -263,8 +276,11 @@ class GraphPlayer(Player):
 
     async def adecide(self, request: DecisionRequest) -> Decision:
         """Run the graph on the request, with its live engine and state as the context."""
+        # "exit": see _NO_CHECKPOINT_WARNING.
         final = await self.graph.ainvoke(
-            self.input_for(request), context=LiveGame(request.game, request.state)
+            self.input_for(request),
+            context=LiveGame(request.game, request.state),
+            durability="exit",
         )
         decision = final["decision"]
         if isinstance(decision, Decision):

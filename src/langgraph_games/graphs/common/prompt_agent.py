@@ -168,4 +168,4 @@ def compile_model_check(
     builder.add_edge(START, "model")
     builder.add_edge("model", "check")
     builder.add_edge("check", END)
-    return builder.compile(name=name)
+    return builder.compile(checkpointer=False, name=name)

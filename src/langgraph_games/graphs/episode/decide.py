@@ -54,15 +54,18 @@ async def decide_seat(
     options: EpisodeOptions,
     truths: Sequence[str],
     memory: SeatMemory | None = None,
+    observation: str | None = None,
 ) -> DecisionRecord:
     """Ask ``seat``'s player (re-asking with feedback), else apply the fallback.
 
     ``memory`` is what the seat saw and said earlier in the episode; a re-ask's previous
-    exchange is the rejected attempt before it.
+    exchange is the rejected attempt before it. ``observation`` is the seat's view now,
+    when the caller has it already (default: observed here).
     """
     game, state = session.game, session.state
     legal = session.legal_actions(seat)
-    observation = session.observe(seat)
+    if observation is None:
+        observation = session.observe(seat)
     history = _history_lines(session, options.history)
     memory = memory or SeatMemory()
     truths = tuple(truths)

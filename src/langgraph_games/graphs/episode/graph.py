@@ -1,8 +1,11 @@
 """The episode loop: one game between players, as a LangGraph graph.
 
-``decide -> apply -> decide ... -> finish``: ``decide`` observes the acting seats and asks
-their players, ``apply`` plays the joint move, and a router after ``apply`` (and at the
-start) goes to ``finish`` once the game is over or the step limit is reached. The graph
+``step -> step ... -> finish``: each ``step`` observes the acting seats, asks their
+players and plays the joint move, and a router after it (and at the start) goes to
+``finish`` once the game is over, a seat forfeited or the step limit is reached. One node
+per game step, not two: LangGraph costs a fixed overhead per node execution, and the
+loop is what every model call goes through. A checkpoint is written after each step (with
+``durability="sync"``, before the next one starts). The graph
 state holds only the session record ``{game, options, seed, actions}`` and the trajectory,
 both JSON, so a SQLite checkpointer can persist it and an interrupted episode resumes
 where it stopped. The live ``GameSession`` is cached in the run's context and rebuilt from
@@ -11,7 +14,7 @@ saw and said earlier (its observations and its last answer) is read from the tra
 and passed in every request, so players keep no per-episode state and a resumed episode
 keeps its strategies' memory.
 
-In ``decide`` the acting seats of people (interactive players, asked through LangGraph
+In a ``step`` the acting seats of people (interactive players, asked through LangGraph
 interrupts) are asked first, one by one, then every other acting player concurrently. An
 answer without a legal action is fed back to the player with the reason and the legal
 moves, and asked again up to ``max_retries`` times; then the fallback applies (``"game"``:
@@ -38,7 +41,13 @@ from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.counters import summarize_players
 from langgraph_games.graphs.episode.decide import decide_seat
 from langgraph_games.graphs.episode.options import EpisodeState
-from langgraph_games.graphs.episode.records import EpisodeResult, Step, Turn
+from langgraph_games.graphs.episode.records import (
+    DecisionRecord,
+    EpisodeResult,
+    SessionRecord,
+    Step,
+    Turn,
+)
 
 __all__ = ["create_episode_graph"]
 
@@ -49,8 +58,7 @@ def _stopped(state: EpisodeState, ctx: EpisodeContext) -> bool:
     return session.done or (limit is not None and len(session.actions) >= limit)
 
 
-async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
-    ctx = runtime.context
+async def _decide(state: EpisodeState, ctx: EpisodeContext) -> dict[str, Any]:
     record = state["record"]
     session = ctx.sessions.get(record)
     trajectory = state.get("trajectory") or []
@@ -60,11 +68,18 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
         "players": list(seats),
         "observations": {str(p): session.observe(p) for p in seats},
     }
-    # People first, one after another: a resumed interrupt re-runs this node from the top,
+    # People first, one after another: a resumed interrupt re-runs the step from the top,
     # so no model is asked before every person has answered (and none is asked twice).
     people = [seat for seat in seats if ctx.players[seat].interactive]
     decided = {
-        seat: await decide_seat(ctx.players[seat], session, seat, ctx.options, ctx.truths_for(seat))
+        seat: await decide_seat(
+            ctx.players[seat],
+            session,
+            seat,
+            ctx.options,
+            ctx.truths_for(seat),
+            observation=turn["observations"][str(seat)],
+        )
         for seat in people
     }
     others = [seat for seat in seats if seat not in decided]
@@ -77,6 +92,7 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
                 ctx.options,
                 ctx.truths_for(seat),
                 ctx.memory_for(record, trajectory, seat),
+                turn["observations"][str(seat)],
             )
             for seat in others
         )
@@ -88,22 +104,32 @@ async def _decide(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
     return {"turn": turn, "decisions": decisions, "forfeit": forfeit}
 
 
-async def _apply(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
-    session = runtime.context.sessions.get(state["record"])
-    decisions = state["decisions"] or {}
-    # a decision without an action is a forfeit, which goes to finish, not here
+def _apply(
+    ctx: EpisodeContext, record: SessionRecord, turn: Turn, decisions: dict[str, DecisionRecord]
+) -> dict[str, Any]:
+    session = ctx.sessions.get(record)
     joint = {int(seat): str(d["action"]) for seat, d in decisions.items()}
-    turn = state["turn"]
     events = session.step(joint)
     step: Step = {
-        "step": turn["step"] if turn is not None else len(session.actions) - 1,
+        "step": turn["step"],
         "turn": session.states[-2].turn,
-        "observations": turn["observations"] if turn is not None else {},
+        "observations": turn["observations"],
         "decisions": decisions,
         "actions": {str(p): a for p, a in joint.items()},
         "events": events,
     }
-    return {"record": session.to_dict(), "trajectory": [step], "turn": None, "decisions": None}
+    # the record grows by one action: append it rather than re-writing every action
+    grown: SessionRecord = {**record, "actions": [*record["actions"], session.action_record(joint)]}
+    return {"record": grown, "trajectory": [step], "turn": None, "decisions": None}
+
+
+async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
+    """One step: ask the acting seats, then play their joint move (unless one forfeits)."""
+    ctx = runtime.context
+    asked = await _decide(state, ctx)
+    if asked["forfeit"] is not None:  # a decision without an action: finish records it
+        return asked
+    return _apply(ctx, state["record"], asked["turn"], asked["decisions"])
 
 
 async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
@@ -146,14 +172,14 @@ async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
     return {"result": result, "trajectory": new_steps}
 
 
-def _next_move(
+# Routers are coroutines: LangGraph runs a synchronous router of an async graph in a
+# worker thread, a thread hop per step for a dictionary lookup.
+async def _next_move(
     state: EpisodeState, runtime: Runtime[EpisodeContext]
-) -> Literal["decide", "finish"]:
-    return "finish" if _stopped(state, runtime.context) else "decide"
-
-
-def _after_decide(state: EpisodeState) -> Literal["apply", "finish"]:
-    return "finish" if state.get("forfeit") is not None else "apply"
+) -> Literal["step", "finish"]:
+    if state.get("forfeit") is not None or _stopped(state, runtime.context):
+        return "finish"
+    return "step"
 
 
 _COMPILED: CompiledStateGraph[EpisodeState, EpisodeContext, EpisodeState, EpisodeState] | None
@@ -194,12 +220,10 @@ def create_episode_graph(
     if plain and _COMPILED is not None:
         return _COMPILED
     builder = StateGraph(EpisodeState, context_schema=EpisodeContext)
-    builder.add_node("decide", _decide)
-    builder.add_node("apply", _apply)
+    builder.add_node("step", _step)
     builder.add_node("finish", _finish)
     builder.add_conditional_edges(START, _next_move)
-    builder.add_conditional_edges("decide", _after_decide)
-    builder.add_conditional_edges("apply", _next_move)
+    builder.add_conditional_edges("step", _next_move)
     builder.add_edge("finish", END)
     compiled = builder.compile(checkpointer=checkpointer, store=store, name="episode")
     if plain:

@@ -1,6 +1,6 @@
 """A person at the table: :class:`HumanPlayer` asks for each move through ``interrupt()``.
 
-The player runs inside the episode loop's ``decide`` node. At each decision it calls
+The player runs inside the episode loop's ``step`` node. At each decision it calls
 LangGraph's :func:`~langgraph.types.interrupt` with a JSON payload (:func:`move_request`):
 the game, the seat, the board, the legal moves, a prompt and, after a rejected answer, the
 reason. The graph stops there; whoever runs it shows the payload to the person and resumes

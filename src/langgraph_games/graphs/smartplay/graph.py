@@ -265,7 +265,7 @@ def create_smartplay_agent(
     builder.add_edge(THINK, CHOOSE)
     builder.add_edge(CHOOSE, ACT)
     builder.add_edge(ACT, END)
-    return builder.compile(name=name)
+    return builder.compile(checkpointer=False, name=name)
 
 
 def _with_questions(

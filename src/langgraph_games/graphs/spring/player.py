@@ -207,7 +207,7 @@ def create_spring_decision_graph(
             "context_sha256": _digest(used),
         }
 
-    def decide(state: SpringDecisionState) -> DecisionOutput:
+    async def decide(state: SpringDecisionState) -> DecisionOutput:
         out = state.get("dag") or {}
         action = out.get("action")
         defaulted = bool(out.get("defaulted"))
@@ -265,7 +265,7 @@ def create_spring_decision_graph(
     builder.add_edge("reason", "decide")
     builder.add_edge("decide", END)
     label = "spring" if variant is SpringVariant.FULL else f"spring_{variant.value}"
-    return builder.compile(name=name or f"{label}_decision")
+    return builder.compile(checkpointer=False, name=name or f"{label}_decision")
 
 
 class SpringPlayer(GraphPlayer):
