@@ -187,14 +187,16 @@ def test_the_workers_flag(monkeypatch: pytest.MonkeyPatch) -> None:
         workers_of(parser.parse_args([]))
 
 
-def test_auto_is_one_worker_per_core_and_never_more_than_the_episodes() -> None:
-    assert slots_for("auto", 3, 8) == 3
-    assert slots_for("auto", 50, 8) == 8
-    assert slots_for("auto", 0, 8) == 1
-    assert slots_for(4, 2, 8) == 4  # an explicit count is kept (run_on_workers trims it)
+def test_auto_is_one_worker_per_core_and_never_more_than_the_episodes_in_flight() -> None:
+    assert slots_for("auto", 3, 8, 16) == 3
+    assert slots_for("auto", 50, 8, 16) == 8
+    assert slots_for("auto", 50, 8, 4) == 4  # no more than the episodes in flight
+    assert slots_for("auto", 0, 8, 4) == 1
+    assert slots_for(4, 2, 8, 1) == 4  # an explicit count is kept (run_on_workers trims it)
 
 
-def test_the_embedded_model_gets_its_share_of_the_cores() -> None:
+def test_the_embedded_model_gets_its_share_of_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LANGGRAPH_GAMES_LLAMA_THREADS", raising=False)
     pool = ModelPool()
     model = ScriptedChatModel(script=first_legal_move, name_="embedded-stand-in")
     pool.models["local"] = model  # named by the embedded model's spec
@@ -212,6 +214,10 @@ def test_the_embedded_model_gets_its_share_of_the_cores() -> None:
     given.models["local"] = model
     setup, _, _ = prepare(jobs, slots=2, setup_fields=fields, pool=given, cores=8)
     assert setup.model_settings["n_threads"] == 3  # the run's own setting is kept
+    monkeypatch.setenv("LANGGRAPH_GAMES_LLAMA_THREADS", "2")
+    setup, _, _ = prepare(jobs, slots=2, setup_fields=fields, pool=pool, cores=8)
+    assert "n_threads" not in setup.model_settings  # chosen by hand: the model reads it
+    monkeypatch.delenv("LANGGRAPH_GAMES_LLAMA_THREADS")
     pool.models["scripted-endpoint"] = pool.models.pop("local")
     setup, _, _ = prepare(jobs, slots=2, setup_fields=fields, pool=pool, cores=8)
     assert "n_threads" not in setup.model_settings  # not the embedded model

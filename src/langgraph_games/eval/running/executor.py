@@ -115,10 +115,11 @@ async def run_jobs(
         on_record: Called with each record after it is written.
         truths: Lessons per seat, read once by the caller and given to every episode
             (evaluation runs give the agent's seat the truth store's lessons).
-        workers: Worker processes (``auto``: ``min(cores, len(jobs))``); ``1`` plays every
-            episode on this process's loop. With more, ``concurrency`` bounds the
-            episodes in flight across them all, and an endpoint's call bound is split
-            between them (see :mod:`~langgraph_games.eval.running.workers_dispatch`).
+        workers: Worker processes (``auto``: ``min(cores, len(jobs), concurrency)``);
+            ``1`` plays every episode on this process's loop. With more,
+            ``concurrency`` bounds the episodes in flight across them all, and an
+            endpoint's call bound is split between them (see
+            :mod:`~langgraph_games.eval.running.workers_dispatch`).
         models: The run's models: a worker loads each model of the pool again by its
             spec, with the pool's settings (other model objects are sent pickled).
         executor: ``local`` (this process, or worker processes per ``workers``) or
@@ -175,7 +176,7 @@ async def run_jobs(
 
     tasks: list[asyncio.Future[None]] = []
     try:
-        if executor == "ray" or slots_for(workers, len(jobs), default_workers()) > 1:
+        if executor == "ray" or slots_for(workers, len(jobs), default_workers(), concurrency) > 1:
             await run_on_workers(
                 jobs,
                 workers=workers,

@@ -70,6 +70,9 @@ __all__ = [
     "split_limit",
 ]
 
+THREADS_ENV = "LANGGRAPH_GAMES_LLAMA_THREADS"
+"""The embedded model's thread count chosen by hand (then workers do not set their own)."""
+
 MAX_ATTEMPTS = 3
 """How many times an episode is sent to a worker before a lost worker counts as its error."""
 
@@ -306,7 +309,8 @@ def prepare(
         pool: The run's models (named models are loaded again in each slot).
         cores: Cores the slots share (default: this machine's); a run on the embedded
             local model gives each slot's llama.cpp ``cores // slots`` threads (at least
-            one) unless the run's model settings name ``n_threads``.
+            one) unless the run's model settings name ``n_threads`` or
+            ``LANGGRAPH_GAMES_LLAMA_THREADS`` is set.
 
     Raises:
         TypeError: A seat's model object cannot be sent to another process.
@@ -321,7 +325,8 @@ def prepare(
     endpoints = endpoint_shares(list(seats.values()), list(recipes.values()), slots)
     count = min([slots, len(jobs), *(len(e.calls) for e in endpoints.values() if e.calls)])
     settings = dict(pool.settings) if pool else {}
-    if any(is_embedded(seat) for seat in seats.values()) and settings.get("n_threads") is None:
+    chosen = settings.get("n_threads") is not None or os.environ.get(THREADS_ENV)
+    if any(is_embedded(seat) for seat in seats.values()) and not chosen:
         settings["n_threads"] = max(1, (cores or default_workers()) // count)
     setup = Setup(
         base=dict(setup_fields["base"]),

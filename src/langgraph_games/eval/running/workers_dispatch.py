@@ -63,15 +63,18 @@ def make_backend(executor: Executor, ray_address: str | None = None) -> Backend:
     raise ValueError(f"executor is 'local' or 'ray', got {executor!r}")
 
 
-def slots_for(workers: int | Literal["auto"], jobs: int, cores: int) -> int:
-    """Worker slots for ``jobs`` episodes: ``auto`` is ``min(cores, jobs)`` (at least 1).
+def slots_for(workers: int | Literal["auto"], jobs: int, cores: int, concurrency: int) -> int:
+    """Worker slots for ``jobs`` episodes: ``auto`` is ``min(cores, jobs, concurrency)``.
+
+    More workers than episodes in flight (``concurrency``) would only sit idle, so ``auto``
+    starts no more than that; it is at least 1 (1: the episodes play in this process).
 
     Example:
-        >>> slots_for("auto", 3, 8), slots_for("auto", 50, 8), slots_for(4, 2, 8)
+        >>> slots_for("auto", 3, 8, 4), slots_for("auto", 50, 8, 16), slots_for(4, 2, 8, 1)
         (3, 8, 4)
     """
     if workers == "auto":
-        return max(1, min(cores, jobs))
+        return max(1, min(cores, jobs, concurrency))
     return workers
 
 
@@ -178,8 +181,9 @@ async def run_on_workers(
 
     Args:
         jobs: The episodes to play.
-        workers: Worker slots (``auto``: one per core of the machine, or of the Ray
-            cluster, at most one per job); fewer start when an endpoint has fewer slots.
+        workers: Worker slots (``auto``: one per core of the machine, or CPU of the Ray
+            cluster, at most one per job and ``concurrency``); fewer start when an
+            endpoint has fewer call slots.
         concurrency: Episodes in flight across all slots.
         setup_fields: ``base``, ``options``, ``truths`` and ``progress`` for the workers.
         pool: The run's models (named models are loaded again in each worker).
@@ -195,7 +199,7 @@ async def run_on_workers(
         cores = backend.cores()
         setup, tasks, count = prepare(
             jobs,
-            slots=slots_for(workers, len(jobs), cores),
+            slots=slots_for(workers, len(jobs), cores, concurrency),
             setup_fields=setup_fields,
             pool=pool,
             cores=cores,
