@@ -87,7 +87,14 @@ class RayBackend:
     def connect(self) -> None:
         """Join the cluster (or start a local one) unless this process already has."""
         if not ray.is_initialized():
-            ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
+            try:
+                ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                where = self.address or "a local cluster"
+                raise ValueError(
+                    f"--executor ray: cannot join the Ray cluster at {where} ({_first_line(exc)}); "
+                    "give the head's address with --ray-address or RAY_ADDRESS"
+                ) from exc
             self.owned = True
 
     def cores(self) -> int:
@@ -125,7 +132,8 @@ class RayBackend:
             try:
                 index, record, usages = ray.get(call)
             except (RayActorError, WorkerCrashedError) as exc:
-                found.append(Lost(slot, f"Ray worker of slot {slot} died ({type(exc).__name__})"))
+                why = f"{type(exc).__name__}: {_first_line(exc)}"
+                found.append(Lost(slot, f"the Ray actor of slot {slot} died ({why})"))
                 self.generation[slot] = -generation  # its other calls fail too: ignore them
                 continue
             found.append(Finished(slot, index, record, usages))
@@ -142,3 +150,9 @@ class RayBackend:
         if self.owned:
             ray.shutdown()
             self.owned = False
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first non-empty line of ``exc``'s message, at most 200 characters."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return (lines[0] if lines else type(exc).__name__)[:200]
