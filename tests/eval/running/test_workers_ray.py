@@ -15,6 +15,7 @@ import workers_support
 from langgraph_games.cli import _options as cli_options
 from langgraph_games.cli import main
 from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
+from langgraph_games.eval.running import workers_ray
 from langgraph_games.eval.running.executor import Job, run_jobs
 from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
 from langgraph_games.games import make
@@ -153,3 +154,11 @@ def test_a_ray_address_without_the_ray_executor_is_refused(
     argv = ["arena", "tictactoe", "--players", "random", "--matches", "2", "--out", str(tmp_path)]
     assert main([*argv, "--ray-address", "ray://head:10001", "-q"]) == 2
     assert "--ray-address is for --executor ray" in capsys.readouterr().err
+
+
+async def test_the_ray_executor_without_ray_is_a_clear_error_in_the_api(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workers_ray, "ray", None)
+    with pytest.raises(ValueError, match=r"pip install 'langgraph-games\[ray\]'"):
+        await run_arena(_arena(executor="ray"), tmp_path, progress=False)
