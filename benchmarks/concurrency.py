@@ -1,7 +1,7 @@
-"""Concurrent matches against a model with a fixed latency: in-process vs worker processes.
+"""Concurrent matches against a model with a fixed latency: in-process vs workers vs Ray.
 
 Usage: python benchmarks/concurrency.py [--latencies 0.1 1] [--sizes 1 8 64 256]
-       [--modes inprocess workers] [--workers 2] [--baseline-calls 300]
+       [--modes inprocess workers ray] [--workers 2] [--warmup 4] [--baseline-calls 300]
 
 N Connect Four matches run at once, both seats played by the GAMEBoT agent on a scripted
 model that takes ``latency`` seconds per call. Every match stops after 6 moves (no Connect
@@ -10,15 +10,22 @@ takes 6 x latency: an ideal throughput of N / latency calls per second. The effi
 achieved / ideal. Aim: at least 90% at N = 64 with a 100 ms model.
 
 Modes: ``inprocess`` (``run_episode`` under ``asyncio.gather`` on this process's loop, as the
-executor with one worker) and ``workers`` (the executor's ``run_jobs`` with ``--workers``
-worker processes, records written to a scratch results file by this process). The workers'
-wall time includes starting them (each imports the package: about 2-4 s), and their CPU
-(``RUSAGE_CHILDREN``) includes those imports, so both figures are upper bounds at small N.
+executor with one worker), ``workers`` (``--workers`` worker processes) and ``ray``
+(``--workers`` Ray actors on a local ``ray.init()`` cluster). Workers and Ray are measured in
+the *steady state*: the executor's worker pool
+(:class:`~langgraph_games.eval.running.workers_dispatch.WorkerPool`, the one ``run_jobs``
+uses) is started once per latency and warmed up with ``--warmup`` episodes per worker (each
+worker imports the package and builds its players), then every size is one timed batch on
+it, its records appended to a scratch results file by this process, the one writer. The
+start-up (starting the workers and the warm-up batch; for Ray also starting the local
+cluster) is printed apart.
 
-Framework CPU per call is process CPU time (user + system, all processes) / model calls.
-Measured in the same run with an instant model, as baselines: a plain Python loop calling
-the model, and a minimal two-node LangGraph loop (a prompt node and a model node, looping).
-Default: a quick subset (100 ms; N = 1, 8, 64; both modes).
+Framework CPU per call is the CPU time (user + system) of this process and every process
+under it (worker processes; Ray's workers and daemons) over the batch, read from
+``/proc``, divided by the model calls (Linux only). Measured in the same run with an
+instant model, as baselines: a plain Python loop calling the model, and a minimal
+two-node LangGraph loop (a prompt node and a model node, looping).
+Default: a quick subset (100 ms; N = 1, 8, 64; every mode Ray included when installed).
 """
 
 from __future__ import annotations
@@ -26,8 +33,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import operator
+import os
 import re
-import resource
 import sys
 import tempfile
 import time
@@ -39,8 +46,11 @@ from langchain_core.messages import HumanMessage
 from langgraph.graph import END, START, StateGraph
 
 from _common import machine, table
-from langgraph_games.eval.running.executor import Job, run_jobs
+from langgraph_games.eval.running.executor import Job
 from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.eval.running.workers import prepare
+from langgraph_games.eval.running.workers_dispatch import WorkerPool, make_backend
+from langgraph_games.eval.running.workers_ray import have_ray
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
 from langgraph_games.models import ScriptedChatModel
@@ -60,10 +70,27 @@ def first_legal_move(messages) -> str:
 
 
 def cpu_seconds() -> float:
-    """CPU time (user + system) of this process and its finished children."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    """CPU time (user + system) of this process and every live process under it."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    tree, frontier = {os.getpid()}, [os.getpid()]
+    while frontier:
+        parent = frontier.pop()
+        kids = [pid for pid, ppid in parents.items() if ppid == parent and pid not in tree]
+        tree.update(kids)
+        frontier.extend(kids)
+    return sum(times.get(pid, 0.0) for pid in tree)
 
 
 async def inprocess(n: int, latency: float) -> int:
@@ -76,24 +103,56 @@ async def inprocess(n: int, latency: float) -> int:
     return len(model.calls)
 
 
-async def on_workers(n: int, latency: float, workers: int) -> int:
-    model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
+def _jobs(model: ScriptedChatModel, n: int, first: int = 0) -> list[Job]:
     recipe = registry.resolve_player("gamebot", model=model)
     game = make("connect4")
-    jobs = [Job(f"m{i}", [recipe, recipe], i, {"match_id": f"m{i}"}, game) for i in range(n)]
-    with tempfile.TemporaryDirectory() as folder:
-        played, errors = await run_jobs(
-            jobs,
-            base={"kind": "match", "spec_hash": "bench"},
-            results=ResultsFile(Path(folder) / "r.jsonl"),
-            options=EpisodeOptions(max_retries=0, max_steps=MOVES),
-            concurrency=n,
-            progress=False,
-            total=n,
-            workers=workers,
+    return [
+        Job(f"m{i}", [recipe, recipe], i, {"match_id": f"m{i}"}, game)
+        for i in range(first, first + n)
+    ]
+
+
+async def steady(
+    mode: str, latency: float, sizes: list[int], workers: int, warmup: int, folder: Path
+) -> tuple[float, list[tuple[int, float, float]]]:
+    """Start a pool once, warm it up, then time one batch per size.
+
+    Returns:
+        The start-up seconds, and per size ``(calls, seconds, cpu_seconds)``.
+    """
+    model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
+    fields = {"base": {"kind": "match", "spec_hash": "bench"}, "progress": False}
+    fields["options"] = EpisodeOptions(max_retries=0, max_steps=MOVES)
+    setup, _, count = prepare(
+        _jobs(model, max(sizes)), slots=workers, setup_fields=fields, pool=None
+    )
+    results = ResultsFile(folder / f"{mode}-{latency}.jsonl")
+    finished: list[str] = []
+
+    def deliver(_: int, record: dict[str, Any]) -> None:
+        assert record["status"] != "error", record.get("error")
+        results.append(record)
+        finished.append(record["match_id"])
+
+    started = time.perf_counter()
+    backend = make_backend("ray" if mode == "ray" else "local")
+    backend.cores()  # Ray: join (or start) the cluster here, on the main thread
+    rows = []
+    async with WorkerPool(backend, setup, count, concurrency=max(sizes)) as pool:
+        _, tasks, _ = prepare(
+            _jobs(model, warmup * count, first=10**6), slots=workers, setup_fields=fields, pool=None
         )
-    assert errors == 0 and played == n, (played, errors)
-    return n * MOVES  # the model's call list lives in the workers; each match makes 6
+        await pool.run(tasks, deliver, lambda _: None)
+        startup = time.perf_counter() - started
+        for n in sizes:
+            _, tasks, _ = prepare(_jobs(model, n), slots=workers, setup_fields=fields, pool=None)
+            finished.clear()
+            cpu0, wall0 = cpu_seconds(), time.perf_counter()
+            await pool.run(tasks, deliver, lambda _: None)
+            elapsed, cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
+            assert len(finished) == n, (len(finished), n)
+            rows.append((n * MOVES, elapsed, cpu))  # each match makes exactly 6 calls
+    return startup, rows
 
 
 class _Loop(TypedDict):
@@ -131,49 +190,66 @@ async def baselines(calls: int) -> tuple[float, float]:
     return plain, two_node
 
 
+def _row(
+    latency: float, n: int, label: str, calls: int, elapsed: float, cpu: float, two_node: float
+) -> list[object]:
+    cpu_ms = cpu / calls * 1e3
+    achieved, ideal = calls / elapsed, n / latency
+    return [
+        f"{latency * 1e3:.0f} ms",
+        n,
+        label,
+        calls,
+        f"{elapsed:.2f}",
+        f"{achieved:,.1f}",
+        f"{ideal:,.1f}",
+        f"{100 * achieved / ideal:.1f}%",
+        f"{cpu_ms:.2f}",
+        f"{cpu_ms / two_node:.2f}x",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latencies", type=float, nargs="+", default=[0.1])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 8, 64])
-    parser.add_argument(
-        "--modes", nargs="+", choices=["inprocess", "workers"], default=["inprocess", "workers"]
-    )
+    modes = ["inprocess", "workers", "ray"]
+    parser.add_argument("--modes", nargs="+", choices=modes, default=None)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--warmup", type=int, default=4, help="warm-up episodes per worker")
     parser.add_argument("--baseline-calls", type=int, default=300)
     args = parser.parse_args()
+    chosen = args.modes or [m for m in modes if m != "ray" or have_ray()]
     plain, two_node = asyncio.run(baselines(args.baseline_calls))
-    rows = []
-    for latency in args.latencies:
-        for n in args.sizes:
-            for mode in args.modes:
-                cpu0, wall0 = cpu_seconds(), time.perf_counter()
+    rows, startups = [], []
+    with tempfile.TemporaryDirectory() as scratch:
+        for latency in args.latencies:
+            for mode in chosen:
                 if mode == "inprocess":
-                    calls = asyncio.run(inprocess(n, latency))
-                else:
-                    calls = asyncio.run(on_workers(n, latency, args.workers))
-                elapsed = time.perf_counter() - wall0
-                cpu_ms = (cpu_seconds() - cpu0) / calls * 1e3
-                achieved, ideal = calls / elapsed, n / latency
-                label = mode if mode == "inprocess" else f"workers={args.workers}"
-                rows.append(
-                    [
-                        f"{latency * 1e3:.0f} ms",
-                        n,
-                        label,
-                        calls,
-                        f"{elapsed:.2f}",
-                        f"{achieved:,.1f}",
-                        f"{ideal:,.1f}",
-                        f"{100 * achieved / ideal:.1f}%",
-                        f"{cpu_ms:.2f}",
-                        f"{cpu_ms / two_node:.2f}x",
-                    ]
+                    for n in args.sizes:
+                        cpu0, wall0 = cpu_seconds(), time.perf_counter()
+                        calls = asyncio.run(inprocess(n, latency))
+                        elapsed, cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
+                        rows.append(_row(latency, n, mode, calls, elapsed, cpu, two_node))
+                    continue
+                startup, measured = asyncio.run(
+                    steady(mode, latency, args.sizes, args.workers, args.warmup, Path(scratch))
                 )
+                label = f"{mode}={args.workers}"
+                startups.append(f"{label} at {latency * 1e3:.0f} ms: {startup:.2f} s")
+                for n, (calls, elapsed, cpu) in zip(args.sizes, measured, strict=True):
+                    rows.append(_row(latency, n, label, calls, elapsed, cpu, two_node))
+    rows.sort(key=lambda r: (float(str(r[0]).split()[0]), int(str(r[1]))))
     print(f"Concurrent matches against a fixed-latency scripted model ({machine()})\n")
     print(
         f"Baselines, CPU per call with an instant model: plain Python loop {plain:.2f} ms, "
         f"two-node LangGraph loop {two_node:.2f} ms\n"
     )
+    if startups:
+        print(
+            f"Start-up, not in the rows (start the workers, warm up with {args.warmup} "
+            "episodes per worker): " + "; ".join(startups) + "\n"
+        )
     headers = ["latency", "N", "mode", "calls", "seconds", "calls/s", "ideal N/latency"]
     headers += ["efficiency", "CPU ms/call", "vs two-node"]
     print(table(headers, rows))

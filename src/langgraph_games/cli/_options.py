@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from langgraph_games.eval.running.workers import default_workers
+from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
 from langgraph_games.eval.scoring.metrics import Scoring
 from langgraph_games.models.factory import ACCEPTED_FORMS
 from langgraph_games.models.ratelimit import set_default_limits
@@ -210,25 +212,71 @@ def scoring_of(args: Any) -> Scoring:
     return Scoring(outcome=args.outcome_scale, intermediate=args.intermediate)
 
 
+WORKERS_ENV = "LANGGRAPH_GAMES_WORKERS"
+"""The environment variable giving ``--workers`` when the flag is not given."""
+
+
 def add_worker_flags(parser: Any) -> None:
-    """``--workers N``: worker processes playing the episodes (0: one per core)."""
+    """``--workers N|auto``, ``--executor {local,ray}`` and ``--ray-address``."""
     parser.add_argument(
         "--workers",
-        type=int,
-        default=1,
+        default=None,
         metavar="N",
-        help="worker processes playing the episodes, each with its own event loop "
-        "(default 1: this process; 0: one per core); --concurrency bounds the episodes "
-        "in flight across them all",
+        help="worker processes (or Ray actors) playing the episodes, each with its own "
+        f"event loop (default: ${WORKERS_ENV}, else auto: one per core, at most one per "
+        "episode still to play; 1: this process; 0: one per core); --concurrency bounds "
+        "the episodes in flight across them all",
+    )
+    parser.add_argument(
+        "--executor",
+        choices=["local", "ray"],
+        default="local",
+        help="where the workers run: local (this machine, default) or ray (a Ray cluster; "
+        "needs the 'ray' extra)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDRESS",
+        help="the Ray cluster of --executor ray, e.g. ray://head:10001 (default: the "
+        "RAY_ADDRESS environment variable, else a local cluster for this run)",
     )
 
 
-def workers_of(args: Any) -> int:
+def workers_of(args: Any) -> int | Literal["auto"]:
     """The worker count ``--workers`` asks for (0 becomes one per core).
 
+    Without the flag, the ``LANGGRAPH_GAMES_WORKERS`` environment variable, else ``auto``.
+
     Raises:
-        ValueError: A negative count.
+        ValueError: Neither ``auto`` nor a number >= 0.
     """
-    if args.workers < 0:
-        raise ValueError(f"--workers is a number of processes >= 0, got {args.workers}")
-    return args.workers or default_workers()
+    flag = "--workers" if args.workers is not None else WORKERS_ENV
+    given = str(args.workers or os.environ.get(WORKERS_ENV) or "auto").strip().lower()
+    if given == "auto":
+        return "auto"
+    try:
+        count = int(given)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise ValueError(f"{flag} is 'auto' or a number of processes >= 0, got {given!r}")
+    return count or default_workers()
+
+
+def execution_of(args: Any) -> dict[str, Any]:
+    """``workers``, ``executor`` and ``ray_address`` of a spec, as the flags ask.
+
+    Raises:
+        ValueError: A bad ``--workers``, ``--ray-address`` without ``--executor ray``,
+            or ``--executor ray`` without Ray installed.
+    """
+    if args.executor == "ray" and not have_ray():
+        raise ValueError(RAY_MISSING)
+    if args.ray_address and args.executor != "ray":
+        raise ValueError("--ray-address is for --executor ray; add --executor ray")
+    return {
+        "workers": workers_of(args),
+        "executor": args.executor,
+        "ray_address": args.ray_address,
+    }

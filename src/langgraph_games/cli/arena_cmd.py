@@ -11,10 +11,10 @@ from langgraph_games.cli._options import (
     add_model_flags,
     add_scoring_flags,
     add_worker_flags,
+    execution_of,
     model_settings,
     parse_options,
     scoring_of,
-    workers_of,
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         seeding=args.seeding,
         baseline=not args.no_baseline,
         concurrency=args.concurrency,
-        workers=workers_of(args),
+        **execution_of(args),
         episode=EpisodeOptions(
             max_retries=args.max_retries, fallback=args.fallback, max_steps=args.max_steps
         ),

@@ -25,9 +25,9 @@ from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
     add_worker_flags,
+    execution_of,
     model_settings,
     parse_options,
-    workers_of,
 )
 from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -352,7 +352,7 @@ def _specs(args: argparse.Namespace, context: str | None) -> list[EvalSpec]:
         "opponents": args.opponent,
         "seed": args.seed,
         "concurrency": args.concurrency,
-        "workers": workers_of(args),
+        **execution_of(args),
         "model": model_settings(args),
     }
     if args.truths is not None:

@@ -102,7 +102,8 @@ def test_settings_change_the_hash_and_their_absence_keeps_it() -> None:
     )
     # Fields added later (agent settings, truths) are left out of the hash while unset.
     unset = {"agent_settings", "truths", "truth_limit", "truths_digest"}
-    data = plain.model_dump(mode="json", exclude={"concurrency", "workers", "label", *unset})
+    how = {"concurrency", "workers", "executor", "ray_address"}  # how a run runs: not hashed
+    data = plain.model_dump(mode="json", exclude={*how, "label", *unset})
     data["game"] = make("crafter").versioned_id
     import hashlib
 

@@ -18,8 +18,10 @@ from langgraph_games.eval.running.workers import (
     default_workers,
     endpoint_shares,
     portable,
+    prepare,
     split_limit,
 )
+from langgraph_games.eval.running.workers_dispatch import slots_for
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
@@ -165,11 +167,57 @@ async def test_no_jobs_start_no_workers(tmp_path: Path) -> None:
     assert asyncio.get_running_loop().is_running()
 
 
-def test_the_workers_flag() -> None:
+def test_the_workers_flag(monkeypatch: pytest.MonkeyPatch) -> None:
     parser = argparse.ArgumentParser()
     add_worker_flags(parser)
-    assert workers_of(parser.parse_args([])) == 1
+    monkeypatch.delenv("LANGGRAPH_GAMES_WORKERS", raising=False)
+    assert workers_of(parser.parse_args([])) == "auto"
     assert workers_of(parser.parse_args(["--workers", "3"])) == 3
+    assert workers_of(parser.parse_args(["--workers", "auto"])) == "auto"
     assert workers_of(parser.parse_args(["--workers", "0"])) == default_workers() >= 1
-    with pytest.raises(ValueError, match=r"--workers is a number of processes >= 0, got -1"):
+    with pytest.raises(ValueError, match=r"--workers is 'auto' or a number of processes >= 0"):
         workers_of(parser.parse_args(["--workers", "-1"]))
+    with pytest.raises(ValueError, match=r"got 'two'"):
+        workers_of(parser.parse_args(["--workers", "two"]))
+    monkeypatch.setenv("LANGGRAPH_GAMES_WORKERS", "1")
+    assert workers_of(parser.parse_args([])) == 1
+    assert workers_of(parser.parse_args(["--workers", "2"])) == 2
+    monkeypatch.setenv("LANGGRAPH_GAMES_WORKERS", "-3")
+    with pytest.raises(ValueError, match=r"LANGGRAPH_GAMES_WORKERS is 'auto' or a number"):
+        workers_of(parser.parse_args([]))
+
+
+def test_auto_is_one_worker_per_core_and_never_more_than_the_episodes_in_flight() -> None:
+    assert slots_for("auto", 3, 8, 16) == 3
+    assert slots_for("auto", 50, 8, 16) == 8
+    assert slots_for("auto", 50, 8, 4) == 4  # no more than the episodes in flight
+    assert slots_for("auto", 0, 8, 4) == 1
+    assert slots_for(4, 2, 8, 1) == 4  # an explicit count is kept (run_on_workers trims it)
+
+
+def test_the_embedded_model_gets_its_share_of_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LANGGRAPH_GAMES_LLAMA_THREADS", raising=False)
+    pool = ModelPool()
+    model = ScriptedChatModel(script=first_legal_move, name_="embedded-stand-in")
+    pool.models["local"] = model  # named by the embedded model's spec
+    recipe = registry.resolve_player("gamebot", model=model)
+    game = make("connect4")
+    jobs = [Job(f"j{i}", [recipe, recipe], i, {}, game) for i in range(8)]
+    fields = {"base": {}, "options": EpisodeOptions(), "progress": False}
+    setup, tasks, count = prepare(jobs, slots=3, setup_fields=fields, pool=pool, cores=8)
+    assert count == 3 and setup.model_settings["n_threads"] == 2 and len(tasks) == 8
+    setup, _, _ = prepare(jobs[:2], slots=4, setup_fields=fields, pool=pool, cores=8)
+    assert setup.model_settings["n_threads"] == 4  # two jobs: two workers
+    setup, _, _ = prepare(jobs, slots=16, setup_fields=fields, pool=pool, cores=8)
+    assert setup.model_settings["n_threads"] == 1  # at least one
+    given = ModelPool(n_threads=3)
+    given.models["local"] = model
+    setup, _, _ = prepare(jobs, slots=2, setup_fields=fields, pool=given, cores=8)
+    assert setup.model_settings["n_threads"] == 3  # the run's own setting is kept
+    monkeypatch.setenv("LANGGRAPH_GAMES_LLAMA_THREADS", "2")
+    setup, _, _ = prepare(jobs, slots=2, setup_fields=fields, pool=pool, cores=8)
+    assert "n_threads" not in setup.model_settings  # chosen by hand: the model reads it
+    monkeypatch.delenv("LANGGRAPH_GAMES_LLAMA_THREADS")
+    pool.models["scripted-endpoint"] = pool.models.pop("local")
+    setup, _, _ = prepare(jobs, slots=2, setup_fields=fields, pool=pool, cores=8)
+    assert "n_threads" not in setup.model_settings  # not the embedded model

@@ -25,7 +25,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -58,8 +58,12 @@ class ArenaSpec(BaseModel):
             ``"per_match"``: match ``m`` uses ``seed + m``.
         baseline: Add the ``random`` player if it is not among ``players``.
         concurrency: Matches run at once (does not change results, so not hashed).
-        workers: Worker processes playing them, each with its own event loop (not
-            hashed; see :mod:`~langgraph_games.eval.running.workers`).
+        workers: Worker processes (or Ray actors) playing them, each with its own event
+            loop; ``auto``: one per core, at most one per episode left (not hashed; see
+            :mod:`~langgraph_games.eval.running.workers_dispatch`).
+        executor: ``local`` (this process or worker processes) or ``ray`` (not hashed).
+        ray_address: The Ray cluster of ``executor="ray"`` (default: ``RAY_ADDRESS``,
+            else a local one; not hashed).
         episode: Retries, fallback and step limit.
         model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
     """
@@ -75,7 +79,9 @@ class ArenaSpec(BaseModel):
     seeding: Literal["mirrored", "per_match"] = "mirrored"
     baseline: bool = True
     concurrency: int = Field(4, ge=1)
-    workers: int = Field(1, ge=1)
+    workers: Annotated[int, Field(ge=1)] | Literal["auto"] = 1
+    executor: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
     model: ModelSettings = Field(default_factory=dict)
 
@@ -106,12 +112,14 @@ class ArenaSpec(BaseModel):
         return make(self.game, **self.options)
 
     def spec_hash(self, game: Game[Any] | None = None) -> str:
-        """Short hash of everything that changes results (not ``concurrency`` or ``workers``).
+        """Short hash of everything that changes results (not how or where it runs).
 
         Args:
             game: The arena's engine when the caller has made it already.
         """
-        data = self.model_dump(mode="json", exclude={"concurrency", "workers"})
+        data = self.model_dump(
+            mode="json", exclude={"concurrency", "workers", "executor", "ray_address"}
+        )
         data["game"] = (game or self.engine()).versioned_id
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
@@ -304,6 +312,8 @@ async def run_arena(
         options=spec.episode,
         concurrency=spec.concurrency,
         workers=spec.workers,
+        executor=spec.executor,
+        ray_address=spec.ray_address,
         models=models,
         progress=progress,
         total=len(schedule),

@@ -10,9 +10,9 @@ episode whose append had started is written whole), and a rerun skips it.
 
 An LLM strategy's player (and its compiled graph) is built once per run for each spec,
 game and settings, and serves all of the run's episodes, also at once (see
-:mod:`~langgraph_games.eval.running.jobs`). With ``workers > 1`` the episodes run over
-worker processes, each with its own event loop, and this process stays the one writer
-(see :mod:`~langgraph_games.eval.running.workers`).
+:mod:`~langgraph_games.eval.running.jobs`). With more than one worker (or on Ray) the
+episodes run over worker processes or Ray actors, each with its own event loop, and this
+process stays the one writer (see :mod:`~langgraph_games.eval.running.workers_dispatch`).
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from langgraph_games import __version__
 from langgraph_games.eval.running.jobs import Job, PlayerCache, play_job
 from langgraph_games.eval.running.players import ModelPool, check_models
 from langgraph_games.eval.running.results import ResultsFile
-from langgraph_games.eval.running.workers import run_on_workers
+from langgraph_games.eval.running.workers import default_workers
+from langgraph_games.eval.running.workers_dispatch import run_on_workers, slots_for
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.factory import describe_model
@@ -92,8 +93,10 @@ async def run_jobs(
     finish: Callable[[dict[str, Any], Game[Any]], None] | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
     truths: Mapping[int, Sequence[str]] | None = None,
-    workers: int = 1,
+    workers: int | Literal["auto"] = 1,
     models: ModelPool | None = None,
+    executor: Literal["local", "ray"] = "local",
+    ray_address: str | None = None,
 ) -> tuple[int, int]:
     """Play ``jobs`` and append one record each; returns ``(played, errors)``.
 
@@ -112,12 +115,16 @@ async def run_jobs(
         on_record: Called with each record after it is written.
         truths: Lessons per seat, read once by the caller and given to every episode
             (evaluation runs give the agent's seat the truth store's lessons).
-        workers: Worker processes; ``1`` plays every episode on this process's loop.
-            With more, ``concurrency`` bounds the episodes in flight across them all,
-            and an endpoint's call bound is split between them (see
-            :mod:`~langgraph_games.eval.running.workers`).
+        workers: Worker processes (``auto``: ``min(cores, len(jobs), concurrency)``);
+            ``1`` plays every episode on this process's loop. With more,
+            ``concurrency`` bounds the episodes in flight across them all, and an
+            endpoint's call bound is split between them (see
+            :mod:`~langgraph_games.eval.running.workers_dispatch`).
         models: The run's models: a worker loads each model of the pool again by its
             spec, with the pool's settings (other model objects are sent pickled).
+        executor: ``local`` (this process, or worker processes per ``workers``) or
+            ``ray`` (``workers`` Ray actors; ``auto``: one per CPU of the cluster).
+        ray_address: The Ray cluster (default: ``RAY_ADDRESS``, else a local one).
     """
     bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
     steps = _decisions_bar(jobs, options, enabled=progress)
@@ -169,10 +176,12 @@ async def run_jobs(
 
     tasks: list[asyncio.Future[None]] = []
     try:
-        if workers > 1:
+        if executor == "ray" or slots_for(workers, len(jobs), default_workers(), concurrency) > 1:
             await run_on_workers(
                 jobs,
                 workers=workers,
+                executor=executor,
+                ray_address=ray_address,
                 concurrency=concurrency,
                 setup_fields={
                     "base": base,

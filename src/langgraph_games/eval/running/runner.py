@@ -20,7 +20,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -67,8 +67,12 @@ class EvalSpec(BaseModel):
         seed: Base seed.
         label: Row label in tables (default: the agent spec).
         concurrency: Episodes at once (does not change results, so not hashed).
-        workers: Worker processes playing them, each with its own event loop (not
-            hashed; see :mod:`~langgraph_games.eval.running.workers`).
+        workers: Worker processes (or Ray actors) playing them, each with its own event
+            loop; ``auto``: one per core, at most one per episode left (not hashed; see
+            :mod:`~langgraph_games.eval.running.workers_dispatch`).
+        executor: ``local`` (this process or worker processes) or ``ray`` (not hashed).
+        ray_address: The Ray cluster of ``executor="ray"`` (default: ``RAY_ADDRESS``,
+            else a local one; not hashed).
         episode: Retries, fallback and step limit.
         model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
         truths: A truth store directory (as ``langgraph-games train`` writes): the agent
@@ -92,7 +96,9 @@ class EvalSpec(BaseModel):
     seed: int = 0
     label: str | None = None
     concurrency: int = Field(4, ge=1)
-    workers: int = Field(1, ge=1)
+    workers: Annotated[int, Field(ge=1)] | Literal["auto"] = 1
+    executor: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
     model: ModelSettings = Field(default_factory=dict)
     truths: str | None = None
@@ -119,12 +125,15 @@ class EvalSpec(BaseModel):
         return make(self.game, **self.options)
 
     def spec_hash(self, game: Game[Any] | None = None) -> str:
-        """Short hash of everything that changes results (not ``concurrency`` or ``workers``).
+        """Short hash of everything that changes results (not how or where it runs).
 
         Args:
             game: An engine of the spec's game when the caller has made one already.
         """
-        data = self.model_dump(mode="json", exclude={"concurrency", "workers", "label", "truths"})
+        data = self.model_dump(
+            mode="json",
+            exclude={"concurrency", "workers", "executor", "ray_address", "label", "truths"},
+        )
         if not data["agent_settings"]:  # specs without settings keep their earlier hash
             del data["agent_settings"]
         for key in ("truth_limit", "truths_digest"):  # likewise specs without truths
@@ -332,6 +341,8 @@ async def _run_eval(
         options=spec.episode,
         concurrency=spec.concurrency,
         workers=spec.workers,
+        executor=spec.executor,
+        ray_address=spec.ray_address,
         models=models,
         progress=progress,
         total=len(plan),

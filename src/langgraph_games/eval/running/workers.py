@@ -1,50 +1,36 @@
-"""Episodes over worker processes: each worker runs its own asyncio loop, the parent writes.
+"""What worker slots share, whatever runs them: portable seats, endpoint shares, tasks.
 
-:func:`~langgraph_games.eval.running.executor.run_jobs` with ``workers > 1`` hands its jobs to
-this module. The parent starts ``workers`` processes (``spawn`` context, so nothing of the
-parent's state leaks in but what is sent), and stays the one writer: every finished episode
-comes back as its record and the parent appends it (one atomic line, as with one process),
-runs ``finish`` and ``on_record`` and moves the progress bars.
+:func:`~langgraph_games.eval.running.executor.run_jobs` with ``workers > 1`` (or the Ray
+executor) plays its episodes in other processes, and the parent stays the one writer (see
+:mod:`~langgraph_games.eval.running.workers_dispatch`). This module is what every backend
+needs on both sides: the picklable description of a run (:class:`Setup`, :class:`Task`), the
+slot's side that plays tasks (:class:`SlotPlayer`), and the split of an endpoint's bounds.
 
 What crosses to a worker is picklable descriptions, never live players: per seat its parsed
 spec, validated settings and where its chat model comes from (a model loaded from a spec is
 named by that spec and loaded again, once, in each worker with the run's model settings; a
 model object given directly, such as a scripted fake, is pickled). Each worker resolves every
 seat once and builds an LLM strategy's player once per game, as the one-process executor does.
+A run on the embedded local model gives each worker's llama.cpp ``cores // workers`` threads.
 
-Bounds:
-
-- ``concurrency`` bounds the episodes in flight across all workers: the parent sends a job
-  only while fewer than ``concurrency`` are out, to the worker with the fewest.
-- An endpoint's bound on concurrent model calls (``limiter_for(model).set_limit(n)`` in the
-  parent) is split between the workers so that the shares sum to ``n`` (worker ``i`` gets
-  ``n // W`` plus one for the first ``n % W``); with fewer slots than workers, only ``n``
-  workers start. The calls in flight to an endpoint from all workers together therefore
-  never exceed its bound, with no round trip to the parent per call. Its requests per
-  second (``--rate-limit``) are split evenly the same way, and its longest
-  ``Retry-After`` wait is kept. (A split, not a semaphore held by the parent: a
-  ``multiprocessing.Manager`` semaphore would cost a round trip to another process per
-  model call, the very per-call work the workers are there to spread; the price is that
-  a worker cannot borrow another's idle slots.)
-
-A worker that dies (killed, out of memory) loses only its episodes in flight: they are sent
-again, to a fresh worker, at most :data:`MAX_ATTEMPTS` times in all, then recorded with
-``status: "error"``. Nothing is written for an episode until its record is back, so nothing
-is lost or written twice. Ctrl-C (or any failure in the parent) stops the workers at once.
+An endpoint's bound on concurrent model calls (``limiter_for(model).set_limit(n)`` in the
+parent) is split between the worker slots so that the shares sum to ``n`` (slot ``i`` gets
+``n // W`` plus one for the first ``n % W``); with fewer call slots than workers, only ``n``
+workers start. The calls in flight to an endpoint from all workers together therefore never
+exceed its bound, with no round trip to the parent per call. Its requests per second
+(``--rate-limit``) are split evenly the same way, and its longest ``Retry-After`` wait is
+kept. (A split, not a semaphore held by the parent: a ``multiprocessing.Manager`` semaphore
+would cost a round trip to another process per model call, the very per-call work the
+workers are there to spread; the price is that a worker cannot borrow another's idle slots.)
 """
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
 import os
 import pickle
-import queue
-import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
@@ -66,14 +52,26 @@ from langgraph_games.players.spec import PlayerSettings, PlayerSpec
 
 __all__ = [
     "MAX_ATTEMPTS",
+    "Backend",
     "EndpointShare",
+    "Event",
+    "Finished",
+    "Lost",
     "PortableSeat",
+    "Setup",
+    "SlotPlayer",
+    "Task",
+    "Usage",
     "default_workers",
     "endpoint_shares",
+    "is_embedded",
     "portable",
-    "run_on_workers",
+    "prepare",
     "split_limit",
 ]
+
+THREADS_ENV = "LANGGRAPH_GAMES_LLAMA_THREADS"
+"""The embedded model's thread count chosen by hand (then workers do not set their own)."""
 
 MAX_ATTEMPTS = 3
 """How many times an episode is sent to a worker before a lost worker counts as its error."""
@@ -124,8 +122,18 @@ class PortableSeat:
 
 
 @dataclass(frozen=True)
-class _Setup:
-    """What every worker gets once, at start."""
+class Setup:
+    """What every worker slot gets once, when it starts.
+
+    Attributes:
+        base: Fields every record starts with.
+        options: Episode options.
+        model_settings: The run's model settings (a named model is loaded with them).
+        endpoints: Each named model's share of its endpoint's bounds, by model spec.
+        truths: Lessons per seat.
+        progress: Report each decision's usage (for the decisions bar).
+        slots: How many worker slots the run has.
+    """
 
     base: dict[str, Any]
     options: EpisodeOptions
@@ -133,10 +141,13 @@ class _Setup:
     endpoints: dict[str, EndpointShare]
     truths: dict[int, list[str]] | None
     progress: bool
+    slots: int = 1
 
 
 @dataclass(frozen=True)
-class _Task:
+class Task:
+    """One episode as a worker slot gets it (``index``: its place in the run's jobs)."""
+
     index: int
     job_id: str
     seats: list[PortableSeat]
@@ -144,74 +155,64 @@ class _Task:
     extra: dict[str, Any]
     game: Game[Any]
 
+    def lost_record(self, base: Mapping[str, Any], why: str) -> dict[str, Any]:
+        """The ``status: "error"`` record of this episode, lost for the reason ``why``."""
+        return {
+            **base,
+            **self.extra,
+            "game": self.game.versioned_id,
+            "seed": self.seed,
+            "seats": [seat.spec.label for seat in self.seats],
+            "status": "error",
+            "error": why,
+        }
 
-def _worker_main(number: int, setup: _Setup, inbox: Any, outbox: Any) -> None:
-    """A worker process: play the tasks of ``inbox`` on one asyncio loop until ``None``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    asyncio.run(_serve(number, setup, inbox, outbox))
 
+class SlotPlayer:
+    """A worker slot's side, in its own process: the slot's models, players and bounds.
 
-async def _serve(number: int, setup: _Setup, inbox: Any, outbox: Any) -> None:
-    pool = ModelPool(**setup.model_settings)
-    recipes: dict[tuple[str, str, str], PlayerRecipe] = {}
-    built = PlayerCache()
-    loop = asyncio.get_running_loop()
+    Every backend's worker (a spawned process, a Ray actor) keeps one and calls
+    :meth:`play` for each task on its own event loop: each seat is resolved once (a named
+    model is loaded once per process, with the slot's share of its endpoint) and an LLM
+    strategy's player is built once per game.
+    """
 
-    def recipe_of(seat: PortableSeat) -> PlayerRecipe:
+    def __init__(self, number: int, setup: Setup) -> None:
+        self.number = number
+        self.setup = setup
+        self.pool = ModelPool(**setup.model_settings)
+        self.recipes: dict[tuple[str, str, str], PlayerRecipe] = {}
+        self.built = PlayerCache()
+
+    def recipe_of(self, seat: PortableSeat) -> PlayerRecipe:
+        """The seat's recipe in this process (resolved on first use)."""
         key = (seat.spec.label, repr(seat.settings), repr(seat.model))
-        if key not in recipes:
-            recipe = recipes[key] = seat.recipe(pool)
-            share = setup.endpoints.get(seat.model) if isinstance(seat.model, str) else None
+        if key not in self.recipes:
+            recipe = self.recipes[key] = seat.recipe(self.pool)
+            share = self.setup.endpoints.get(seat.model) if isinstance(seat.model, str) else None
             if recipe.model is not None and share is not None:
-                share.apply(recipe.model, number)
-        return recipes[key]
+                share.apply(recipe.model, self.number)
+        return self.recipes[key]
 
-    def on_decision(decision: Decision) -> None:
-        outbox.put(("decision", number, dict(decision.usage)))
-
-    async def play(task: _Task) -> None:
+    async def play(
+        self, task: Task, on_usage: Callable[[dict[str, Any]], None] | None
+    ) -> dict[str, Any]:
+        """Play ``task``; its record (a seat that cannot be resolved is an error record)."""
         try:
-            seats = [recipe_of(seat) for seat in task.seats]
+            seats = [self.recipe_of(seat) for seat in task.seats]
         except Exception as exc:  # noqa: BLE001 - recorded on this episode
-            record = {
-                **setup.base,
-                **task.extra,
-                "game": task.game.versioned_id,
-                "seed": task.seed,
-                "seats": [seat.spec.label for seat in task.seats],
-                "status": "error",
-                "error": f"{type(exc).__name__}: {exc}",
-            }
-        else:
-            job = Job(task.job_id, seats, task.seed, task.extra, task.game)
-            record = await play_job(
-                job,
-                setup.base,
-                setup.options,
-                built,
-                on_decision if setup.progress else None,
-                truths=setup.truths,
-            )
-        outbox.put(("record", number, task.index, record))
+            return task.lost_record(self.setup.base, f"{type(exc).__name__}: {exc}")
+        hook: Callable[[Decision], None] | None = None
+        if on_usage is not None and self.setup.progress:
+            usage_hook = on_usage
 
-    running: set[asyncio.Task[None]] = set()
-    while True:
-        task = await loop.run_in_executor(None, inbox.get)
-        if task is None:
-            break
-        handle = asyncio.ensure_future(play(task))
-        running.add(handle)
-        handle.add_done_callback(running.discard)
-    if running:
-        await asyncio.gather(*running)
+            def hook(decision: Decision) -> None:
+                usage_hook(dict(decision.usage))
 
-
-@dataclass
-class _Worker:
-    number: int
-    process: BaseProcess
-    inbox: Any
-    out: set[int] = field(default_factory=set)
+        job = Job(task.job_id, seats, task.seed, task.extra, task.game)
+        return await play_job(
+            job, self.setup.base, self.setup.options, self.built, hook, truths=self.setup.truths
+        )
 
 
 def portable(recipe: PlayerRecipe, pool: ModelPool | None) -> PortableSeat:
@@ -285,29 +286,35 @@ def endpoint_shares(
     return shares
 
 
-async def run_on_workers(
+def is_embedded(seat: PortableSeat) -> bool:
+    """Whether ``seat`` plays on the embedded local model (named by a ``local`` spec)."""
+    return isinstance(seat.model, str) and seat.model.strip().lower().partition(":")[0] == "local"
+
+
+def prepare(
     jobs: Sequence[Job],
     *,
-    workers: int,
-    concurrency: int,
+    slots: int,
     setup_fields: Mapping[str, Any],
     pool: ModelPool | None,
-    deliver: Callable[[int, dict[str, Any]], None],
-    on_decision: Callable[[dict[str, Any]], None],
-) -> None:
-    """Play ``jobs`` on worker processes; see the module docstring.
+    cores: int | None = None,
+) -> tuple[Setup, list[Task], int]:
+    """What the worker slots get: their setup, the tasks, and how many slots to start.
 
     Args:
-        jobs: The episodes to play.
-        workers: Worker processes (fewer start when an endpoint has fewer slots).
-        concurrency: Episodes in flight across all workers.
-        setup_fields: ``base``, ``options``, ``truths`` and ``progress`` for the workers.
-        pool: The run's models (named models are loaded again in each worker).
-        deliver: Called in this process with each job's index and finished record.
-        on_decision: Called with each decision's usage (for the progress bar).
+        jobs: The episodes to play (not empty).
+        slots: Worker slots asked for (fewer start when an endpoint has fewer call slots,
+            or when there are fewer jobs).
+        setup_fields: ``base``, ``options``, ``truths`` and ``progress``.
+        pool: The run's models (named models are loaded again in each slot).
+        cores: Cores the slots share (default: this machine's); a run on the embedded
+            local model gives each slot's llama.cpp ``cores // slots`` threads (at least
+            one) unless the run's model settings name ``n_threads`` or
+            ``LANGGRAPH_GAMES_LLAMA_THREADS`` is set.
+
+    Raises:
+        TypeError: A seat's model object cannot be sent to another process.
     """
-    if not jobs:
-        return
     recipes: dict[int, PlayerRecipe] = {}
     seats: dict[int, PortableSeat] = {}
     for job in jobs:
@@ -315,132 +322,71 @@ async def run_on_workers(
             if id(recipe) not in seats:
                 recipes[id(recipe)] = recipe
                 seats[id(recipe)] = _checked(portable(recipe, pool))
-    endpoints = endpoint_shares(list(seats.values()), list(recipes.values()), workers)
-    count = min([workers, len(jobs), *(len(e.calls) for e in endpoints.values() if e.calls)])
-    setup = _Setup(
+    endpoints = endpoint_shares(list(seats.values()), list(recipes.values()), slots)
+    count = min([slots, len(jobs), *(len(e.calls) for e in endpoints.values() if e.calls)])
+    settings = dict(pool.settings) if pool else {}
+    chosen = settings.get("n_threads") is not None or os.environ.get(THREADS_ENV)
+    if any(is_embedded(seat) for seat in seats.values()) and not chosen:
+        settings["n_threads"] = max(1, (cores or default_workers()) // count)
+    setup = Setup(
         base=dict(setup_fields["base"]),
         options=setup_fields["options"],
-        model_settings=dict(pool.settings) if pool else {},
+        model_settings=settings,
         endpoints=endpoints,
         truths=setup_fields.get("truths"),
         progress=bool(setup_fields.get("progress")),
+        slots=count,
     )
     tasks = [
-        _Task(i, job.job_id, [seats[id(r)] for r in job.seats], job.seed, job.extra, job.game)
+        Task(i, job.job_id, [seats[id(r)] for r in job.seats], job.seed, job.extra, job.game)
         for i, job in enumerate(jobs)
     ]
-    await _Dispatch(setup, count, concurrency, tasks, deliver, on_decision).run()
+    return setup, tasks, count
 
 
-class _Dispatch:
-    """The parent's side: start workers, hand out tasks, collect records, replace the dead."""
+@dataclass(frozen=True)
+class Finished:
+    """A slot's record of the task ``index`` (and the usage of its decisions, if batched)."""
 
-    def __init__(
-        self,
-        setup: _Setup,
-        count: int,
-        concurrency: int,
-        tasks: list[_Task],
-        deliver: Callable[[int, dict[str, Any]], None],
-        on_decision: Callable[[dict[str, Any]], None],
-    ) -> None:
-        self.ctx = multiprocessing.get_context("spawn")
-        self.setup = setup
-        self.count = count
-        self.bound = concurrency
-        self.pending = list(reversed(tasks))
-        self.tasks = {task.index: task for task in tasks}
-        self.attempts = {task.index: 0 for task in tasks}
-        self.left = len(tasks)
-        self.deliver = deliver
-        self.on_decision = on_decision
-        self.outbox: Any = self.ctx.Queue()
-        self.workers: list[_Worker] = []
-
-    def _start(self, number: int) -> _Worker:
-        inbox = self.ctx.Queue()
-        process = self.ctx.Process(
-            target=_worker_main,
-            args=(number, self.setup, inbox, self.outbox),
-            daemon=True,
-            name=f"langgraph-games-worker-{number}",
-        )
-        process.start()
-        return _Worker(number, process, inbox)
-
-    def _send(self) -> None:
-        in_flight = sum(len(w.out) for w in self.workers)
-        while self.pending and in_flight < self.bound:
-            task = self.pending.pop()
-            worker = min(self.workers, key=lambda w: len(w.out))
-            worker.out.add(task.index)
-            self.attempts[task.index] += 1
-            worker.inbox.put(task)
-            in_flight += 1
-
-    def _replace_dead(self) -> None:
-        for slot, worker in enumerate(self.workers):
-            if worker.process.is_alive():
-                continue
-            for index in sorted(worker.out, reverse=True):
-                if self.attempts[index] >= MAX_ATTEMPTS:
-                    self._finish(index, self._lost(index, worker))
-                else:
-                    self.pending.append(self.tasks[index])
-            worker.out.clear()
-            self.workers[slot] = self._start(worker.number)
-
-    def _lost(self, index: int, worker: _Worker) -> dict[str, Any]:
-        task = self.tasks[index]
-        return {
-            **self.setup.base,
-            **task.extra,
-            "game": task.game.versioned_id,
-            "seed": task.seed,
-            "seats": [seat.spec.label for seat in task.seats],
-            "status": "error",
-            "error": (
-                f"WorkerLost: worker process {worker.number} ended (exit code "
-                f"{worker.process.exitcode}) while playing this episode, {self.attempts[index]} "
-                "time(s)"
-            ),
-        }
-
-    def _finish(self, index: int, record: dict[str, Any]) -> None:
-        self.left -= 1
-        self.deliver(index, record)
-
-    async def run(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.workers = [self._start(number) for number in range(self.count)]
-        try:
-            while self.left:
-                self._send()
-                message = await loop.run_in_executor(None, _get, self.outbox, 0.2)
-                if message is None:
-                    self._replace_dead()
-                    continue
-                if message[0] == "decision":
-                    self.on_decision(message[2])
-                    continue
-                _, number, index, record = message
-                worker = next(w for w in self.workers if w.number == number)
-                if index in worker.out:  # not already given up on and sent elsewhere
-                    worker.out.discard(index)
-                    self._finish(index, record)
-            for worker in self.workers:
-                worker.inbox.put(None)
-            for worker in self.workers:
-                await loop.run_in_executor(None, worker.process.join, 10)
-        finally:
-            for worker in self.workers:
-                if worker.process.is_alive():
-                    worker.process.terminate()
-                    worker.process.join(5)
+    slot: int
+    index: int
+    record: dict[str, Any]
+    usages: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _get(source: Any, timeout: float) -> Any:
-    try:
-        return source.get(timeout=timeout)
-    except queue.Empty:
-        return None
+@dataclass(frozen=True)
+class Usage:
+    """One decision's usage, as it happened in a slot (for the decisions bar)."""
+
+    slot: int
+    usage: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Lost:
+    """A slot's worker ended; every task out in that slot is lost (``why``: in words)."""
+
+    slot: int
+    why: str
+
+
+Event = Finished | Usage | Lost
+
+
+class Backend(Protocol):
+    """What runs the workers: one per slot, each with its own event loop."""
+
+    def cores(self) -> int:
+        """Cores the slots share: ``auto``'s slot count, and the embedded model's threads."""
+
+    def start(self, slot: int, setup: Setup) -> None:
+        """Start the worker of ``slot`` (again, after it was lost)."""
+
+    def send(self, slot: int, task: Task) -> None:
+        """Hand ``task`` to the worker of ``slot``."""
+
+    def events(self, timeout: float) -> list[Event]:
+        """What happened since the last call, waiting up to ``timeout`` s for something."""
+
+    def close(self, *, at_once: bool) -> None:
+        """Stop every worker: after their work (``at_once=False``) or now."""
