@@ -47,6 +47,7 @@ from langgraph.graph import END, START, StateGraph
 
 from _common import machine, table
 from langgraph_games.eval.running.executor import Job
+from langgraph_games.eval.running.gc_tuning import steady_gc
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.workers import prepare
 from langgraph_games.eval.running.workers_dispatch import WorkerPool, make_backend
@@ -97,9 +98,10 @@ async def inprocess(n: int, latency: float) -> int:
     model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
     player = gamebot_player(model, "connect4")
     options = EpisodeOptions(max_retries=0, max_steps=MOVES)
-    await asyncio.gather(
-        *(run_episode("connect4", [player, player], seed=i, options=options) for i in range(n))
-    )
+    with steady_gc():  # as the executor runs its episodes
+        await asyncio.gather(
+            *(run_episode("connect4", [player, player], seed=i, options=options) for i in range(n))
+        )
     return len(model.calls)
 
 

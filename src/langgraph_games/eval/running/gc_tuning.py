@@ -13,6 +13,8 @@ permanent generation the collector skips) and collects the youngest generation e
 10,000 net allocations instead of 700. Cycles are still collected, later; memory use was
 the same in the measurement above. Everything is restored when the block ends. The
 executor and the command line run inside it; code that runs many episodes itself can too.
+A worker process or Ray actor, which plays episodes until it exits, sets the same once
+(:func:`tune_worker_process`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["YOUNG_THRESHOLD", "steady_gc"]
+__all__ = ["YOUNG_THRESHOLD", "steady_gc", "tune_worker_process"]
 
 YOUNG_THRESHOLD = 10_000
 """Net allocations between collections of the youngest generation inside :func:`steady_gc`."""
@@ -64,3 +66,14 @@ def steady_gc(young: int = YOUNG_THRESHOLD) -> Iterator[None]:
         _depth = 0
         gc.set_threshold(*before)
         gc.unfreeze()
+
+
+def tune_worker_process(young: int = YOUNG_THRESHOLD) -> None:
+    """:func:`steady_gc`'s settings for the rest of a process that only plays episodes.
+
+    Called once by a worker process or Ray actor after it has loaded its models and
+    players; never restored (the process ends with the run).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(young, *gc.get_threshold()[1:])

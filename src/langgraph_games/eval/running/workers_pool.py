@@ -19,6 +19,7 @@ import time
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from langgraph_games.eval.running.gc_tuning import tune_worker_process
 from langgraph_games.eval.running.workers import (
     Event,
     Finished,
@@ -44,6 +45,7 @@ def _worker_main(number: int, setup: Setup, inbox: Any, outbox: Any) -> None:
 
 async def _serve(number: int, setup: Setup, inbox: Any, outbox: Any) -> None:
     player = SlotPlayer(number, setup)
+    tune_worker_process()
     loop = asyncio.get_running_loop()
 
     def on_usage(usage: dict[str, Any]) -> None:

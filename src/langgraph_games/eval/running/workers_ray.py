@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from langgraph_games.eval.running.gc_tuning import tune_worker_process
 from langgraph_games.eval.running.workers import (
     Event,
     Finished,
@@ -60,6 +61,7 @@ class SlotActor:
 
     def __init__(self, number: int, setup: Setup) -> None:
         self.player = SlotPlayer(number, setup)
+        tune_worker_process()
 
     async def play(self, task: Task) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
         """Play ``task``: its index, record and the usage of each decision."""
