@@ -6,9 +6,9 @@ SCRIPT [ARGS...]
 ``SCRIPT`` is a file name in ``benchmarks/`` (e.g. ``decision_overhead.py``). The baseline's
 ``src/``, ``benchmarks/`` and ``tests/`` are extracted from ``REV`` with ``git archive`` into
 a temporary folder, and each tree runs *its own* copy of the script with its own sources first
-on ``PYTHONPATH`` (so a benchmark whose imports moved still measures the same thing on both). A script the
-baseline does not have yet (a new benchmark) runs from the working tree on both, each with
-its own tree's sources on ``PYTHONPATH``.
+on ``PYTHONPATH`` (so a benchmark whose imports moved still measures the same thing on both).
+A script the baseline does not have yet (a new benchmark) runs from the working tree on
+both, each with its own tree's sources on ``PYTHONPATH``.
 Runs alternate baseline / current ``--repeats`` times to spread machine drift over both.
 
 Every table row the two outputs share (same first cell) is compared on its first number,
