@@ -21,4 +21,5 @@ def __getattr__(name: str) -> ModuleType:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = ["GameSession", "IllegalActionError", "__version__", "list_games", "make"]
