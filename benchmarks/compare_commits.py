@@ -7,6 +7,8 @@ Usage: python benchmarks/compare_commits.py --baseline REV [--repeats 2] [--colu
 ``src/``, ``benchmarks/`` and ``tests/`` are extracted from ``REV`` with ``git archive`` into
 a temporary folder, and each tree runs *its own* copy of the script with its own sources first
 on ``PYTHONPATH`` (so a benchmark whose imports moved still measures the same thing on both).
+A script the baseline does not have yet (a new benchmark) runs from the working tree on
+both, each with its own tree's sources on ``PYTHONPATH``.
 Runs alternate baseline / current ``--repeats`` times to spread machine drift over both.
 
 Every table row the two outputs share (same first cell) is compared on its first number,
@@ -48,8 +50,11 @@ def extract(rev: str, into: Path) -> Path:
 
 def run_script(tree: Path, script: str, args: list[str]) -> str:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    path = tree / "benchmarks" / script
+    if not path.is_file():  # a benchmark newer than the baseline: the working tree's copy
+        path = ROOT / "benchmarks" / script
     done = subprocess.run(
-        [sys.executable, str(tree / "benchmarks" / script), *args],
+        [sys.executable, str(path), *args],
         cwd=tree,
         env=env,
         capture_output=True,

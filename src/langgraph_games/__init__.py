@@ -4,10 +4,22 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-# Importing the strategy graphs registers every LLM strategy in the player registry, so
-# `make_player("gamebot:local", game)` and the specs of runs know them after `import
-# langgraph_games`.
-from langgraph_games import graphs as graphs
+import importlib
+from types import ModuleType
+
+# The LLM strategies register in the player registry on its first lookup (it imports each
+# `graphs/<family>/registration.py` then), so this import loads neither LangGraph nor any
+# strategy: `make_player("gamebot:local", game)` still knows them.
 from langgraph_games.games import GameSession, IllegalActionError, list_games, make
+
+_SUBPACKAGES = ("eval", "graphs", "integrations", "memory", "models", "players", "tools")
+
+
+def __getattr__(name: str) -> ModuleType:
+    """``langgraph_games.graphs`` (and the other sub-packages) without importing them first."""
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["GameSession", "IllegalActionError", "__version__", "list_games", "make"]

@@ -36,6 +36,7 @@ from langgraph_games.eval.running.players import ModelPool, check_models, resolv
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.smartplay import metrics as smartplay_metrics
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
@@ -152,16 +153,14 @@ def outcome_line(game: Game[Any], result: dict[str, Any], names: list[str]) -> s
 
 
 def _smartplay_score(result: dict[str, Any]) -> str | None:
-    from langgraph_games.games.smartplay import metrics
-
     session = GameSession.from_dict(result["record"])
     try:
-        column = metrics.smartplay_column(session)
-        outcome = metrics.smartplay_outcome(session)
+        column = smartplay_metrics.smartplay_column(session)
+        outcome = smartplay_metrics.smartplay_outcome(session)
     except ValueError:  # not a SmartPlay setting
         return None
     text = f"SmartPlay score {outcome.score:g} ({column}"
-    normalized = metrics.normalize_score(column, outcome.score)
+    normalized = smartplay_metrics.normalize_score(column, outcome.score)
     if normalized is not None:
         text += f", human-normalised {normalized:.2f}"
     if session.game.id in ("hanoi", "messenger"):

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from langgraph_games.games._answer import AnswerStatus, Mention, Reading, read_answer
 from langgraph_games.games._text import label_pattern
 from langgraph_games.games.errors import GameOverError, IllegalActionError, OptionError
+from langgraph_games.games.protocol import EvalProtocol
 from langgraph_games.games.state import GameState
 from langgraph_games.games.subproblems import Answer, Subproblem
 
@@ -98,6 +99,11 @@ class Game(ABC, Generic[S]):
         answer_labels: The final labels that introduce the move in a model's answer
             (``"Chosen Move"``); used by :meth:`read_action` for games that implement
             :meth:`action_mentions`.
+        family: The metric family that scores a single-agent episode of this game (the
+            paper whose metrics and table apply, e.g. ``"maze"``; ``"generic"``: return,
+            steps, finished); ``langgraph_games.eval`` maps the name to its functions.
+        eval_protocol: How the game's paper evaluated it (fixed options, sweeps,
+            episodes, re-asks, ablation), or ``None`` for the generic defaults.
     """
 
     id: ClassVar[str]
@@ -113,6 +119,8 @@ class Game(ABC, Generic[S]):
     return_scale: ClassVar[float] = 1.0
     constant_sum: ClassVar[bool] = True
     answer_labels: ClassVar[tuple[str, ...]] = ()
+    family: ClassVar[str] = "generic"
+    eval_protocol: ClassVar[EvalProtocol | None] = None
 
     def __init__(self, **options: Any) -> None:
         self.options = self.validate_options(options)

@@ -16,7 +16,14 @@ from langgraph_games.games._numbers import read_int
 from langgraph_games.games.base import Game, GameInfo
 from langgraph_games.games.errors import UnknownGameError
 
-__all__ = ["ENTRY_POINT_GROUP", "game_class", "list_games", "make", "register"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "game_class",
+    "game_classes",
+    "list_games",
+    "make",
+    "register",
+]
 
 ENTRY_POINT_GROUP = "langgraph_games.games"
 
@@ -101,6 +108,12 @@ def make(game_id: str, **options: Any) -> Game[Any]:
         ('(0,0)', '(0,1)', '(0,2)')
     """
     return game_class(game_id)(**options)
+
+
+def game_classes() -> list[type[Game[Any]]]:
+    """The newest version of every registered game class, sorted by id."""
+    _load_plugins()
+    return [versions[max(versions)] for _, versions in sorted(_GAMES.items())]
 
 
 def list_games() -> list[GameInfo]:

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from pathlib import Path
-
 from langgraph_games.graphs.common.decision import DecisionInput, GraphPlayer, request_to_input
 from langgraph_games.graphs.eeb.graph import create_eeb_agent, eeb_player
 from langgraph_games.graphs.episode.context import EpisodeContext
@@ -90,11 +86,3 @@ __all__ = [
     "spring_context",
     "spring_player",
 ]
-
-# Each strategy family registers its players from its own `registration.py`; importing every
-# one found here completes the player registry with this package, so a new family needs no
-# line outside its folder.
-for _family in pkgutil.iter_modules(__path__):
-    _modules = pkgutil.iter_modules([str(Path(__path__[0]) / _family.name)])
-    if _family.ispkg and any(module.name == "registration" for module in _modules):
-        importlib.import_module(f"{__name__}.{_family.name}.registration")

@@ -19,12 +19,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from langchain_core.embeddings import Embeddings
+
+from langgraph_games.memory._chroma_rebuild import RepairReport
 from langgraph_games.memory.errors import StoreDamagedError
-
-if TYPE_CHECKING:
-    from langgraph_games.memory.chroma_store import ChromaStore
 
 __all__ = [
     "check_store",
@@ -37,6 +37,19 @@ __all__ = [
 
 logger = logging.getLogger("langgraph_games.memory")
 
+
+class Checkable(Protocol):
+    """What :func:`check_store` needs of a just opened ``ChromaStore``."""
+
+    name: str
+    location: str
+    embeddings: Embeddings | None
+    _items: Any
+    _vectors: Any
+
+    def reindex(self) -> RepairReport: ...
+
+
 PROBE_NEIGHBOURS = 10
 """Neighbours asked for per probe (fewer back than records and this: the index lost some)."""
 SAME_POINT = 1e-5
@@ -45,7 +58,7 @@ SAME_POINT = 1e-5
 
 def chroma_errors() -> tuple[type[BaseException], ...]:
     """Chroma's own error types: what the store wraps into its errors."""
-    from chromadb.errors import ChromaError
+    from chromadb.errors import ChromaError  # heavy: loaded when a store opens
 
     return (ChromaError,)
 
@@ -122,7 +135,7 @@ def damaged(location: str, collection: str, what: str, fix: str) -> StoreDamaged
     )
 
 
-def check_store(store: ChromaStore, directory: Path | None) -> None:
+def check_store(store: Checkable, directory: Path | None) -> None:
     """Check a store that was just opened; rebuild a lost vector index or raise.
 
     - The items collection must be readable; if its (never searched) index files are

@@ -1,22 +1,15 @@
-"""Opening a ChromaStore safely (directory checks, clients, collections) and rebuilding it."""
+"""Opening a ChromaStore safely: directory checks, clients, collections."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from langgraph.store.base import PutOp
-
-from langgraph_games.memory._codec import decode_ns, load_value
 from langgraph_games.memory._lock import LOCK_NAME
 from langgraph_games.memory.errors import StoreOpenError
-
-if TYPE_CHECKING:
-    from langgraph_games.memory.chroma_store import ChromaStore, RepairReport
 
 FORMAT = 1
 """Version of the record layout in ``_codec``; a store written with another is refused."""
@@ -27,7 +20,7 @@ _CHROMA_TABLES = {"collections", "segments", "embeddings", "embedding_metadata",
 
 
 def _settings() -> Any:
-    from chromadb.config import Settings
+    from chromadb.config import Settings  # chromadb is heavy: loaded when a store opens
 
     return Settings(anonymized_telemetry=False)
 
@@ -89,7 +82,7 @@ def connect(
     headers: Mapping[str, str] | None,
 ) -> tuple[Any, str]:
     """The Chroma client for the chosen mode and a readable name of its location."""
-    import chromadb
+    import chromadb  # heavy: loaded when a store opens, not on `import langgraph_games`
 
     if client is not None:
         return client, f"client:{id(client):x}"
@@ -135,7 +128,7 @@ def open_collection(
     client: Any, name: str, kind: str, location: str, hnsw: Mapping[str, Any] | None
 ) -> Any:
     """Get or create ``<name>-<kind>`` and check that it is ours, in our format, cosine."""
-    from chromadb.errors import ChromaError, NotFoundError
+    from chromadb.errors import ChromaError, NotFoundError  # heavy: loaded on first open
 
     full = f"{name}-{kind}"
     try:
@@ -184,56 +177,3 @@ def open_collection(
             f"collection {full!r} in {location} measures {space!r} distance; expected cosine"
         )
     return collection
-
-
-def rebuild(store: ChromaStore, *, force: bool) -> RepairReport:
-    """Re-embed items whose vectors are missing (all items if ``force``); drop unused vectors."""
-    from langgraph_games.memory.chroma_store import RepairReport
-
-    report = RepairReport()
-    client, items = store._client, store._items
-    with store._write_lock:
-        if force:
-            client.delete_collection(f"{store.name}-vectors")
-            store._vectors = open_collection(client, store.name, "vectors", store.location, None)
-        present = set(store._vectors.get(include=[])["ids"])
-        ids = items.get(include=[])["ids"]
-        report.items = len(ids)
-        used: set[str] = set()
-        for start in range(0, len(ids), 1000):
-            got = items.get(ids=ids[start : start + 1000], include=["documents", "metadatas"])
-            redo: list[PutOp] = []
-            times: dict[str, tuple[int, int]] = {}
-            for rid, meta, doc in zip(got["ids"], got["metadatas"], got["documents"], strict=True):
-                vids = list(meta.get("vids") or [])
-                index = json.loads(meta.get("ix", "null"))
-                wanted = store.embeddings is not None and index is not False
-                if (force and (wanted or vids)) or any(v not in present for v in vids):
-                    value = load_value(doc, f"{decode_ns(meta['ns'])}/{meta['key']!r}")
-                    redo.append(PutOp(decode_ns(meta["ns"]), meta["key"], value, index))
-                    times[rid] = (int(meta["ca"]), int(meta["ua"]))
-                else:
-                    used.update(vids)
-            if redo:
-                paths = {
-                    (op.namespace, op.key): store._texts(op.value or {}, op.index) for op in redo
-                }
-                texts = list(dict.fromkeys(t for pairs in paths.values() for _, t in pairs))
-                vectors = (
-                    store._checked(store.embeddings.embed_documents(texts), len(texts))
-                    if texts and store.embeddings is not None
-                    else []
-                )
-                store._write(redo, paths, dict(zip(texts, vectors, strict=True)), keep_times=times)
-                report.reembedded += len(redo)
-                fresh = items.get(ids=list(times), include=["metadatas"])["metadatas"]
-                used.update(v for m in fresh for v in (m.get("vids") or []))
-        unused = sorted(set(store._vectors.get(include=[])["ids"]) - used)
-        for start in range(0, len(unused), 1000):
-            store._vectors.delete(ids=unused[start : start + 1000])
-        report.removed_vectors = len(unused)
-        if force:
-            meta = dict(items.metadata or {})
-            meta.update(dims=store._dims, embed=store._embed_id or "-")
-            items.modify(metadata=meta)
-    return report

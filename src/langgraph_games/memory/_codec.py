@@ -27,7 +27,7 @@ from typing import Any
 from langgraph.store.base import InvalidNamespaceError
 
 from langgraph_games.memory._filters import mirror_metadata
-from langgraph_games.memory.errors import InvalidValueError
+from langgraph_games.memory.errors import InvalidValueError, StoreOpenError
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _ID_SPACE = uuid.UUID("6c8f4a5e-1d2b-5c3a-9e7f-0a1b2c3d4e5f")
@@ -138,8 +138,6 @@ def dump_value(value: Mapping[str, Any]) -> str:
 
 def load_value(document: str | None, where: str) -> dict[str, Any]:
     """Parse a stored document, naming the record if it is damaged."""
-    from langgraph_games.memory.errors import StoreOpenError
-
     try:
         value = json.loads(document or "")
     except json.JSONDecodeError as exc:

@@ -10,30 +10,41 @@ them, is not applied: those entries stay as they were.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
+from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.memory import merge_prompts as prompts
+from langgraph_games.memory._weave_state import State, WeaveReport, common, digest
 from langgraph_games.memory.meaning import lost_markers
 from langgraph_games.memory.records import MergedSource, Truth, TruthStatus
 
-if TYPE_CHECKING:
-    from langgraph_games.memory._weave_state import State
-    from langgraph_games.memory.truth_weaver import TruthWeaver, WeaveReport
+
+class Weaver(Protocol):
+    """What the rewrite needs of a :class:`~langgraph_games.memory.truth_weaver.TruthWeaver`."""
+
+    game: str
+    game_name: str
+    model: BaseChatModel | None
+    min_merged_similarity: float
+    _vectors: dict[str, np.ndarray]
+
+    def _embed(self, texts: Sequence[str]) -> None: ...
+
+    def _save(self, state: State, changed: Sequence[Truth]) -> None: ...
 
 
 def rewrite_truths(
-    weaver: TruthWeaver,
+    weaver: Weaver,
     state: State,
     round_: int,
     report: WeaveReport,
     config: RunnableConfig | None = None,
 ) -> None:
     """Apply one model rewrite of the active entries (see module docstring)."""
-    from langgraph_games.memory._weave_state import common, digest
-
     active = sorted(
         (t for t in state.truths.values() if t.status == TruthStatus.ACTIVE),
         key=lambda t: (t.order, t.id),

@@ -1,9 +1,14 @@
-"""TruthWeaver's working state: the entries in memory and a similarity index over them."""
+"""TruthWeaver's working state: its entries, their similarity index, an insert's report.
+
+The report lives here, not in ``truth_weaver``, so the rewrite step can use it without
+importing the weaver.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,3 +73,39 @@ class State:
 
     def next_order(self) -> int:
         return max((t.order for t in self.truths.values()), default=0) + 1
+
+
+@dataclass
+class WeaveReport:
+    """Counts of what one insert call did.
+
+    Attributes:
+        candidates: Candidates offered.
+        added: Candidates that became an entry of their own.
+        exact_duplicates: Dropped as a repeat of an entry (provenance attached to it).
+        near_duplicates: Dropped as almost the same as an entry: similarity at least the
+            duplicate threshold and the same content words
+            (:func:`~langgraph_games.memory.meaning.same_meaning`); provenance attached.
+        near_different: As similar as a near duplicate but worded differently where the
+            meaning can change (a negation, number, direction or any other content word):
+            not dropped, sent to the merge step (kept as its own entry when there is no
+            model or the merge is refused).
+        merged: Merged entries created (each replaces the entries it folds in).
+        similar_kept: Similar to an entry but kept apart (no model, or it said SEPARATE).
+        merge_failures: Model replies that could not be used; both entries kept.
+        failure_reasons: ``merge_failures`` (and failed rewrites) by reason.
+        already_present: Skipped because a live truth already records the candidate id.
+        rewritten: Entries produced by a rewrite (``WeaveMode.REWRITE``).
+    """
+
+    candidates: int = 0
+    added: int = 0
+    exact_duplicates: int = 0
+    near_duplicates: int = 0
+    near_different: int = 0
+    merged: int = 0
+    similar_kept: int = 0
+    merge_failures: int = 0
+    failure_reasons: Counter[str] = field(default_factory=Counter)
+    already_present: int = 0
+    rewritten: int = 0

@@ -39,6 +39,7 @@ from langgraph_games.memory._chroma_open import (
     embed_identity,
     open_collection,
 )
+from langgraph_games.memory._chroma_rebuild import RepairReport, rebuild
 from langgraph_games.memory._chroma_write import write_items
 from langgraph_games.memory._codec import check_namespace_for_put, check_put_value, item_id
 from langgraph_games.memory.errors import EmbeddingDimensionError, StoreOpenError
@@ -53,21 +54,6 @@ _write_locks_guard = threading.Lock()
 def _shared_write_lock(location: str, name: str) -> threading.RLock:
     with _write_locks_guard:
         return _write_locks.setdefault((location, name), threading.RLock())
-
-
-@dataclass
-class RepairReport:
-    """What :meth:`ChromaStore.repair` or :meth:`ChromaStore.reindex` did.
-
-    Attributes:
-        items: Items examined.
-        reembedded: Items whose vectors were computed again.
-        removed_vectors: Vectors removed because no stored item version uses them.
-    """
-
-    items: int = 0
-    reembedded: int = 0
-    removed_vectors: int = 0
 
 
 @dataclass
@@ -431,8 +417,6 @@ class ChromaStore(BaseStore):
             raise self._failed("reindexing", exc) from exc
 
     def _rebuild(self, *, force: bool) -> RepairReport:
-        from langgraph_games.memory._chroma_open import rebuild
-
         return rebuild(self, force=force)
 
     # -- lifecycle -------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def _sha256(data: bytes) -> str:
 
 
 def _load_tokenizer(max_length: int) -> Any:
-    from tokenizers import Tokenizer
+    from tokenizers import Tokenizer  # heavy: loaded with the embedding model, not at import
 
     try:
         raw = gzip.decompress(
@@ -89,7 +89,7 @@ def _load_tokenizer(max_length: int) -> Any:
 
 
 def _load_session(path: Path, threads: int | None) -> Any:
-    import onnxruntime as ort
+    import onnxruntime as ort  # heavy: loaded with the embedding model, not at import
 
     try:
         data = path.read_bytes()

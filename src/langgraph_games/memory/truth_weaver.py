@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from enum import Enum
 
 import numpy as np
@@ -17,7 +15,8 @@ from langgraph.store.base import BaseStore, PutOp, SearchItem
 from langgraph_games.memory import _revert
 from langgraph_games.memory import merge_prompts as prompts
 from langgraph_games.memory._revert import RevertReport
-from langgraph_games.memory._weave_state import Index, State, common, digest
+from langgraph_games.memory._rewrite import rewrite_truths
+from langgraph_games.memory._weave_state import Index, State, WeaveReport, common, digest
 from langgraph_games.memory.embeddings import default_embeddings
 from langgraph_games.memory.meaning import same_meaning
 from langgraph_games.memory.records import (
@@ -45,42 +44,6 @@ class WeaveMode(str, Enum):
     """The released Agent-ExpVer code: skip exact repeats, then the model tidies the list."""
     APPEND = "append"
     """The paper's ablation without TruthWeaver: every candidate is appended as it comes."""
-
-
-@dataclass
-class WeaveReport:
-    """Counts of what one insert call did.
-
-    Attributes:
-        candidates: Candidates offered.
-        added: Candidates that became an entry of their own.
-        exact_duplicates: Dropped as a repeat of an entry (provenance attached to it).
-        near_duplicates: Dropped as almost the same as an entry: similarity at least the
-            duplicate threshold and the same content words
-            (:func:`~langgraph_games.memory.meaning.same_meaning`); provenance attached.
-        near_different: As similar as a near duplicate but worded differently where the
-            meaning can change (a negation, number, direction or any other content word):
-            not dropped, sent to the merge step (kept as its own entry when there is no
-            model or the merge is refused).
-        merged: Merged entries created (each replaces the entries it folds in).
-        similar_kept: Similar to an entry but kept apart (no model, or it said SEPARATE).
-        merge_failures: Model replies that could not be used; both entries kept.
-        failure_reasons: ``merge_failures`` (and failed rewrites) by reason.
-        already_present: Skipped because a live truth already records the candidate id.
-        rewritten: Entries produced by a rewrite (``WeaveMode.REWRITE``).
-    """
-
-    candidates: int = 0
-    added: int = 0
-    exact_duplicates: int = 0
-    near_duplicates: int = 0
-    near_different: int = 0
-    merged: int = 0
-    similar_kept: int = 0
-    merge_failures: int = 0
-    failure_reasons: Counter[str] = field(default_factory=Counter)
-    already_present: int = 0
-    rewritten: int = 0
 
 
 class TruthWeaver:
@@ -406,8 +369,6 @@ class TruthWeaver:
         self, state: State, round_: int, report: WeaveReport, config: RunnableConfig | None
     ) -> None:
         """The released code's step: the model tidies the whole list, provenance kept."""
-        from langgraph_games.memory._rewrite import rewrite_truths
-
         rewrite_truths(self, state, round_, report, config)
 
     # -- reverting -------------------------------------------------------------------------

@@ -4,8 +4,11 @@ Specs follow one syntax, ``name[:key=value...][:<model spec>]`` (see
 :mod:`langgraph_games.players.spec`): ``minimax:depth=3``, ``gamebot:variant=cot:local``,
 ``spring:variant=no_dag``. Search players register in :mod:`langgraph_games.players.builtin`;
 each LLM strategy family registers its own entry from its package under
-``langgraph_games.graphs`` (importing ``langgraph_games`` or ``langgraph_games.graphs``
-completes the registry). This module imports no strategy.
+``langgraph_games.graphs``. This module imports no strategy: :data:`PLAYERS` holds a table
+of plugin modules (every ``langgraph_games/graphs/<family>/registration.py``, found on
+disk by name) and imports them with :func:`importlib.import_module` the first time a name
+it does not know is looked up or the whole list is asked for, so ``import
+langgraph_games`` does not load LangGraph and every strategy.
 
 Older names stay accepted as aliases of an entry with some settings (``gamebot_cot`` is
 ``gamebot:variant=cot``, ``spring_no_dag`` is ``spring:variant=no_dag``, ``ms_memory`` is
@@ -15,7 +18,10 @@ tables and run-spec hashes keep the spelling the user chose.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+import pkgutil
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -54,6 +60,19 @@ class PlayerRegistry:
     def __init__(self) -> None:
         self._entries: dict[str, PlayerEntry] = {}
         self._names: dict[str, tuple[PlayerEntry, dict[str, Any]]] = {}
+        self._plugins: list[str] = []
+
+    def add_plugins(self, modules: Iterable[str]) -> None:
+        """Modules that register entries when imported, imported on first need.
+
+        The registry imports them (all of them, in order) the first time a lookup misses
+        or every entry is asked for; a module already imported registers nothing again.
+        """
+        self._plugins.extend(m for m in modules if m not in self._plugins)
+
+    def _load_plugins(self) -> None:
+        while self._plugins:
+            importlib.import_module(self._plugins.pop(0))
 
     def register(self, entry: PlayerEntry, *, replace: bool = False) -> PlayerEntry:
         """Add ``entry`` under its name and its aliases.
@@ -62,6 +81,8 @@ class PlayerRegistry:
             ValueError: A name is malformed or taken (unless ``replace``), or an alias
                 implies a setting the entry does not have.
         """
+        if replace:
+            self._load_plugins()  # what it replaces may not be loaded yet
         names = [entry.name, *entry.aliases]
         for name in names:
             if not name or name != name.lower() or any(c in name for c in ":= "):
@@ -80,6 +101,7 @@ class PlayerRegistry:
 
     def unregister(self, name: str) -> None:
         """Remove the entry ``name`` and its aliases (nothing if absent)."""
+        self._load_plugins()
         entry = self._entries.pop(name, None)
         if entry is not None:
             for key in [entry.name, *entry.aliases]:
@@ -87,6 +109,7 @@ class PlayerRegistry:
 
     def copy(self) -> PlayerRegistry:
         """An independent registry with the same entries (e.g. to add test players)."""
+        self._load_plugins()
         other = PlayerRegistry()
         other._entries = dict(self._entries)
         other._names = dict(self._names)
@@ -94,11 +117,13 @@ class PlayerRegistry:
 
     def entries(self) -> list[PlayerEntry]:
         """Every entry, LLM strategies first, each group by name."""
+        self._load_plugins()
         entries = sorted(self._entries.values(), key=lambda e: e.name)
         return [e for e in entries if e.needs_model] + [e for e in entries if not e.needs_model]
 
     def names(self) -> list[str]:
         """Every accepted name, aliases included."""
+        self._load_plugins()
         return list(self._names)
 
     def entry(self, name: str) -> PlayerEntry:
@@ -111,6 +136,8 @@ class PlayerRegistry:
 
     def _lookup(self, name: str, spec: str) -> tuple[PlayerEntry, dict[str, Any]]:
         key = name.strip().lower()
+        if key not in self._names:
+            self._load_plugins()
         if key not in self._names:
             where = "" if spec.strip().lower() == key else f" (in {spec!r})"
             raise UnknownPlayerError(
@@ -197,8 +224,23 @@ class PlayerRegistry:
         return f"{text}. <model>: {ACCEPTED_FORMS}, default '{DEFAULT_MODEL}'"
 
 
+STRATEGY_PACKAGE = "langgraph_games.graphs"
+"""The package whose sub-packages register the LLM strategies (``<family>/registration.py``)."""
+
+
+def strategy_modules() -> list[str]:
+    """The registration module of every strategy family, found on disk without importing."""
+    root = Path(__file__).resolve().parent.parent / STRATEGY_PACKAGE.rsplit(".", 1)[-1]
+    return [
+        f"{STRATEGY_PACKAGE}.{family.name}.registration"
+        for family in sorted(pkgutil.iter_modules([str(root)]), key=lambda f: f.name)
+        if family.ispkg and (root / family.name / "registration.py").is_file()
+    ]
+
+
 PLAYERS = PlayerRegistry()
 """The registry every spec goes through."""
+PLAYERS.add_plugins(strategy_modules())
 
 
 def register_player(entry: PlayerEntry, *, replace: bool = False) -> PlayerEntry:

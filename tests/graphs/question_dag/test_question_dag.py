@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -15,6 +16,7 @@ from langgraph_games.graphs.question_dag.graph import (
     create_question_dag,
     plan_question_dag,
 )
+from langgraph_games.models import ScriptedChatModel
 
 CRAFTER_ACTIONS = [
     "Noop", "Move West", "Move East", "Move North", "Move South", "Do", "Sleep",
@@ -236,3 +238,30 @@ def test_observation_block_without_step_and_window_one(scripted) -> None:
     (system, question) = model.calls[-1]
     assert system.content == "You are playing the game.\n\nObservation at step 3:\nnow"
     assert question.content == "A?"
+
+
+class _AsyncOnlyModel(ScriptedChatModel):
+    """Fails any sync call: a question node must reach the model through its async path."""
+
+    def _generate(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a question node called the model's sync API")
+
+    def _stream(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a question node called the model's sync API")
+
+
+def test_question_nodes_are_written_once_async_and_invoke_still_runs_them() -> None:
+    # No sync twin: `invoke` runs the same async node (on a private loop), so the model
+    # is only ever called through `ainvoke`, and both APIs give the same decision.
+    inputs = {"observation": "now", "legal_actions": ["Left", "Right"], "step": 2}
+    outputs = []
+    for run in ("invoke", "ainvoke"):
+        model = _AsyncOnlyModel(script=lambda messages: f"go Right ({messages[-1].content})")
+        dag = create_question_dag(model, QUESTIONS, EDGES, actions=["Left", "Right"])
+        out = dag.invoke(inputs) if run == "invoke" else asyncio.run(dag.ainvoke(inputs))
+        assert len(model.calls) == 5
+        for item in out["trace"]:
+            assert item.pop("latency_s") >= 0  # timings differ from run to run
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
+    assert outputs[0]["action"] == "Right" and outputs[0]["calls"] == 5

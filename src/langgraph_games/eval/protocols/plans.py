@@ -2,7 +2,9 @@
 
 ``langgraph-games eval GAME`` builds its :class:`~langgraph_games.eval.running.runner.EvalSpec`
 through :func:`plan_eval`, which fills in what the game's paper did unless the command
-line says otherwise:
+line says otherwise. Each game declares its paper's protocol as data in its own folder
+(``Game.eval_protocol``, an :class:`~langgraph_games.games.protocol.EvalProtocol`; e.g.
+``games/maze/protocol.py``); this module only applies it:
 
 =============  ===========================================================================
 game           defaults
@@ -31,15 +33,15 @@ variants for one model, rows by mine count then variant), and Table 7 for the ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, run_eval, summarize_episodes
-from langgraph_games.games.registry import game_class
+from langgraph_games.games.protocol import EvalProtocol
+from langgraph_games.games.registry import game_class, game_classes
 from langgraph_games.graphs.episode.options import EpisodeOptions
-from langgraph_games.graphs.minesweeper.prompts import VARIANT_LABELS, Variant
 
 __all__ = [
     "PROTOCOLS",
@@ -52,8 +54,6 @@ __all__ = [
     "run_specs",
 ]
 
-Sweep = dict[str, list[Any]]
-
 
 @dataclass(frozen=True)
 class AblationRow:
@@ -64,98 +64,33 @@ class AblationRow:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Protocol:
-    """How a paper evaluated a game.
-
-    Attributes:
-        game: Game id.
-        level_option: The option ``--level`` sets (``None``: the generic ``level``).
-        options: Fixed options the paper used (overridable).
-        sweep: Default sweep for the given options (keys the user set are dropped).
-        repeats: Episodes per combination when the user gives no ``--episodes``.
-        max_retries: Re-asks per decision when the user gives no ``--max-retries``.
-        ablation: Rows of the paper's ablation for an agent (or a model, see
-            :func:`ablation_rows`).
-        ablation_takes_model: The ablation varies the strategy, so it needs a model
-            spec, not an agent spec.
-    """
-
-    game: str
-    level_option: str | None
-    options: dict[str, Any]
-    sweep: Callable[[Mapping[str, Any]], Sweep]
-    repeats: Callable[[Mapping[str, Any], Sweep], int]
-    max_retries: int | None
-    ablation: Callable[[str], list[AblationRow]]
-    ablation_takes_model: bool = False
+Protocol = EvalProtocol
+"""How a paper evaluated a game: the data each game declares (``Game.eval_protocol``)."""
 
 
-def _fixed_sets(level_option: str, levels: list[Any]) -> Callable[[Mapping[str, Any]], Sweep]:
-    def sweep(options: Mapping[str, Any]) -> Sweep:
-        out: Sweep = {}
-        map_set = options.get("map_set", "generated")
-        if map_set in ("eval", "train") and options.get("map_index") is None:
-            out["map_index"] = list(range(1, (30 if map_set == "eval" else 10) + 1))
-        if level_option not in options:
-            out[level_option] = list(levels)
-        return out
+class _ProtocolsByGame(Mapping[str, EvalProtocol]):
+    """The registered games' paper protocols, by game id (read on each use)."""
 
-    return sweep
+    def _all(self) -> dict[str, EvalProtocol]:
+        return {c.id: c.eval_protocol for c in game_classes() if c.eval_protocol is not None}
 
+    def __getitem__(self, game: str) -> EvalProtocol:
+        return self._all()[game]
 
-def _one_per_map(options: Mapping[str, Any], sweep: Sweep) -> int:
-    return 1 if "map_index" in sweep else 10
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
 
-
-def _maze_ablation(agent: str) -> list[AblationRow]:
-    return [AblationRow("EEB", agent), AblationRow("Full-Vision", agent, {"full_vision": True})]
+    def __len__(self) -> int:
+        return len(self._all())
 
 
-def _match2_ablation(agent: str) -> list[AblationRow]:
-    return [AblationRow("EEB", agent), AblationRow("NoProps", agent, {"props": False})]
-
-
-def _minesweeper_ablation(model: str) -> list[AblationRow]:
-    return [AblationRow(VARIANT_LABELS[v], f"ms_{v.value}:{model}") for v in Variant]
-
-
-PROTOCOLS: dict[str, Protocol] = {
-    "maze": Protocol(
-        game="maze",
-        level_option="level",
-        options={"map_set": "eval"},
-        sweep=_fixed_sets("level", [1, 2, 3]),
-        repeats=_one_per_map,
-        max_retries=0,
-        ablation=_maze_ablation,
-    ),
-    "match2": Protocol(
-        game="match2",
-        level_option="difficulty",
-        options={"map_set": "eval"},
-        sweep=_fixed_sets("difficulty", ["easy", "medium", "hard"]),
-        repeats=_one_per_map,
-        max_retries=None,
-        ablation=_match2_ablation,
-    ),
-    "minesweeper": Protocol(
-        game="minesweeper",
-        level_option=None,
-        options={"rows": 9, "cols": 9},
-        sweep=lambda options: {} if "mines" in options else {"mines": [1, 2, 3]},
-        repeats=lambda options, sweep: 10,
-        max_retries=0,
-        ablation=_minesweeper_ablation,
-        ablation_takes_model=True,
-    ),
-}
+PROTOCOLS: Mapping[str, EvalProtocol] = _ProtocolsByGame()
 """The protocols by game id (without version)."""
 
 
 def protocol_for(game: str) -> Protocol | None:
     """The paper protocol of a game id (``None`` when it has none)."""
-    return PROTOCOLS.get(game_class(game).id)
+    return game_class(game).eval_protocol
 
 
 def ablation_rows(game: str, agent_or_model: str) -> list[AblationRow]:
@@ -165,9 +100,17 @@ def ablation_rows(game: str, agent_or_model: str) -> list[AblationRow]:
         ValueError: The game has no ablation.
     """
     protocol = protocol_for(game)
-    if protocol is None:
-        raise ValueError(f"No paper ablation for {game!r}; games with one: {', '.join(PROTOCOLS)}")
-    return protocol.ablation(agent_or_model)
+    if protocol is None or not protocol.ablation:
+        with_one = [g for g, p in PROTOCOLS.items() if p.ablation]
+        raise ValueError(f"No paper ablation for {game!r}; games with one: {', '.join(with_one)}")
+    return [
+        AblationRow(
+            arm.label,
+            f"{arm.strategy}:{agent_or_model}" if arm.strategy else agent_or_model,
+            dict(arm.options),
+        )
+        for arm in protocol.ablation
+    ]
 
 
 def plan_eval(
@@ -215,12 +158,14 @@ def plan_eval(
     if protocol is not None:
         merged = {**protocol.options, **given}
         default_sweep = {
-            k: v for k, v in protocol.sweep(merged).items() if k not in given and k not in swept
+            k: v
+            for k, v in protocol.default_sweep(merged).items()
+            if k not in given and k not in swept
         }
         swept = {**default_sweep, **swept}
         # A swept key is not a fixed option.
         merged = {k: v for k, v in merged.items() if k not in swept}
-        repeats = episodes or protocol.repeats(merged, swept)
+        repeats = episodes or protocol.default_repeats(swept)
         retries = max_retries if max_retries is not None else protocol.max_retries
     else:
         merged = given

@@ -27,6 +27,7 @@ from typing import Any
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, run_eval
 from langgraph_games.eval.scoring.families import crafter_costs
 from langgraph_games.eval.scoring.tables import markdown_table
+from langgraph_games.games.crafter import metrics as crafter_metrics
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.spring.graph import (
@@ -167,8 +168,6 @@ def ablation_table(rows: Mapping[str, tuple[int, Sequence[Mapping[str, Any]]]]) 
     Raises:
         ValueError: No rows, or a row without episodes.
     """
-    from langgraph_games.games.crafter import metrics
-
     if not rows:
         raise ValueError("the ablation table needs at least one row")
     headers = [
@@ -187,7 +186,7 @@ def ablation_table(rows: Mapping[str, tuple[int, Sequence[Mapping[str, Any]]]]) 
         questions, episodes = rows[key]
         if not episodes:
             raise ValueError(f"row {label!r} has no finished episode")
-        summary = metrics.summarize(list(episodes))
+        summary = crafter_metrics.summarize(list(episodes))
         costs = crafter_costs(episodes)
         body.append(
             [

@@ -23,6 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from langgraph_games.eval.reports.report import Report, round_rows
+from langgraph_games.games.crafter.metrics import success_rates
 
 __all__ = [
     "draw_all",
@@ -205,8 +206,6 @@ def draw_all(
     made.append(plot_learning_curves(round_rows(report.rounds), out / "learning_curves.png"))
     crafter = report.episodes.get("crafter")
     if crafter:
-        from langgraph_games.games.crafter.metrics import success_rates
-
         rates = {label: success_rates(episodes) for label, episodes in crafter.items() if episodes}
         made.append(plot_achievements(rates, out / "achievements.png"))
     return [path for path in made if path is not None]

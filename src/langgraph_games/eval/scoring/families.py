@@ -3,23 +3,34 @@
 Each family names its games, computes per-episode metrics from a finished
 :class:`~langgraph_games.games.GameSession` plus the episode loop's counters (model
 calls, valid answers, rejected answers), and renders the paper's table from labelled
-lists of those per-episode metrics. The metric functions themselves live next to the
-games (``games/<game>/metrics.py``); this module only routes to them.
+lists of those per-episode metrics. A game names its family (``Game.family``, plain data
+in its own folder); this module maps each family name to the metric functions, which live
+next to the games (``games/<game>/metrics.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 from langgraph_games.eval.running.records import EpisodeResultLine, ResultLine
 from langgraph_games.eval.scoring.tables import markdown_table
+from langgraph_games.games.crafter import metrics as crafter_metrics
+from langgraph_games.games.crafter.data import ACHIEVEMENTS
+from langgraph_games.games.errors import UnknownGameError
+from langgraph_games.games.match2 import metrics as match2_metrics
+from langgraph_games.games.maze import metrics as maze_metrics
+from langgraph_games.games.minesweeper import metrics as minesweeper_metrics
+from langgraph_games.games.registry import game_class, game_classes
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.smartplay import metrics as smartplay_metrics
 from langgraph_games.graphs.episode.records import DecisionRecord, EpisodeResult, Step
 
 __all__ = [
     "FAMILIES",
+    "FAMILY_BUILDERS",
     "Family",
     "counters_of",
     "crafter_costs",
@@ -41,7 +52,8 @@ class Family:
     Attributes:
         name: Short name, e.g. ``"maze"``.
         paper: The paper the table comes from.
-        games: Game ids (without version) scored this way.
+        games: Game ids (without version) scored this way: the registered games that
+            name this family.
         episode_metrics: ``(session, counters) -> metrics`` of one episode.
         table: ``{label: [metrics, ...]} -> text`` in the paper's layout.
         headline: ``[metrics, ...] -> {name: value}``: the family's main figure(s) for bar
@@ -122,24 +134,22 @@ def _generic_headline(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float 
 
 
 def _maze() -> Family:
-    from langgraph_games.games.maze import metrics
-
     return Family(
         "maze",
         "EvoEmpirBench",
-        ("maze",),
-        lambda s, c: metrics.episode_metrics(s, api_calls=c.get("api_calls")),
-        lambda rows: metrics.format_table({k: metrics.aggregate(v) for k, v in rows.items()}),
-        lambda episodes: {"success rate %": float(metrics.aggregate(episodes)["Suc.Rate"])},
+        (),
+        lambda s, c: maze_metrics.episode_metrics(s, api_calls=c.get("api_calls")),
+        lambda rows: maze_metrics.format_table(
+            {k: maze_metrics.aggregate(v) for k, v in rows.items()}
+        ),
+        lambda episodes: {"success rate %": float(maze_metrics.aggregate(episodes)["Suc.Rate"])},
     )
 
 
 def _match2() -> Family:
-    from langgraph_games.games.match2 import metrics
-
     def episode(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
         calls = counters.get("api_calls") or None  # search players make no calls
-        return metrics.episode_metrics(
+        return match2_metrics.episode_metrics(
             session,
             api_calls=calls,
             valid_responses=min(counters.get("valid_responses", 0), calls) if calls else None,
@@ -148,22 +158,24 @@ def _match2() -> Family:
     return Family(
         "match2",
         "EvoEmpirBench",
-        ("match2",),
+        (),
         episode,
-        lambda rows: metrics.format_table({k: metrics.aggregate(v) for k, v in rows.items()}),
-        lambda episodes: {"success rate %": _number(metrics.aggregate(episodes)["Suc.Rate"])},
+        lambda rows: match2_metrics.format_table(
+            {k: match2_metrics.aggregate(v) for k, v in rows.items()}
+        ),
+        lambda episodes: {
+            "success rate %": _number(match2_metrics.aggregate(episodes)["Suc.Rate"])
+        },
     )
 
 
 def _minesweeper() -> Family:
-    from langgraph_games.games.minesweeper import metrics
-
     def episode(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
         # Each fallback applied an action that stands for one rejected answer, and the
         # engine already counted it; the other rejected answers were re-asked unseen.
         # Under the paper's protocol (no re-asks) this is always 0.
         unseen = counters.get("rejected_answers", 0) - counters.get("fallbacks", 0)
-        return metrics.episode_metrics(session, rejected_answers=max(0, unseen))
+        return minesweeper_metrics.episode_metrics(session, rejected_answers=max(0, unseen))
 
     def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
         # Table 1's layout: by mine count, then the labels in the order they came.
@@ -173,57 +185,60 @@ def _minesweeper() -> Family:
                 groups.setdefault((int(e["mines"]), label), []).append(e)
         order = {label: i for i, label in enumerate(rows)}
         keys = sorted(groups, key=lambda k: (k[0], order[k[1]]))
-        table1 = metrics.format_table1({k: metrics.aggregate(groups[k]) for k in keys})
-        checks = {k: metrics.reasoning_row(groups[k]) for k in keys}
+        table1 = minesweeper_metrics.format_table1(
+            {k: minesweeper_metrics.aggregate(groups[k]) for k in keys}
+        )
+        checks = {k: minesweeper_metrics.reasoning_row(groups[k]) for k in keys}
         if not any(row["Checked"] for row in checks.values()):
             return table1
         return (
             f"{table1}\n\nMoves checked against the logic solver (ours)\n"
-            f"{metrics.format_reasoning(checks)}"
+            f"{minesweeper_metrics.format_reasoning(checks)}"
         )
 
     return Family(
         "minesweeper",
         "Minesweeper Agent",
-        ("minesweeper",),
+        (),
         episode,
         table,
-        lambda episodes: {"win rate %": 100 * float(metrics.aggregate(episodes)["Winning Rate"])},
-        decision_metrics=metrics.report_counts,
+        lambda episodes: {
+            "win rate %": 100 * float(minesweeper_metrics.aggregate(episodes)["Winning Rate"])
+        },
+        decision_metrics=minesweeper_metrics.report_counts,
     )
 
 
 def _smartplay() -> Family:
-    from langgraph_games.games.smartplay import metrics
-
     def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
         columns = sorted({str(e["column"]) for episodes in rows.values() for e in episodes})
-        normalized = metrics.format_table(metrics.smartplay_table(rows, columns=columns))
-        raw = metrics.format_table(metrics.smartplay_table(rows, normalized=False, columns=columns))
+        normalized = smartplay_metrics.format_table(
+            smartplay_metrics.smartplay_table(rows, columns=columns)
+        )
+        raw = smartplay_metrics.format_table(
+            smartplay_metrics.smartplay_table(rows, normalized=False, columns=columns)
+        )
         return f"Human-normalised scores (Table 2)\n{normalized}\n\nRaw scores (Table 4)\n{raw}"
 
     def headline(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
-        summary = metrics.aggregate_episodes(episodes)
+        summary = smartplay_metrics.aggregate_episodes(episodes)
         return {column: cell.normalized_score for column, cell in sorted(summary.items())}
 
     return Family(
         "smartplay",
         "SmartPlay",
-        ("bandit", "rock_paper_scissors", "hanoi", "messenger"),
-        lambda s, c: metrics.episode_metrics(s, **c),
+        (),
+        lambda s, c: smartplay_metrics.episode_metrics(s, **c),
         table,
         headline,
     )
 
 
 def _crafter() -> Family:
-    from langgraph_games.games.crafter import metrics
-    from langgraph_games.games.crafter.data import ACHIEVEMENTS
-
     def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
         body = []
         for label, episodes in rows.items():
-            summary = metrics.summarize(list(episodes))
+            summary = crafter_metrics.summarize(list(episodes))
             per_step = crafter_costs(episodes)
             body.append(
                 [
@@ -257,7 +272,7 @@ def _crafter() -> Family:
         labels = [label for label, episodes in rows.items() if episodes]
         if not labels:
             return main
-        rates = {label: metrics.success_rates(rows[label]) for label in labels}
+        rates = {label: crafter_metrics.success_rates(rows[label]) for label in labels}
         unlocks = markdown_table(
             ["achievement", *labels],
             [[name, *(rates[label][name] for label in labels)] for name in ACHIEVEMENTS],
@@ -267,10 +282,10 @@ def _crafter() -> Family:
     return Family(
         "crafter",
         "SPRING / SmartPlay",
-        ("crafter",),
-        lambda s, c: metrics.episode_metrics(s, **c),
+        (),
+        lambda s, c: crafter_metrics.episode_metrics(s, **c),
         table,
-        lambda episodes: {"Crafter score %": metrics.summarize(list(episodes))["score"]},
+        lambda episodes: {"Crafter score %": crafter_metrics.summarize(list(episodes))["score"]},
     )
 
 
@@ -302,24 +317,71 @@ def crafter_costs(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float | No
     }
 
 
-_BUILDERS = (_maze, _match2, _minesweeper, _smartplay, _crafter)
-FAMILIES: dict[str, Family] = {}
+def _generic() -> Family:
+    return Family("generic", "", (), _generic_metrics, generic_table, _generic_headline)
+
+
+FAMILY_BUILDERS: dict[str, Callable[[], Family]] = {
+    "generic": _generic,
+    "maze": _maze,
+    "match2": _match2,
+    "minesweeper": _minesweeper,
+    "smartplay": _smartplay,
+    "crafter": _crafter,
+}
+"""Each family name a game may declare (``Game.family``), and how to build its functions."""
+
+
+@cache
+def _family(name: str) -> Family:
+    build = FAMILY_BUILDERS.get(name)
+    if build is None:
+        raise ValueError(
+            f"unknown metric family {name!r}; families: {', '.join(sorted(FAMILY_BUILDERS))}"
+        )
+    return build()
+
+
+def _games_of(name: str) -> tuple[str, ...]:
+    return tuple(cls.id for cls in game_classes() if cls.family == name)
 
 
 def family_of(game_id: str) -> Family:
-    """The family scoring ``game_id`` (a generic one when no paper table applies)."""
-    if not FAMILIES:
-        for build in _BUILDERS:
-            try:
-                family = build()
-            except ImportError:  # an optional game that is not installed
-                continue
-            for game in family.games:
-                FAMILIES[game] = family
-    base = game_id.split("-v")[0]
-    return FAMILIES.get(base) or Family(
-        "generic", "", (base,), _generic_metrics, generic_table, _generic_headline
-    )
+    """The family scoring ``game_id``: the one its game declares (``Game.family``).
+
+    A game id that is not registered (e.g. a results file of a plugin game that is not
+    installed) is scored with the generic family.
+
+    Raises:
+        ValueError: The game declares a family this package does not know.
+    """
+    try:
+        name = game_class(game_id).family
+    except UnknownGameError:
+        return replace(_family("generic"), games=(game_id.split("-v")[0],))
+    return replace(_family(name), games=_games_of(name))
+
+
+class _FamiliesByGame(Mapping[str, Family]):
+    """The registered games scored by a paper's family, by game id (read on each use)."""
+
+    def _ids(self) -> list[str]:
+        return [cls.id for cls in game_classes() if cls.family != "generic"]
+
+    def __getitem__(self, game_id: str) -> Family:
+        if game_id not in self._ids():
+            raise KeyError(game_id)
+        return family_of(game_id)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids())
+
+    def __len__(self) -> int:
+        return len(self._ids())
+
+
+FAMILIES: Mapping[str, Family] = _FamiliesByGame()
+"""The families of the registered games that a paper's table scores, by game id."""
 
 
 def _number(value: Any) -> float | None:

@@ -122,6 +122,7 @@ class Crafter(Game[CrafterState]):
     """Crafter through the ``crafter`` package (needs the ``crafter`` extra)."""
 
     id = "crafter"
+    family = "crafter"
     name = "Crafter"
     description = (
         "Open-world survival (Hafner 2021): gather, craft and survive for 22 achievements; "

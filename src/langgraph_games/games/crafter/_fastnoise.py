@@ -21,6 +21,7 @@ __all__ = ["fast_world_generation"]
 
 
 def _patches() -> tuple[Any, Any, Any, Any]:
+    # The optional `crafter` extra (and its opensimplex): loaded when a world is made.
     import opensimplex
     from crafter import worldgen
     from opensimplex import internals

@@ -187,7 +187,7 @@ class _InsertionOrderedSet:
 def _ordered_world_class() -> type:
     from collections import defaultdict
 
-    from crafter import engine
+    from crafter import engine  # the optional `crafter` extra: loaded when a world is made
 
     class _OrderedWorld(engine.World):  # type: ignore[misc]
         def reset(self, seed: int | None = None) -> None:

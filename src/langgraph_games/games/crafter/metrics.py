@@ -18,6 +18,7 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
+from langgraph_games.games.crafter import Crafter, CrafterState
 from langgraph_games.games.crafter.data import ACHIEVEMENTS, TECH_TREE_DEPTH
 from langgraph_games.games.session import GameSession
 
@@ -69,8 +70,6 @@ def episode_metrics(session: GameSession, **counters: Any) -> dict[str, Any]:
     Raises:
         TypeError: The session is not a Crafter game.
     """
-    from langgraph_games.games.crafter import Crafter, CrafterState
-
     game = session.game
     if not isinstance(game, Crafter):
         raise TypeError(f"episode_metrics needs a Crafter session, got {game.versioned_id}")

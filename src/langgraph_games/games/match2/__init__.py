@@ -29,6 +29,7 @@ from pydantic import Field
 from langgraph_games.games._numbers import canonical_int
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.errors import IllegalActionError, OptionError
+from langgraph_games.games.match2 import protocol
 from langgraph_games.games.match2.levels import LEVEL_SETS, Level, fixed_level, generate_level
 from langgraph_games.games.match2.render import observation_text, parse_match2_answer, render_text
 from langgraph_games.games.match2.rules import (
@@ -88,6 +89,8 @@ class Match2(Game[Match2State]):
     """EvoEmpirBench Match-2: clear colour targets on an 8x8 board within a step limit."""
 
     id = "match2"
+    family = protocol.FAMILY
+    eval_protocol = protocol.PROTOCOL
     name = "EvoEmpirBench Match-2"
     description = (
         "EvoEmpirBench Match-2: eliminate groups of 2+ same-colour tiles on an 8x8 board "

@@ -22,6 +22,7 @@ from pydantic import Field
 
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.errors import OptionError
+from langgraph_games.games.maze import protocol
 from langgraph_games.games.maze.generator import (
     DEFAULT_SIZES,
     MAP_SETS,
@@ -74,6 +75,8 @@ class Maze(Game[MazeState]):
     """EvoEmpirBench maze: explore a partially visible grid, collect coins, reach the goal."""
 
     id = "maze"
+    family = protocol.FAMILY
+    eval_protocol = protocol.PROTOCOL
     name = "EvoEmpirBench Maze"
     description = (
         "EvoEmpirBench maze: 3x3 vision, 5 coins, monsters from level 2, items and a key on "

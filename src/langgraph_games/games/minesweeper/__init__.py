@@ -37,6 +37,7 @@ from pydantic import Field, ValidationInfo, field_validator
 from langgraph_games.games._numbers import canonical_int
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.errors import IllegalActionError
+from langgraph_games.games.minesweeper import protocol
 from langgraph_games.games.minesweeper.render import (
     board_text,
     cell_name,
@@ -117,6 +118,8 @@ class Minesweeper(Game[MinesweeperState]):
     """Minesweeper with the Minesweeper Agent paper's text protocol and feedback."""
 
     id = "minesweeper"
+    family = protocol.FAMILY
+    eval_protocol = protocol.PROTOCOL
     name = "Minesweeper"
     description = (
         "Minesweeper Agent: reveal (r,row,col) and flag (f,row,col) until every mine is "

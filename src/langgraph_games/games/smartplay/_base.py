@@ -70,6 +70,7 @@ class SmartPlayGame(Game[S]):
     """
 
     source = "SmartPlay"
+    family = "smartplay"
     player_names = ("player",)
     history_length: ClassVar[int]
 

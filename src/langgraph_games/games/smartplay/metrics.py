@@ -12,8 +12,8 @@ Scores, as released (reference ``seed-systems.md`` section 2.4):
 - Messenger: the reward of the final step.
 - Crafter: the number of achievements unlocked so far, summed over all steps (as
   released; the paper agrees). Registered below through :func:`register_smartplay_game`,
-  computed by :func:`langgraph_games.games.crafter.metrics.episode_metrics` (imported only
-  when a Crafter episode is scored, so the ``crafter`` extra stays optional). Column
+  computed by :func:`langgraph_games.games.crafter.metrics.episode_metrics` (which reads
+  the recorded session; only playing Crafter needs the ``crafter`` extra). Column
   ``Crafter`` for the released length of 10,000 steps; another ``length`` option gets its
   own column (``Crafter100Steps``) with no recorded human score.
 - Minecraft (``MinedojoCreative0``): **cannot run offline**. It needs MineDojo, which
@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.crafter.metrics import episode_metrics as crafter_metrics
 from langgraph_games.games.session import GameSession
 
 __all__ = [
@@ -419,8 +420,6 @@ register_smartplay_game(
 
 
 def _crafter(session: GameSession) -> SmartPlayOutcome:
-    from langgraph_games.games.crafter.metrics import episode_metrics as crafter_metrics
-
     record = crafter_metrics(session)
     # Crafter has no objective to complete (the paper reports no completion rate for it).
     return SmartPlayOutcome(float(record["smartplay_score"]), False, float(record["reward"]))

@@ -26,6 +26,12 @@ label the observations) and ``context`` (overrides the builder's). Output
 ``raw_outputs`` and ``trace`` (in the DAG's topological order), ``usage`` (summed token
 counts) and ``calls`` (model calls, retried attempts included).
 
+Question nodes are async only. LangGraph refuses an ``async def`` node under the sync API
+(``invoke``/``stream``), so each is wrapped by
+:func:`~langgraph_games.graphs.common.async_node.async_node`, which runs the same coroutine
+on a private event loop when the graph is run synchronously: one implementation, and
+``invoke`` keeps working (at the cost of an event loop per node; prefer ``ainvoke``).
+
 Every call goes through :func:`~langgraph_games.models.retry.ainvoke_with_retry`
 (transient failures retried with backoff, ``call_attempts`` in all) and is counted by a
 :class:`~langgraph_games.models.usage.UsageRecorder` added to the node's callbacks.
@@ -44,6 +50,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_games.games.matching import ActionRule, match_action
+from langgraph_games.graphs.common.async_node import async_node
 from langgraph_games.graphs.common.llm import (
     add_usage,
     merge_dicts,
@@ -56,7 +63,7 @@ from langgraph_games.graphs.question_dag.plan import (
     plan_question_dag,
 )
 from langgraph_games.models.messages import clip_reply, reply_too_long
-from langgraph_games.models.usage import ainvoke_measured, invoke_measured
+from langgraph_games.models.usage import ainvoke_measured
 
 __all__ = [
     "CHOOSE_ACTION",
@@ -221,18 +228,7 @@ def _question_node(
         )
         return record(reply, counted)
 
-    def ask_sync(state: QuestionDagState, config: RunnableConfig) -> dict[str, Any]:
-        _check_input(state)
-        reply, counted = invoke_measured(
-            model,
-            _messages(plan, node, state, prompting),
-            config,
-            attempts=prompting.call_attempts,
-            base_delay_s=prompting.retry_delay_s,
-        )
-        return record(reply, counted)
-
-    return RunnableLambda(ask_sync, afunc=ask, name=node)
+    return async_node(ask, name=node)
 
 
 def create_question_dag(
@@ -290,7 +286,9 @@ def create_question_dag(
 
     Returns:
         A compiled graph taking :class:`QuestionDagInput` and returning
-        :class:`QuestionDagOutput`. LLM nodes are async (``ainvoke``) with sync twins.
+        :class:`QuestionDagOutput`. Question nodes are written once, async; ``invoke``
+        runs them too (see :func:`~langgraph_games.graphs.common.async_node.async_node`),
+        but ``ainvoke`` is the fast path.
 
     Raises:
         DagError: The graph is invalid (see :func:`plan_question_dag`) or an option is.
