@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
+from langgraph_games.graphs.spring.player import spring_player
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import MinimaxPlayer, RandomPlayer
 
@@ -59,4 +60,11 @@ async def test_a_gamebot_episode_makes_no_thread_hop(hops: list[str]) -> None:
         "tictactoe", [player, MinimaxPlayer()], seed=1, options=EpisodeOptions(max_retries=0)
     )
     assert out["result"]["players"][0]["model_calls"] >= 2
+    assert hops == []
+
+
+async def test_a_spring_episode_makes_no_thread_hop(hops: list[str]) -> None:
+    player = spring_player(ScriptedChatModel(script=lambda messages: "Noop"), "crafter")
+    out = await run_episode("crafter", [player], seed=0, options=EpisodeOptions(max_steps=2))
+    assert out["result"]["players"][0]["model_calls"] == 18
     assert hops == []

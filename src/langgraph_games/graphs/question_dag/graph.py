@@ -312,7 +312,7 @@ def create_question_dag(
         retry_delay_s=retry_delay_s,
     )
 
-    def choose_action(state: QuestionDagState) -> dict[str, Any]:
+    async def choose_action(state: QuestionDagState) -> dict[str, Any]:
         candidates = _ordered_actions(prompting.actions, state.get("legal_actions"))
         answers = state.get("answers_so_far") or {}
         records = state.get("records") or {}
@@ -346,7 +346,8 @@ def create_question_dag(
     )
     for node in plan.order:
         builder.add_node(node, _question_node(model, plan, node, prompting))
-    builder.add_node(CHOOSE_ACTION, choose_action)
+    # a coroutine too: a sync node of an async run goes to a thread pool, a hop per decision
+    builder.add_node(CHOOSE_ACTION, async_node(choose_action, name=CHOOSE_ACTION))
     if execution == "sequential":
         builder.add_edge(START, plan.order[0])
         for before, after in zip(plan.order, plan.order[1:], strict=False):
