@@ -30,21 +30,15 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast, get_origin
+from typing import Any, Literal, cast
 
-from pydantic import TypeAdapter, ValidationError
-from typing_extensions import (
-    NotRequired,
-    TypedDict,
-    TypeIs,
-    get_type_hints,
-    is_typeddict,
-)
+from pydantic import TypeAdapter
+from typing_extensions import NotRequired, TypedDict, TypeIs
 
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.games.errors import UnknownGameError
 from langgraph_games.games.registry import game_class, list_games
-from langgraph_games.graphs.episode.records import SessionRecord, Trajectory
+from langgraph_games.graphs.episode.records import SessionRecord, Trajectory, check_record
 
 __all__ = [
     "KINDS",
@@ -223,45 +217,13 @@ def validate_line(record: dict[str, Any]) -> ResultsLine:
     """
     kind = str(record.get("kind"))
     key = "error" if record.get("status") == "error" else kind
-    try:
-        _ADAPTERS[key].validate_python(record, strict=True)
-    except ValidationError as exc:
-        missing: list[str] = []
-        wrong: list[str] = []
-        for error in exc.errors():
-            loc = tuple(str(part) for part in error["loc"])
-            if error["type"] == "missing":
-                missing += _required_paths(_TYPES[key], loc)
-            else:
-                wrong.append(f"{'.'.join(loc)} {error['msg'].lower()}")
-        parts = [f"without {', '.join(missing[:6])}"] if missing else []
-        parts += [f"with {problem}" for problem in wrong[:3]]
-        raise ValueError(f"{kind} record {'; '.join(parts)}") from None
+    check_record(_ADAPTERS[key], _TYPES[key], record, f"{kind} record")
     return cast("ResultsLine", record)
 
 
 def is_failed(record: ResultsLine) -> TypeIs[FailedLine]:
     """Whether ``record`` is a match or episode that ended in an error."""
     return record.get("status") == "error"
-
-
-_NOT_REQUIRED: Any = NotRequired
-"""The marker of optional keys, as ``get_origin`` returns it."""
-
-
-def _required_paths(root: type[Any], loc: tuple[str, ...]) -> list[str]:
-    """``loc`` as dotted path; a missing record-typed key is named by its required keys."""
-    hint: Any = root
-    for part in loc:
-        hints = getattr(hint, "__annotations__", None)
-        if not is_typeddict(hint) or hints is None:
-            return [".".join(loc)]
-        hint = get_type_hints(hint).get(part)
-    if is_typeddict(hint):
-        hints = get_type_hints(hint, include_extras=True)
-        keys = [k for k, t in hints.items() if get_origin(t) is not _NOT_REQUIRED]
-        return [".".join((*loc, k)) for k in keys]
-    return [".".join(loc)]
 
 
 @dataclass(frozen=True)
