@@ -31,7 +31,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
-from langgraph_games.eval.running.records import FailedLine, MatchLine, is_failed, load_results
+from langgraph_games.eval.running.records import (
+    FailedLine,
+    MatchLine,
+    PlayedRecord,
+    is_failed,
+    load_results,
+)
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.scoring.metrics import Scoring, pairwise_wdl, player_rows
 from langgraph_games.eval.scoring.tables import arena_csv, arena_markdown
@@ -242,7 +248,7 @@ async def run_arena(
     out_dir: str | Path = "runs",
     *,
     progress: bool = True,
-    on_match: Callable[[dict[str, Any]], None] | None = None,
+    on_match: Callable[[PlayedRecord], None] | None = None,
     scoring: Scoring | None = None,
 ) -> ArenaReport:
     """Run (or resume) an arena and write its results, summary and CSV.

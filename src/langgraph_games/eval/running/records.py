@@ -38,20 +38,28 @@ from typing_extensions import NotRequired, TypedDict, TypeIs
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.games.errors import UnknownGameError
 from langgraph_games.games.registry import game_class, list_games
-from langgraph_games.graphs.episode.records import SessionRecord, Trajectory, check_record
+from langgraph_games.graphs.episode.records import (
+    EpisodeResult,
+    SessionRecord,
+    Trajectory,
+    check_record,
+)
 
 __all__ = [
     "KINDS",
     "EpisodeLine",
     "EpisodeResultLine",
     "FailedLine",
+    "JobFields",
     "Loaded",
     "LoadedRecord",
     "Manifest",
     "MatchLine",
+    "PlayedRecord",
     "ResultLine",
     "ResultsLine",
     "RoundLine",
+    "RunFields",
     "is_failed",
     "load_results",
     "validate_line",
@@ -183,6 +191,46 @@ class RoundLine(TypedDict):
 
 ResultsLine = MatchLine | EpisodeLine | FailedLine | RoundLine
 """A usable line of a results file."""
+
+
+class RunFields(TypedDict):
+    """The fields every record of a run starts with (the executor's ``base``)."""
+
+    kind: Literal["match", "episode"]
+    spec_hash: str
+
+
+class JobFields(TypedDict, total=False):
+    """A job's own fields (the arena's ``match_id`` and ``round``, an evaluation's ``label``)."""
+
+    match_id: str
+    round: int
+    episode_id: str
+    label: str
+
+
+class PlayedRecord(RunFields, JobFields):
+    """What the executor appends for one job: the writer's type of a match or episode line.
+
+    A finished job has ``result`` and ``trajectory`` (evaluation episodes get ``family``
+    and ``metrics`` before the append); a failed one ``status: "error"`` and ``error``. A job
+    lost with its worker process has no ``options``, ``started_at`` nor ``duration_s``.
+    Every such record reads back as a :data:`MatchLine`, :data:`EpisodeLine` or
+    :data:`FailedLine`.
+    """
+
+    game: str
+    options: NotRequired[dict[str, Any]]
+    seed: int
+    seats: list[str]
+    started_at: NotRequired[float]
+    status: str
+    error: NotRequired[str]
+    result: NotRequired[EpisodeResult]
+    trajectory: NotRequired[Trajectory]
+    duration_s: NotRequired[float]
+    family: NotRequired[str]
+    metrics: NotRequired[dict[str, Any]]
 
 
 class Manifest(TypedDict):

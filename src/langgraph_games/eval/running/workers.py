@@ -48,8 +48,9 @@ from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
-from langgraph_games.eval.running.jobs import Job, PlayerCache, play_job
+from langgraph_games.eval.running.jobs import Job, PlayerCache, job_record, play_job
 from langgraph_games.eval.running.players import ModelPool
+from langgraph_games.eval.running.records import JobFields, PlayedRecord, RunFields
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.limiter import limiter_for
@@ -127,7 +128,7 @@ class PortableSeat:
 class _Setup:
     """What every worker gets once, at start."""
 
-    base: dict[str, Any]
+    base: RunFields
     options: EpisodeOptions
     model_settings: dict[str, Any]
     endpoints: dict[str, EndpointShare]
@@ -141,7 +142,7 @@ class _Task:
     job_id: str
     seats: list[PortableSeat]
     seed: int
-    extra: dict[str, Any]
+    extra: JobFields
     game: Game[Any]
 
 
@@ -173,15 +174,14 @@ async def _serve(number: int, setup: _Setup, inbox: Any, outbox: Any) -> None:
         try:
             seats = [recipe_of(seat) for seat in task.seats]
         except Exception as exc:  # noqa: BLE001 - recorded on this episode
-            record = {
-                **setup.base,
-                **task.extra,
-                "game": task.game.versioned_id,
-                "seed": task.seed,
-                "seats": [seat.spec.label for seat in task.seats],
-                "status": "error",
-                "error": f"{type(exc).__name__}: {exc}",
-            }
+            record = job_record(
+                setup.base,
+                task.extra,
+                game=task.game.versioned_id,
+                seed=task.seed,
+                seats=[seat.spec.label for seat in task.seats],
+                error=f"{type(exc).__name__}: {exc}",
+            )
         else:
             job = Job(task.job_id, seats, task.seed, task.extra, task.game)
             record = await play_job(
@@ -292,7 +292,7 @@ async def run_on_workers(
     concurrency: int,
     setup_fields: Mapping[str, Any],
     pool: ModelPool | None,
-    deliver: Callable[[int, dict[str, Any]], None],
+    deliver: Callable[[int, PlayedRecord], None],
     on_decision: Callable[[dict[str, Any]], None],
 ) -> None:
     """Play ``jobs`` on worker processes; see the module docstring.
@@ -318,7 +318,7 @@ async def run_on_workers(
     endpoints = endpoint_shares(list(seats.values()), list(recipes.values()), workers)
     count = min([workers, len(jobs), *(len(e.calls) for e in endpoints.values() if e.calls)])
     setup = _Setup(
-        base=dict(setup_fields["base"]),
+        base=setup_fields["base"].copy(),
         options=setup_fields["options"],
         model_settings=dict(pool.settings) if pool else {},
         endpoints=endpoints,
@@ -341,7 +341,7 @@ class _Dispatch:
         count: int,
         concurrency: int,
         tasks: list[_Task],
-        deliver: Callable[[int, dict[str, Any]], None],
+        deliver: Callable[[int, PlayedRecord], None],
         on_decision: Callable[[dict[str, Any]], None],
     ) -> None:
         self.ctx = multiprocessing.get_context("spawn")
@@ -390,23 +390,22 @@ class _Dispatch:
             worker.out.clear()
             self.workers[slot] = self._start(worker.number)
 
-    def _lost(self, index: int, worker: _Worker) -> dict[str, Any]:
+    def _lost(self, index: int, worker: _Worker) -> PlayedRecord:
         task = self.tasks[index]
-        return {
-            **self.setup.base,
-            **task.extra,
-            "game": task.game.versioned_id,
-            "seed": task.seed,
-            "seats": [seat.spec.label for seat in task.seats],
-            "status": "error",
-            "error": (
+        return job_record(
+            self.setup.base,
+            task.extra,
+            game=task.game.versioned_id,
+            seed=task.seed,
+            seats=[seat.spec.label for seat in task.seats],
+            error=(
                 f"WorkerLost: worker process {worker.number} ended (exit code "
                 f"{worker.process.exitcode}) while playing this episode, {self.attempts[index]} "
                 "time(s)"
             ),
-        }
+        )
 
-    def _finish(self, index: int, record: dict[str, Any]) -> None:
+    def _finish(self, index: int, record: PlayedRecord) -> None:
         self.left -= 1
         self.deliver(index, record)
 
