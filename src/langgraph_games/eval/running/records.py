@@ -109,7 +109,11 @@ class _Played(TypedDict):
 
 
 class MatchLine(_Played):
-    """An arena match (``kind: "match"``)."""
+    """An arena match (``kind: "match"``).
+
+    A match played against a person in ``langgraph-games serve`` adds ``source: "serve"``
+    and the person's ``human_seat``.
+    """
 
     kind: Literal["match"]
     game: str
@@ -117,6 +121,8 @@ class MatchLine(_Played):
     result: ResultLine
     match_id: NotRequired[str]
     round: NotRequired[int]
+    source: NotRequired[str]
+    human_seat: NotRequired[int]
 
 
 class EpisodeLine(_Played):
@@ -154,6 +160,8 @@ class FailedLine(TypedDict):
     label: NotRequired[str]
     seats: NotRequired[list[str]]
     seed: NotRequired[int]
+    options: NotRequired[dict[str, Any]]
+    round: NotRequired[int]
     started_at: NotRequired[float]
     duration_s: NotRequired[float]
 
