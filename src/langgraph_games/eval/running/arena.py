@@ -39,7 +39,7 @@ from langgraph_games.eval.running.records import (
     load_results,
 )
 from langgraph_games.eval.running.results import ResultsFile
-from langgraph_games.eval.scoring.metrics import Scoring, pairwise_wdl, player_rows
+from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring, pairwise_wdl, player_rows
 from langgraph_games.eval.scoring.tables import arena_csv, arena_markdown
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
@@ -166,7 +166,7 @@ class ArenaReport:
     skipped: int = 0
     errors: int = 0
     markdown: str = ""
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[PlayerRow] = field(default_factory=list)
 
 
 def results_path_for(spec: ArenaSpec, out_dir: str | Path, game: Game[Any] | None = None) -> Path:
@@ -208,7 +208,7 @@ def settled_matches(
 
 def summarize(
     results: str | Path, scoring: Scoring | None = None
-) -> tuple[str, list[dict[str, Any]], str, list[str]]:
+) -> tuple[str, list[PlayerRow], str, list[str]]:
     """Tables of a results file: ``(markdown, rows, csv, notes about what was skipped)``.
 
     Lines a crashed run truncated, records of unregistered games or of another spec than
@@ -227,7 +227,7 @@ def summarize(
         raise ValueError(f"{results} holds no match records")
     markdown_parts: list[str] = []
     csv_parts: list[str] = []
-    all_rows: list[dict[str, Any]] = []
+    all_rows: list[PlayerRow] = []
     for game_id in games:
         records, failed = settled_matches([r for r in matches if r["game"] == game_id])
         if failed:
