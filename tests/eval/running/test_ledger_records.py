@@ -14,7 +14,8 @@ import pytest
 
 from expver_support import install_coach
 from langgraph_games.cli import main
-from langgraph_games.eval.running.records import load_results, validate_line
+from langgraph_games.eval.running.jobs import job_record
+from langgraph_games.eval.running.records import RunFields, is_failed, load_results, validate_line
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.training import FileLedger, TrainSpec, round_table
 from langgraph_games.graphs.expver.parts import ExpVerError
@@ -141,3 +142,28 @@ def test_the_executors_keys_of_a_failed_line_are_typed(
     assert validate_line({**failed, "options": {}})
     with pytest.raises(ValueError, match=message):
         validate_line({**failed, **change})
+
+
+def test_job_records_keep_mains_key_order_and_read_back() -> None:
+    # The executor's and the workers' error records come from one builder, in main's order.
+    base: RunFields = {"kind": "match", "spec_hash": "abc"}
+    record = job_record(
+        base,
+        {"match_id": "m1", "round": 0},
+        game="tictactoe-v1",
+        options={},
+        seed=3,
+        seats=["a", "b"],
+        started_at=1.5,
+    )
+    assert list(record) == [
+        "kind", "spec_hash", "match_id", "round", "game", "options", "seed", "seats",
+        "started_at", "status",
+    ]  # fmt: skip
+    lost = job_record(base, {"match_id": "m2"}, game="tictactoe-v1", seed=1, seats=[], error="x")
+    assert list(lost)[-3:] == ["seats", "status", "error"]
+    for line in (record, lost):
+        checked = validate_line(json.loads(json.dumps(line)))
+        assert is_failed(checked)
+    with pytest.raises(ValueError, match=r"match record with seed input should be a valid int"):
+        validate_line({**lost, "seed": "1"})
