@@ -113,7 +113,6 @@ def _record_of(session: GameSession) -> dict[str, Any]:
         "seats": ["random"] * session.game.num_players,
         "status": "finished",
         "result": {"status": "finished", "record": session.to_dict(), "returns": [0.0]},
-        "metrics": {},
     }
 
 

@@ -54,7 +54,8 @@ def outcome_text(record: ResultsLine, game: Game[Any] | None) -> str:
     # The result's status is optional in hand-made lines; the line's own may stand in.
     status = str(result.get("status") or record.get("status") or "")
     if len(returns) == 1:
-        metrics = record["metrics"] if record["kind"] == "episode" else {}
+        # Public: also given episode lines built by hand from run_episode, without metrics.
+        metrics = record.get("metrics", {}) if record["kind"] == "episode" else {}
         extra = ""
         for key in ("outcome", "status", "success", "win"):
             if key in metrics:
@@ -210,7 +211,7 @@ def build_replay(record: ResultsLine) -> dict[str, Any]:
         "status": result.get("status", ""),
         "outcome": outcome_text(record, game),
         "returns": list(result["returns"]),
-        "metrics": dict(record["metrics"]) if record["kind"] == "episode" else {},
+        "metrics": dict(record.get("metrics", {})) if record["kind"] == "episode" else {},
         "subproblems": [
             {"index": s.index, "name": s.name, "question": s.question, "scored": s.scored}
             for s in game.subproblems
