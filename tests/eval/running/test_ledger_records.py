@@ -72,6 +72,13 @@ def test_a_training_run_resumes_from_mains_file(
         r["id"] for r in lines[3:]
     ]
     assert sorted(r["id"] for r in lines) == sorted(r["id"] for r in main_lines())
+    # Written again by this code: every record keeps main's keys in main's order, and the
+    # round records (no clock readings in them) are main's exactly.
+    mains = {r["id"]: r for r in main_lines()}
+    for record in lines:
+        assert list(record) == list(mains[record["id"]])
+        if record["kind"] == "round":
+            assert record == mains[record["id"]]
 
 
 def _bad(index: int, change: dict[str, Any], drop: str | None = None) -> dict[str, Any]:
