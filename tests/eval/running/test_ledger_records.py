@@ -17,7 +17,12 @@ from langgraph_games.cli import main
 from langgraph_games.eval.running.jobs import job_record
 from langgraph_games.eval.running.records import RunFields, is_failed, load_results, validate_line
 from langgraph_games.eval.running.results import ResultsFile
-from langgraph_games.eval.running.training import FileLedger, TrainSpec, round_table
+from langgraph_games.eval.running.training import (
+    FileLedger,
+    TrainSpec,
+    describe_event,
+    round_table,
+)
 from langgraph_games.graphs.expver.parts import ExpVerError
 from langgraph_games.graphs.expver.records import validate_ledger_record
 
@@ -174,3 +179,11 @@ def test_job_records_keep_mains_key_order_and_read_back() -> None:
         assert is_failed(checked)
     with pytest.raises(ValueError, match=r"match record with seed input should be a valid int"):
         validate_line({**lost, "seed": "1"})
+
+
+def test_progress_lines_of_typed_events_and_none_for_another_writers() -> None:
+    [baseline] = [r for r in main_lines() if r["id"] == "round/0/test"]
+    event = {"event": "baseline", "record": baseline}
+    line = "round 0 test: success 0%, score -1000.0: baseline"
+    assert describe_event(event) == line
+    assert describe_event({"event": "progress", "n": 3}) is None

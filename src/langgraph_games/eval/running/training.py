@@ -27,7 +27,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,6 +44,7 @@ from langgraph_games.graphs.episode.records import EpisodeResult, Step
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import ExpVerError, ExpVerOptions, Level
 from langgraph_games.graphs.expver.records import (
+    ExpVerEvent,
     LedgerRecord,
     RoundRecord,
     TestRound,
@@ -351,40 +352,42 @@ def _score(metrics: Mapping[str, Any], key: str) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 
 
-def describe_event(event: Mapping[str, Any], score_key: str = "score") -> str | None:
+_EVENTS = ("baseline", "round", "plan", "play", "replay", "reflect", "promote")
+
+
+def describe_event(event: ExpVerEvent, score_key: str = "score") -> str | None:
     """One progress line for a stream event of the ExpVer graph (``None``: nothing to say)."""
-    kind = event.get("event")
-    where = f"round {event.get('round')} {event.get('level', '')}".rstrip()
-    again = " (recorded earlier)" if event.get("cached") else ""
-    if kind in ("play", "replay"):
-        m = event.get("metrics") or {}
-        ok = "success" if m.get("success") else "no success"
-        return f"{where}: {kind} score {_score(m, score_key)}, {ok}{again}"
-    if kind == "reflect":
-        exp = event.get("experience") or {}
-        text = exp.get("text") or (exp.get("provenance") or {}).get("verdict", "")
-        return f"{where}: experience{again}: {str(text)[:100]}"
-    if kind == "promote":
-        weave = event.get("weave")
+    if event.get("event") not in _EVENTS:  # another writer's custom event
+        return None
+    if event["event"] == "baseline" or event["event"] == "round":
+        r = event["record"]
+        again = " (recorded earlier)" if event.get("cached") else ""
+        delta = f", change {r['delta']:+.1f}" if "delta" in r else ""  # round 0 has none
+        return (
+            f"round {r['round']} test: success {100 * float(r['success_rate']):.0f}%, "
+            f"score {float(r['score']):.1f}{delta}: {r['decision']}{again}"
+        )
+    if event["event"] == "plan":
+        return f"round {event['round']}: training on {', '.join(event['levels'])}"
+    where = f"round {event['round']} {event['level']}".rstrip()
+    if event["event"] == "promote":
+        weave = event["weave"]
         woven = ""
         if weave:
             woven = (
                 f"; truths +{weave['added']} added, {weave['merged']} merged, "
                 f"{weave['duplicates']} duplicates, {weave['already_present']} already there"
             )
-        kept_out = f"; {event['not_promoted']}" if event.get("not_promoted") else ""
-        return f"{where}: {event.get('verdict') or event.get('status')}{woven}{kept_out}"
-    if kind in ("baseline", "round"):
-        r = event.get("record") or {}
-        decision = r.get("decision", "")
-        delta = f", change {r['delta']:+.1f}" if "delta" in r else ""
-        return (
-            f"round {r.get('round')} test: success {100 * float(r.get('success_rate', 0)):.0f}%, "
-            f"score {float(r.get('score', 0)):.1f}{delta}: {decision}{again}"
-        )
-    if kind == "plan":
-        return f"round {event.get('round')}: training on {', '.join(event.get('levels') or [])}"
-    return None
+        kept_out = f"; {event['not_promoted']}" if event["not_promoted"] else ""
+        return f"{where}: {event['verdict'] or event['status']}{woven}{kept_out}"
+    again = " (recorded earlier)" if event["cached"] else ""
+    if event["event"] == "reflect":
+        exp = event["experience"]
+        text = exp.get("text") or (exp.get("provenance") or {}).get("verdict", "")
+        return f"{where}: experience{again}: {str(text)[:100]}"
+    m = event["metrics"]
+    ok = "success" if m.get("success") else "no success"
+    return f"{where}: {event['event']} score {_score(m, score_key)}, {ok}{again}"
 
 
 def _strategy_player(recipe: PlayerRecipe) -> Callable[[Any, Game[Any]], Player]:
@@ -399,7 +402,7 @@ async def run_training(
     out_dir: str | Path = "runs",
     *,
     store: str | Path | None = None,
-    on_event: Callable[[dict[str, Any]], None] | None = None,
+    on_event: Callable[[ExpVerEvent], None] | None = None,
 ) -> TrainReport:
     """Run (or resume) a training run and write its results, store and per-round table.
 
@@ -453,8 +456,8 @@ async def run_training(
             run_id=f"train-{spec_hash}",
         )
         async for event in graph.astream({}, stream_mode="custom"):
-            if on_event is not None:
-                on_event(event)
+            if on_event is not None:  # the nodes write ExpVerEvents only
+                on_event(cast("ExpVerEvent", event))
         truths = load_truths(chroma, first.id)
     rounds = [
         r

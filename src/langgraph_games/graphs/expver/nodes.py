@@ -30,7 +30,15 @@ from langgraph_games.graphs.expver.prompts import (
     parse_reflection,
     reflection_messages,
 )
-from langgraph_games.graphs.expver.records import LedgerEpisode
+from langgraph_games.graphs.expver.records import (
+    LedgerEpisode,
+    PlanEvent,
+    PlayEvent,
+    PromoteEvent,
+    ReflectEvent,
+    RoundEvent,
+    WeaveCounts,
+)
 from langgraph_games.graphs.expver.steps import (
     claim_store,
     ensure_reverted,
@@ -92,7 +100,7 @@ async def begin(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) 
         ctx.ledger.add(baseline)
     else:
         baseline = ledger_test_round(baseline, "round/0/test")
-    runtime.stream_writer({"event": "baseline", "record": baseline})
+    runtime.stream_writer(RoundEvent(event="baseline", record=baseline))
     return {
         "offset": offset,
         "round": 1,
@@ -113,7 +121,7 @@ async def plan(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -
         judged = ledger_test_round(found, f"round/{round_}/test")
         if judged["reverted"]:
             await ensure_reverted(ctx, state["offset"] + round_)
-        runtime.stream_writer({"event": "round", "record": judged, "cached": True})
+        runtime.stream_writer(RoundEvent(event="round", record=judged, cached=True))
         if "next_cursor" not in judged:
             raise ExpVerError(f"the ledger's round/{round_}/test has no next_cursor")
         return {
@@ -128,7 +136,7 @@ async def plan(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -
     pool = ctx.pool
     count = min(ctx.options.levels_per_round, len(pool))
     levels = [pool[(state["cursor"] + j) % len(pool)] for j in range(count)]
-    runtime.stream_writer({"event": "plan", "round": round_, "levels": [lv["id"] for lv in levels]})
+    runtime.stream_writer(PlanEvent(event="plan", round=round_, levels=[lv["id"] for lv in levels]))
     return {"ready": True, "levels": levels, "index": 0}
 
 
@@ -141,14 +149,14 @@ async def play(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -
         ctx, f"r{round_}/train/{level.id}", level, truths, round_, "train"
     )
     runtime.stream_writer(
-        {
-            "event": "play",
-            "round": round_,
-            "level": level.id,
-            "cached": cached,
-            "metrics": record["metrics"],
-            "truths": len(truths),
-        }
+        PlayEvent(
+            event="play",
+            round=round_,
+            level=level.id,
+            cached=cached,
+            metrics=record["metrics"],
+            truths=len(truths),
+        )
     )
     return {"current": {"level": level.id, "play": record["id"], "truths": truths}}
 
@@ -213,13 +221,13 @@ async def reflect(
         experience = await _new_experience(ctx, exp_id, round_, state, config)
         await asave_experience(ctx.store, experience)
     runtime.stream_writer(
-        {
-            "event": "reflect",
-            "round": round_,
-            "level": current["level"],
-            "cached": item is not None,
-            "experience": experience.model_dump(mode="json"),
-        }
+        ReflectEvent(
+            event="reflect",
+            round=round_,
+            level=current["level"],
+            cached=item is not None,
+            experience=experience.model_dump(mode="json"),
+        )
     )
     return {"current": {**current, "experience": exp_id}}
 
@@ -242,13 +250,9 @@ async def replay(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None])
         "replay",
     )
     runtime.stream_writer(
-        {
-            "event": "replay",
-            "round": round_,
-            "level": level.id,
-            "cached": cached,
-            "metrics": record["metrics"],
-        }
+        PlayEvent(
+            event="replay", round=round_, level=level.id, cached=cached, metrics=record["metrics"]
+        )
     )
     return {"current": {**current, "replay": record["id"]}}
 
@@ -302,23 +306,23 @@ async def promote(
         candidates, _ = lessons_of(ctx, experience, stamp)
         report = await weave(ctx, candidates, config)
     runtime.stream_writer(
-        {
-            "event": "promote",
-            "round": round_,
-            "level": current["level"],
-            "status": experience.status.value,
-            "verdict": experience.provenance.get("verdict", ""),
-            "not_promoted": experience.provenance.get("not_promoted", ""),
-            "weave": None
+        PromoteEvent(
+            event="promote",
+            round=round_,
+            level=current["level"],
+            status=experience.status.value,
+            verdict=experience.provenance.get("verdict", ""),
+            not_promoted=experience.provenance.get("not_promoted", ""),
+            weave=None
             if report is None
-            else {
-                "added": report.added,
-                "merged": report.merged,
-                "duplicates": report.exact_duplicates + report.near_duplicates,
-                "near_different": report.near_different,
-                "already_present": report.already_present,
-            },
-        }
+            else WeaveCounts(
+                added=report.added,
+                merged=report.merged,
+                duplicates=report.exact_duplicates + report.near_duplicates,
+                near_different=report.near_different,
+                already_present=report.already_present,
+            ),
+        )
     )
     return {"index": state["index"] + 1}
 
@@ -391,7 +395,7 @@ async def judge(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) 
     ctx.ledger.add(record)  # the round's decision is durable before the revert is applied
     if reverted:
         await ensure_reverted(ctx, stamp)
-    runtime.stream_writer({"event": "round", "record": record, "cached": False})
+    runtime.stream_writer(RoundEvent(event="round", record=record, cached=False))
     return {
         "round": round_ + 1,
         "cursor": cursor,

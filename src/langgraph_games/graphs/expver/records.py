@@ -20,13 +20,20 @@ from typing_extensions import NotRequired, TypedDict, TypeIs
 from langgraph_games.graphs.episode.records import SessionRecord, Trajectory, check_record
 
 __all__ = [
+    "ExpVerEvent",
     "Judged",
     "LedgerEpisode",
     "LedgerRecord",
     "LedgerResult",
+    "PlanEvent",
+    "PlayEvent",
+    "PromoteEvent",
+    "ReflectEvent",
+    "RoundEvent",
     "RoundRecord",
     "TestRound",
     "TrainRound",
+    "WeaveCounts",
     "is_episode",
     "is_test_round",
     "validate_ledger_record",
@@ -149,6 +156,68 @@ class Judged(TypedDict):
     revert_retries: NotRequired[int]
     weave_round: NotRequired[int]
 
+
+class RoundEvent(TypedDict):
+    """The round's test record, decided now or read back (``cached``); round 0 is ``baseline``."""
+
+    event: Literal["baseline", "round"]
+    record: TestRound
+    cached: NotRequired[bool]
+
+
+class PlanEvent(TypedDict):
+    """The training levels a round plays."""
+
+    event: Literal["plan"]
+    round: int
+    levels: list[str]
+
+
+class PlayEvent(TypedDict):
+    """A training play or its verification replay (``truths``: lessons in the prompt)."""
+
+    event: Literal["play", "replay"]
+    round: int
+    level: str
+    cached: bool
+    metrics: dict[str, Any]
+    truths: NotRequired[int]
+
+
+class ReflectEvent(TypedDict):
+    """InsightForce's experience of a play (an ``Experience`` as JSON)."""
+
+    event: Literal["reflect"]
+    round: int
+    level: str
+    cached: bool
+    experience: dict[str, Any]
+
+
+class WeaveCounts(TypedDict):
+    """What TruthWeaver did with a promoted experience's candidates."""
+
+    added: int
+    merged: int
+    duplicates: int
+    near_different: int
+    already_present: int
+
+
+class PromoteEvent(TypedDict):
+    """An experience's verdict, and TruthWeaver's counts when it was promoted."""
+
+    event: Literal["promote"]
+    round: int
+    level: str
+    status: str
+    verdict: str
+    not_promoted: str
+    weave: WeaveCounts | None
+
+
+ExpVerEvent = RoundEvent | PlanEvent | PlayEvent | ReflectEvent | PromoteEvent
+"""A custom stream event of the ExpVer graph (``stream_mode="custom"``)."""
 
 RoundRecord = TrainRound | TestRound
 """A round's record (``kind: "round"``)."""
