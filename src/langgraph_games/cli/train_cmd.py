@@ -26,6 +26,7 @@ from langgraph_games.eval.protocols.plans import protocol_for
 from langgraph_games.eval.running.training import TrainSpec, describe_event, run_training
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.expver.parts import ExpVerOptions
+from langgraph_games.graphs.expver.records import ExpVerEvent
 from langgraph_games.memory.truth_weaver import WeaveMode
 from langgraph_games.players.registry import complete_model
 
@@ -212,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
         output_dir("--store", args.store)
     spec = build_spec(args)
 
-    def show(event: dict[str, Any]) -> None:
+    def show(event: ExpVerEvent) -> None:
         line = describe_event(event, spec.expver.score_key)
         if line and not args.quiet:
             print(line, file=sys.stderr, flush=True)

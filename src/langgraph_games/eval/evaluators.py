@@ -50,7 +50,7 @@ from langgraph_games.eval.running.records import (
     validate_line,
 )
 from langgraph_games.eval.scoring.families import Headline, counters_of, decisions_of, family_of
-from langgraph_games.eval.scoring.metrics import Scoring, player_rows
+from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring, player_rows
 from langgraph_games.games.session import GameSession
 
 __all__ = [
@@ -144,7 +144,7 @@ def _renamed(record: MatchLine | EpisodeLine, evaluated: Sequence[int]) -> Match
 
 def _row(
     outputs: Mapping[str, Any], inputs: Mapping[str, Any] | None, scoring: Scoring | None
-) -> tuple[dict[str, Any] | None, str]:
+) -> tuple[PlayerRow | None, str]:
     """The report's row of the evaluated seats in one episode (``None`` if it failed)."""
     record = _episode(outputs)
     if is_failed(record):

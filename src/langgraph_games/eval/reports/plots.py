@@ -23,6 +23,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from langgraph_games.eval.reports.report import Report, round_rows
+from langgraph_games.eval.running.records import RoundLine
+from langgraph_games.eval.scoring.metrics import PlayerRow
 from langgraph_games.games.crafter.metrics import success_rates
 
 __all__ = [
@@ -67,21 +69,21 @@ def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     return round(sxy / math.sqrt(sxx * syy), 12)
 
 
-def plot_o_vs_i(rows: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
+def plot_o_vs_i(rows: Sequence[PlayerRow], path: Path) -> Path | None:
     """Scatter of O against I per (player, game); ``None`` when no player has an I."""
-    points = [r for r in rows if r.get("I") is not None]
+    points = [(r, i) for r in rows if (i := r["I"]) is not None]
     if not points:
         return None
     figure = _figure(6.4, 4.8)
     ax = figure.subplots()
-    players = list(dict.fromkeys(str(r["player"]) for r in points))
+    players = list(dict.fromkeys(r["player"] for r, _ in points))
     for player in players:
-        mine = [r for r in points if r["player"] == player]
-        ax.scatter([float(r["I"]) for r in mine], [float(r["O"]) for r in mine], label=player)
-        for r in mine:
-            ax.annotate(str(r["game"]).split("-v")[0], (float(r["I"]), float(r["O"])),
+        mine = [(r, i) for r, i in points if r["player"] == player]
+        ax.scatter([i for _, i in mine], [float(r["O"]) for r, _ in mine], label=player)
+        for r, i in mine:
+            ax.annotate(r.get("game", "").split("-v")[0], (i, float(r["O"])),
                         fontsize=7, xytext=(3, 3), textcoords="offset points")  # fmt: skip
-    r_value = pearson([float(r["I"]) for r in points], [float(r["O"]) for r in points])
+    r_value = pearson([i for _, i in points], [float(r["O"]) for r, _ in points])
     title = "O against I"
     title += f" (Pearson r = {r_value:.2f}, n = {len(points)})" if r_value is not None else ""
     ax.set_title(title)
@@ -108,18 +110,22 @@ def _grouped_bars(
         ax.legend(fontsize=8)
 
 
-def plot_arena_bars(rows: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
+def plot_arena_bars(rows: Sequence[PlayerRow], path: Path) -> Path | None:
     """O and I per game, a bar per player; ``None`` without arena rows."""
     if not rows:
         return None
-    games = sorted({str(r["game"]) for r in rows})
-    players = list(dict.fromkeys(str(r["player"]) for r in rows))
-    cell = {(str(r["player"]), str(r["game"])): r for r in rows}
+    games = sorted({r.get("game", "") for r in rows})
+    players = list(dict.fromkeys(r["player"] for r in rows))
+    cell = {(r["player"], r.get("game", "")): r for r in rows}
     figure = _figure(max(6.4, 1.6 * len(games) + 3), 6.4)
     top, bottom = figure.subplots(2, 1)
     for ax, key in ((top, "O"), (bottom, "I")):
         series = {
-            p: [None if (p, g) not in cell else cell[(p, g)][key] for g in games] for p in players
+            p: [
+                None if (p, g) not in cell else (cell[(p, g)]["O" if key == "O" else "I"])
+                for g in games
+            ]
+            for p in players
         }
         _grouped_bars(ax, [g.split("-v")[0] for g in games], series)
         ax.set_ylabel(key)
@@ -143,9 +149,7 @@ def plot_episode_bars(
     return _save(figure, path)
 
 
-def plot_learning_curves(
-    curves: Mapping[str, Sequence[Mapping[str, Any]]], path: Path
-) -> Path | None:
+def plot_learning_curves(curves: Mapping[str, Sequence[RoundLine]], path: Path) -> Path | None:
     """Success rate and score over rounds, a line per curve; ``None`` without rounds."""
     if not curves:
         return None
@@ -153,8 +157,9 @@ def plot_learning_curves(
     top, bottom = figure.subplots(2, 1, sharex=True)
     for ax, key, label in ((top, "success_rate", "success %"), (bottom, "score", "score")):
         for name, rows in curves.items():
-            points = [(int(r["round"]), r[key], bool(r.get("reverted"))) for r in rows
-                      if r.get(key) is not None]  # fmt: skip
+            # Hand-made round lines may lack either figure or the reverted flag.
+            points = [(r["round"], value, r.get("reverted", False)) for r in rows
+                      if (value := _figure_of(r, key)) is not None]  # fmt: skip
             if not points:
                 continue
             xs = [p[0] for p in points]
@@ -171,6 +176,10 @@ def plot_learning_curves(
     bottom.set_xlabel("round")
     top.legend(fontsize=8)
     return _save(figure, path)
+
+
+def _figure_of(record: RoundLine, key: str) -> float | None:
+    return record.get("success_rate") if key == "success_rate" else record.get("score")
 
 
 def plot_achievements(rates: Mapping[str, Mapping[str, float]], path: Path) -> Path | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from langgraph_games.eval.running.arena import summarize
 from langgraph_games.eval.running.records import RoundLine, load_results
 from langgraph_games.eval.running.runner import format_groups, group_episodes
 from langgraph_games.eval.scoring.families import family_of
-from langgraph_games.eval.scoring.metrics import Scoring
+from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring
 from langgraph_games.eval.scoring.tables import markdown_table
 
 __all__ = ["ROUND_FIELDS", "Report", "build_report", "round_rows", "write_report"]
@@ -69,7 +69,7 @@ class Report:
 
     sections: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    arena_rows: list[dict[str, Any]] = field(default_factory=list)
+    arena_rows: list[PlayerRow] = field(default_factory=list)
     arena_csv: dict[str, str] = field(default_factory=dict)
     episodes: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
     episode_games: dict[str, str] = field(default_factory=dict)
@@ -96,7 +96,7 @@ def _unique(notes: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(notes))
 
 
-def cross_game_table(rows: Sequence[Mapping[str, Any]]) -> str:
+def cross_game_table(rows: Sequence[PlayerRow]) -> str:
     """Players by games: O and I per game and their means (GAMEBoT's main table)."""
     games = sorted({str(r["game"]) for r in rows})
     players = list(dict.fromkeys(str(r["player"]) for r in rows))

@@ -31,9 +31,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
-from langgraph_games.eval.running.records import FailedLine, MatchLine, is_failed, load_results
+from langgraph_games.eval.running.records import (
+    FailedLine,
+    MatchLine,
+    PlayedRecord,
+    is_failed,
+    load_results,
+)
 from langgraph_games.eval.running.results import ResultsFile
-from langgraph_games.eval.scoring.metrics import Scoring, pairwise_wdl, player_rows
+from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring, pairwise_wdl, player_rows
 from langgraph_games.eval.scoring.tables import arena_csv, arena_markdown
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
@@ -168,7 +174,7 @@ class ArenaReport:
     skipped: int = 0
     errors: int = 0
     markdown: str = ""
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[PlayerRow] = field(default_factory=list)
 
 
 def results_path_for(spec: ArenaSpec, out_dir: str | Path, game: Game[Any] | None = None) -> Path:
@@ -210,7 +216,7 @@ def settled_matches(
 
 def summarize(
     results: str | Path, scoring: Scoring | None = None
-) -> tuple[str, list[dict[str, Any]], str, list[str]]:
+) -> tuple[str, list[PlayerRow], str, list[str]]:
     """Tables of a results file: ``(markdown, rows, csv, notes about what was skipped)``.
 
     Lines a crashed run truncated, records of unregistered games or of another spec than
@@ -229,7 +235,7 @@ def summarize(
         raise ValueError(f"{results} holds no match records")
     markdown_parts: list[str] = []
     csv_parts: list[str] = []
-    all_rows: list[dict[str, Any]] = []
+    all_rows: list[PlayerRow] = []
     for game_id in games:
         records, failed = settled_matches([r for r in matches if r["game"] == game_id])
         if failed:
@@ -250,7 +256,7 @@ async def run_arena(
     out_dir: str | Path = "runs",
     *,
     progress: bool = True,
-    on_match: Callable[[dict[str, Any]], None] | None = None,
+    on_match: Callable[[PlayedRecord], None] | None = None,
     scoring: Scoring | None = None,
 ) -> ArenaReport:
     """Run (or resume) an arena and write its results, summary and CSV.

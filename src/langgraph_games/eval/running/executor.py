@@ -27,6 +27,7 @@ from typing import Any, Literal
 from langgraph_games import __version__
 from langgraph_games.eval.running.jobs import Job, PlayerCache, play_job
 from langgraph_games.eval.running.players import ModelPool, check_models
+from langgraph_games.eval.running.records import PlayedRecord, RunFields
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.workers import default_workers
 from langgraph_games.eval.running.workers_dispatch import run_on_workers, slots_for
@@ -84,14 +85,14 @@ def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
 async def run_jobs(
     jobs: Sequence[Job],
     *,
-    base: dict[str, Any],
+    base: RunFields,
     results: ResultsFile,
     options: EpisodeOptions,
     concurrency: int,
     progress: bool,
     total: int,
-    finish: Callable[[dict[str, Any], Game[Any]], None] | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
+    finish: Callable[[PlayedRecord, Game[Any]], None] | None = None,
+    on_record: Callable[[PlayedRecord], None] | None = None,
     truths: Mapping[int, Sequence[str]] | None = None,
     workers: int | Literal["auto"] = 1,
     models: ModelPool | None = None,
@@ -143,14 +144,14 @@ async def run_jobs(
     def on_decision(decision: Decision) -> None:
         on_usage(decision.usage)
 
-    def written(record: dict[str, Any]) -> None:
+    def written(record: PlayedRecord) -> None:
         counts["played"] += 1
         counts["errors"] += record["status"] == "error"
         bar.update(1)
         if on_record is not None:
             on_record(record)
 
-    def write(job: Job, record: dict[str, Any]) -> None:
+    def write(job: Job, record: PlayedRecord) -> None:
         # The worker processes' records arrive on a loop that plays no episode itself.
         if finish is not None and record["status"] != "error":
             finish(record, job.game)

@@ -16,8 +16,9 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from langgraph_games.eval.running.records import JobFields, PlayedRecord, RunFields
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import finished_result
@@ -25,7 +26,7 @@ from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.players.base import Decision, DecisionRequest, Player
 from langgraph_games.players.entry import PlayerRecipe
 
-__all__ = ["Job", "PlayerCache", "play_job"]
+__all__ = ["Job", "PlayerCache", "job_record", "play_job"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Job:
     job_id: str
     seats: list[PlayerRecipe]
     seed: int
-    extra: dict[str, Any]
+    extra: JobFields
     game: Game[Any]
 
 
@@ -84,12 +85,12 @@ class _Counted(Player):
 
 async def play_job(
     job: Job,
-    base: dict[str, Any],
+    base: RunFields,
     options: EpisodeOptions,
     built: PlayerCache,
     hook: Callable[[Decision], None] | None = None,
     truths: Mapping[int, Sequence[str]] | None = None,
-) -> dict[str, Any]:
+) -> PlayedRecord:
     """Play ``job`` and return its record (an episode's failure is a ``status: "error"`` record).
 
     Args:
@@ -101,15 +102,15 @@ async def play_job(
         truths: Lessons per seat.
     """
     started = time.time()
-    record: dict[str, Any] = {
-        **base,
-        **job.extra,
-        "game": job.game.versioned_id,
-        "options": job.game.options_dict(),
-        "seed": job.seed,
-        "seats": [recipe.spec.label for recipe in job.seats],
-        "started_at": started,
-    }
+    record = job_record(
+        base,
+        job.extra,
+        game=job.game.versioned_id,
+        options=job.game.options_dict(),
+        seed=job.seed,
+        seats=[recipe.spec.label for recipe in job.seats],
+        started_at=started,
+    )
     try:
         players = [
             built.get(recipe, job.game, job.seed * 10 + seat)
@@ -125,9 +126,41 @@ async def play_job(
             truths=truths,
         )
     except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
-        record.update(status="error", error=f"{type(exc).__name__}: {exc}")
+        record["error"] = f"{type(exc).__name__}: {exc}"
     else:
         result = finished_result(episode)
-        record.update(status=result["status"], result=result, trajectory=episode["trajectory"])
+        record.update(
+            {"status": result["status"], "result": result, "trajectory": episode["trajectory"]}
+        )
     record["duration_s"] = time.time() - started
+    return record
+
+
+def job_record(
+    base: RunFields,
+    extra: JobFields,
+    *,
+    game: str,
+    seed: int,
+    seats: list[str],
+    options: dict[str, Any] | None = None,
+    started_at: float | None = None,
+    error: str | None = None,
+) -> PlayedRecord:
+    """A job's record as it starts: the run's and the job's fields, then the episode's.
+
+    Its ``status`` is ``"error"`` (with ``error`` when given) until the episode finishes; the
+    keys come in the order every version wrote them.
+    """
+    # A TypedDict spread may hold more keys than its type names: these two are exact.
+    record = cast("PlayedRecord", {**base, **extra, "game": game})
+    if options is not None:
+        record["options"] = options
+    record["seed"] = seed
+    record["seats"] = seats
+    if started_at is not None:
+        record["started_at"] = started_at
+    record["status"] = "error"
+    if error is not None:
+        record["error"] = error
     return record

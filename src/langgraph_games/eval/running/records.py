@@ -30,34 +30,36 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast, get_origin
+from typing import Any, Literal, cast
 
-from pydantic import TypeAdapter, ValidationError
-from typing_extensions import (
-    NotRequired,
-    TypedDict,
-    TypeIs,
-    get_type_hints,
-    is_typeddict,
-)
+from pydantic import TypeAdapter
+from typing_extensions import NotRequired, TypedDict, TypeIs
 
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.games.errors import UnknownGameError
 from langgraph_games.games.registry import game_class, list_games
-from langgraph_games.graphs.episode.records import SessionRecord, Trajectory
+from langgraph_games.graphs.episode.records import (
+    EpisodeResult,
+    SessionRecord,
+    Trajectory,
+    check_record,
+)
 
 __all__ = [
     "KINDS",
     "EpisodeLine",
     "EpisodeResultLine",
     "FailedLine",
+    "JobFields",
     "Loaded",
     "LoadedRecord",
     "Manifest",
     "MatchLine",
+    "PlayedRecord",
     "ResultLine",
     "ResultsLine",
     "RoundLine",
+    "RunFields",
     "is_failed",
     "load_results",
     "validate_line",
@@ -107,7 +109,11 @@ class _Played(TypedDict):
 
 
 class MatchLine(_Played):
-    """An arena match (``kind: "match"``)."""
+    """An arena match (``kind: "match"``).
+
+    A match played against a person in ``langgraph-games serve`` adds ``source: "serve"``
+    and the person's ``human_seat``.
+    """
 
     kind: Literal["match"]
     game: str
@@ -115,6 +121,8 @@ class MatchLine(_Played):
     result: ResultLine
     match_id: NotRequired[str]
     round: NotRequired[int]
+    source: NotRequired[str]
+    human_seat: NotRequired[int]
 
 
 class EpisodeLine(_Played):
@@ -152,6 +160,8 @@ class FailedLine(TypedDict):
     label: NotRequired[str]
     seats: NotRequired[list[str]]
     seed: NotRequired[int]
+    options: NotRequired[dict[str, Any]]
+    round: NotRequired[int]
     started_at: NotRequired[float]
     duration_s: NotRequired[float]
 
@@ -191,6 +201,46 @@ ResultsLine = MatchLine | EpisodeLine | FailedLine | RoundLine
 """A usable line of a results file."""
 
 
+class RunFields(TypedDict):
+    """The fields every record of a run starts with (the executor's ``base``)."""
+
+    kind: Literal["match", "episode"]
+    spec_hash: str
+
+
+class JobFields(TypedDict, total=False):
+    """A job's own fields (the arena's ``match_id`` and ``round``, an evaluation's ``label``)."""
+
+    match_id: str
+    round: int
+    episode_id: str
+    label: str
+
+
+class PlayedRecord(RunFields, JobFields):
+    """What the executor appends for one job: the writer's type of a match or episode line.
+
+    A finished job has ``result`` and ``trajectory`` (evaluation episodes get ``family``
+    and ``metrics`` before the append); a failed one ``status: "error"`` and ``error``. A job
+    lost with its worker process has no ``options``, ``started_at`` nor ``duration_s``.
+    Every such record reads back as a :data:`MatchLine`, :data:`EpisodeLine` or
+    :data:`FailedLine`.
+    """
+
+    game: str
+    options: NotRequired[dict[str, Any]]
+    seed: int
+    seats: list[str]
+    started_at: NotRequired[float]
+    status: str
+    error: NotRequired[str]
+    result: NotRequired[EpisodeResult]
+    trajectory: NotRequired[Trajectory]
+    duration_s: NotRequired[float]
+    family: NotRequired[str]
+    metrics: NotRequired[dict[str, Any]]
+
+
 class Manifest(TypedDict):
     """``<results>.manifest.json``: the run's spec and what it ran with.
 
@@ -223,45 +273,13 @@ def validate_line(record: dict[str, Any]) -> ResultsLine:
     """
     kind = str(record.get("kind"))
     key = "error" if record.get("status") == "error" else kind
-    try:
-        _ADAPTERS[key].validate_python(record, strict=True)
-    except ValidationError as exc:
-        missing: list[str] = []
-        wrong: list[str] = []
-        for error in exc.errors():
-            loc = tuple(str(part) for part in error["loc"])
-            if error["type"] == "missing":
-                missing += _required_paths(_TYPES[key], loc)
-            else:
-                wrong.append(f"{'.'.join(loc)} {error['msg'].lower()}")
-        parts = [f"without {', '.join(missing[:6])}"] if missing else []
-        parts += [f"with {problem}" for problem in wrong[:3]]
-        raise ValueError(f"{kind} record {'; '.join(parts)}") from None
+    check_record(_ADAPTERS[key], _TYPES[key], record, f"{kind} record")
     return cast("ResultsLine", record)
 
 
 def is_failed(record: ResultsLine) -> TypeIs[FailedLine]:
     """Whether ``record`` is a match or episode that ended in an error."""
     return record.get("status") == "error"
-
-
-_NOT_REQUIRED: Any = NotRequired
-"""The marker of optional keys, as ``get_origin`` returns it."""
-
-
-def _required_paths(root: type[Any], loc: tuple[str, ...]) -> list[str]:
-    """``loc`` as dotted path; a missing record-typed key is named by its required keys."""
-    hint: Any = root
-    for part in loc:
-        hints = getattr(hint, "__annotations__", None)
-        if not is_typeddict(hint) or hints is None:
-            return [".".join(loc)]
-        hint = get_type_hints(hint).get(part)
-    if is_typeddict(hint):
-        hints = get_type_hints(hint, include_extras=True)
-        keys = [k for k, t in hints.items() if get_origin(t) is not _NOT_REQUIRED]
-        return [".".join((*loc, k)) for k in keys]
-    return [".".join(loc)]
 
 
 @dataclass(frozen=True)

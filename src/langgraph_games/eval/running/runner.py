@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
-from langgraph_games.eval.running.records import EpisodeLine, is_failed, load_results
+from langgraph_games.eval.running.records import EpisodeLine, PlayedRecord, is_failed, load_results
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.scoring.families import counters_of, decisions_of, family_of
 from langgraph_games.games.base import Game
@@ -217,7 +217,7 @@ def results_path_for(spec: EvalSpec, out_dir: str | Path, game: Game[Any] | None
     return Path(out_dir) / f"eval-{game.id}-{spec.spec_hash(game)}.jsonl"
 
 
-def _add_metrics(record: dict[str, Any], game: Game[Any]) -> None:
+def _add_metrics(record: PlayedRecord, game: Game[Any]) -> None:
     played = record["result"]["record"]
     session = GameSession(game, seed=int(played["seed"]), actions=played["actions"])
     family = family_of(session.game.id)
@@ -233,7 +233,7 @@ async def run_eval(
     out_dir: str | Path = "runs",
     *,
     progress: bool = True,
-    on_episode: Callable[[dict[str, Any]], None] | None = None,
+    on_episode: Callable[[PlayedRecord], None] | None = None,
     store: BaseStore | None = None,
 ) -> EvalReport:
     """Run (or resume) an evaluation and write its results and summary table.
@@ -298,7 +298,7 @@ async def _run_eval(
     out_dir: str | Path,
     *,
     progress: bool,
-    on_episode: Callable[[dict[str, Any]], None] | None,
+    on_episode: Callable[[PlayedRecord], None] | None,
     truths: dict[int, list[str]] | None = None,
 ) -> EvalReport:
     base_game = spec.engine()

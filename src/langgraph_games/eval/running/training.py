@@ -27,7 +27,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -42,7 +42,15 @@ from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.records import EpisodeResult, Step
 from langgraph_games.graphs.expver.graph import create_expver_graph
-from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
+from langgraph_games.graphs.expver.parts import ExpVerError, ExpVerOptions, Level
+from langgraph_games.graphs.expver.records import (
+    ExpVerEvent,
+    LedgerRecord,
+    RoundRecord,
+    TestRound,
+    TrainRound,
+    validate_ledger_record,
+)
 from langgraph_games.memory.chroma_store import ChromaStore
 from langgraph_games.memory.embeddings import minilm_index
 from langgraph_games.memory.hooks import load_truths
@@ -218,6 +226,12 @@ class FileLedger:
 
     Episode records get the evaluation fields (``spec_hash``, ``label`` per round and
     split, ``seats``, ``family``), round records the run's label, so reports read them.
+    Records already in the file are checked once, when the ledger opens it
+    (:func:`~langgraph_games.graphs.expver.records.validate_ledger_record`).
+
+    Raises:
+        ExpVerError: A line with an ``id`` is no ledger record or does not fit its type
+            (the message names the file, the line and the key).
     """
 
     def __init__(self, results: ResultsFile, spec: TrainSpec, spec_hash: str | None = None) -> None:
@@ -225,25 +239,38 @@ class FileLedger:
         self.spec = spec
         self.spec_hash = spec_hash or spec.spec_hash()
         self.family = family_of(game_class(spec.game).id).name
-        self.records = {str(r["id"]): r for r in results.read().records if "id" in r}
+        self.records: dict[str, LedgerRecord] = {}
+        read = results.read()
+        for line, record in zip(read.lines, read.records, strict=True):
+            if "id" not in record:  # not the loop's (the ledger writes an id on each)
+                continue
+            try:
+                typed = validate_ledger_record(record)
+            except ValueError as exc:
+                raise ExpVerError(
+                    f"{results.path.name} line {line}: {exc}; the ledger cannot resume from "
+                    "it (move the file aside to start the run again)"
+                ) from None
+            self.records[typed["id"]] = typed
         self.played = 0
 
-    def get(self, record_id: str) -> dict[str, Any] | None:
+    def get(self, record_id: str) -> LedgerRecord | None:
         """The record under ``record_id``."""
         return self.records.get(record_id)
 
-    def add(self, record: dict[str, Any]) -> None:
+    def add(self, record: LedgerRecord) -> None:
         """Append ``record`` (fsynced) and index it."""
-        out = {**record, "spec_hash": self.spec_hash}
-        if record.get("kind") == "episode":
-            out["label"] = f"{self.spec.row_label} r{record['round']} {record['split']}"
+        out = record.copy()
+        out["spec_hash"] = self.spec_hash
+        if out["kind"] == "episode":
+            out["label"] = f"{self.spec.row_label} r{out['round']} {out['split']}"
             out["seats"] = [self.spec.agent]
             out["family"] = self.family
             self.played += 1
         else:
             out["label"] = self.spec.row_label
         self.results.append(out)
-        self.records[str(out["id"])] = out
+        self.records[out["id"]] = out
 
 
 @dataclass
@@ -253,7 +280,7 @@ class TrainReport:
     results_path: Path
     store_path: Path
     summary_path: Path
-    rounds: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[RoundRecord] = field(default_factory=list)
     truths: list[str] = field(default_factory=list)
     played: int = 0
     table: str = ""
@@ -275,38 +302,46 @@ ROUND_HEADERS = [
 ]
 
 
-def round_table(records: Sequence[Mapping[str, Any]]) -> str:
+def round_table(records: Sequence[RoundRecord]) -> str:
     """One line per round: training plays, what TruthWeaver did, the test and the decision.
 
     Round 0 is the starting policy's test (eq. 6's first baseline). ``decision``: ``kept``,
     ``reverted`` (the test score dropped), or ``unchanged`` (no truth changed, so the test
     was not played again).
     """
-    by_round: dict[int, dict[str, Mapping[str, Any]]] = {}
+    trains: dict[int, TrainRound] = {}
+    tests: dict[int, TestRound] = {}
     for record in records:
-        by_round.setdefault(int(record["round"]), {})[str(record.get("split"))] = record
+        if record["split"] == "train":
+            trains[record["round"]] = record
+        else:
+            tests[record["round"]] = record
     rows = []
-    for number in sorted(by_round):
-        train = by_round[number].get("train", {})
-        test = by_round[number].get("test", {})
-
-        def pct(r: Mapping[str, Any]) -> float | None:
-            return None if "success_rate" not in r else 100 * float(r["success_rate"])
-
+    for number in sorted({*trains, *tests}):
+        train, test = trains.get(number), tests.get(number)  # round 0 has no training
         rows.append(
             [
                 number,
-                pct(train),
-                train.get("score"),
-                train.get("steps"),
-                train.get("promoted"),
-                train.get("truths_added"),
-                train.get("truths_merged"),
-                train.get("duplicates"),
-                pct(test),
-                test.get("score"),
-                test.get("delta"),
-                test.get("decision"),
+                *(
+                    [None] * 7
+                    if train is None
+                    else [
+                        100 * float(train["success_rate"]),
+                        train["score"],
+                        train["steps"],
+                        train["promoted"],
+                        train["truths_added"],
+                        train["truths_merged"],
+                        train["duplicates"],
+                    ]
+                ),
+                *(
+                    [None] * 3
+                    if test is None
+                    # Round 0's baseline has no delta.
+                    else [100 * float(test["success_rate"]), test["score"], test.get("delta")]
+                ),
+                None if test is None else test["decision"],
             ]
         )
     return markdown_table(ROUND_HEADERS, rows)
@@ -317,40 +352,42 @@ def _score(metrics: Mapping[str, Any], key: str) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 
 
-def describe_event(event: Mapping[str, Any], score_key: str = "score") -> str | None:
+_EVENTS = ("baseline", "round", "plan", "play", "replay", "reflect", "promote")
+
+
+def describe_event(event: ExpVerEvent, score_key: str = "score") -> str | None:
     """One progress line for a stream event of the ExpVer graph (``None``: nothing to say)."""
-    kind = event.get("event")
-    where = f"round {event.get('round')} {event.get('level', '')}".rstrip()
-    again = " (recorded earlier)" if event.get("cached") else ""
-    if kind in ("play", "replay"):
-        m = event.get("metrics") or {}
-        ok = "success" if m.get("success") else "no success"
-        return f"{where}: {kind} score {_score(m, score_key)}, {ok}{again}"
-    if kind == "reflect":
-        exp = event.get("experience") or {}
-        text = exp.get("text") or (exp.get("provenance") or {}).get("verdict", "")
-        return f"{where}: experience{again}: {str(text)[:100]}"
-    if kind == "promote":
-        weave = event.get("weave")
+    if event.get("event") not in _EVENTS:  # another writer's custom event
+        return None
+    if event["event"] == "baseline" or event["event"] == "round":
+        r = event["record"]
+        again = " (recorded earlier)" if event.get("cached") else ""
+        delta = f", change {r['delta']:+.1f}" if "delta" in r else ""  # round 0 has none
+        return (
+            f"round {r['round']} test: success {100 * float(r['success_rate']):.0f}%, "
+            f"score {float(r['score']):.1f}{delta}: {r['decision']}{again}"
+        )
+    if event["event"] == "plan":
+        return f"round {event['round']}: training on {', '.join(event['levels'])}"
+    where = f"round {event['round']} {event['level']}".rstrip()
+    if event["event"] == "promote":
+        weave = event["weave"]
         woven = ""
         if weave:
             woven = (
                 f"; truths +{weave['added']} added, {weave['merged']} merged, "
                 f"{weave['duplicates']} duplicates, {weave['already_present']} already there"
             )
-        kept_out = f"; {event['not_promoted']}" if event.get("not_promoted") else ""
-        return f"{where}: {event.get('verdict') or event.get('status')}{woven}{kept_out}"
-    if kind in ("baseline", "round"):
-        r = event.get("record") or {}
-        decision = r.get("decision", "")
-        delta = f", change {r['delta']:+.1f}" if "delta" in r else ""
-        return (
-            f"round {r.get('round')} test: success {100 * float(r.get('success_rate', 0)):.0f}%, "
-            f"score {float(r.get('score', 0)):.1f}{delta}: {decision}{again}"
-        )
-    if kind == "plan":
-        return f"round {event.get('round')}: training on {', '.join(event.get('levels') or [])}"
-    return None
+        kept_out = f"; {event['not_promoted']}" if event["not_promoted"] else ""
+        return f"{where}: {event['verdict'] or event['status']}{woven}{kept_out}"
+    again = " (recorded earlier)" if event["cached"] else ""
+    if event["event"] == "reflect":
+        exp = event["experience"]
+        text = exp.get("text") or (exp.get("provenance") or {}).get("verdict", "")
+        return f"{where}: experience{again}: {str(text)[:100]}"
+    m = event["metrics"]
+    ok = "success" if m.get("success") else "no success"
+    return f"{where}: {event['event']} score {_score(m, score_key)}, {ok}{again}"
 
 
 def _strategy_player(recipe: PlayerRecipe) -> Callable[[Any, Game[Any]], Player]:
@@ -365,7 +402,7 @@ async def run_training(
     out_dir: str | Path = "runs",
     *,
     store: str | Path | None = None,
-    on_event: Callable[[dict[str, Any]], None] | None = None,
+    on_event: Callable[[ExpVerEvent], None] | None = None,
 ) -> TrainReport:
     """Run (or resume) a training run and write its results, store and per-round table.
 
@@ -419,13 +456,14 @@ async def run_training(
             run_id=f"train-{spec_hash}",
         )
         async for event in graph.astream({}, stream_mode="custom"):
-            if on_event is not None:
-                on_event(event)
+            if on_event is not None:  # the nodes write ExpVerEvents only
+                on_event(cast("ExpVerEvent", event))
         truths = load_truths(chroma, first.id)
     rounds = [
-        r for r in results.read().records if r.get("kind") == "round" and r.get("round") is not None
+        r
+        for r in ledger.records.values()
+        if r["kind"] == "round" and r["round"] <= spec.expver.rounds
     ]
-    rounds = [r for r in rounds if int(r["round"]) <= spec.expver.rounds]
     table = round_table(rounds)
     summary = results_path.with_suffix(".summary.md")
     summary.write_text(

@@ -34,8 +34,9 @@ from typing import Any, Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
-from langgraph_games.eval.running.jobs import Job, PlayerCache, play_job
+from langgraph_games.eval.running.jobs import Job, PlayerCache, job_record, play_job
 from langgraph_games.eval.running.players import ModelPool
+from langgraph_games.eval.running.records import JobFields, PlayedRecord, RunFields
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.limiter import limiter_for
@@ -135,7 +136,7 @@ class Setup:
         slots: How many worker slots the run has.
     """
 
-    base: dict[str, Any]
+    base: RunFields
     options: EpisodeOptions
     model_settings: dict[str, Any]
     endpoints: dict[str, EndpointShare]
@@ -152,20 +153,19 @@ class Task:
     job_id: str
     seats: list[PortableSeat]
     seed: int
-    extra: dict[str, Any]
+    extra: JobFields
     game: Game[Any]
 
-    def lost_record(self, base: Mapping[str, Any], why: str) -> dict[str, Any]:
+    def lost_record(self, base: RunFields, why: str) -> PlayedRecord:
         """The ``status: "error"`` record of this episode, lost for the reason ``why``."""
-        return {
-            **base,
-            **self.extra,
-            "game": self.game.versioned_id,
-            "seed": self.seed,
-            "seats": [seat.spec.label for seat in self.seats],
-            "status": "error",
-            "error": why,
-        }
+        return job_record(
+            base,
+            self.extra,
+            game=self.game.versioned_id,
+            seed=self.seed,
+            seats=[seat.spec.label for seat in self.seats],
+            error=why,
+        )
 
 
 class SlotPlayer:
@@ -196,7 +196,7 @@ class SlotPlayer:
 
     async def play(
         self, task: Task, on_usage: Callable[[dict[str, Any]], None] | None
-    ) -> dict[str, Any]:
+    ) -> PlayedRecord:
         """Play ``task``; its record (a seat that cannot be resolved is an error record)."""
         try:
             seats = [self.recipe_of(seat) for seat in task.seats]
@@ -329,7 +329,7 @@ def prepare(
     if any(is_embedded(seat) for seat in seats.values()) and not chosen:
         settings["n_threads"] = max(1, (cores or default_workers()) // count)
     setup = Setup(
-        base=dict(setup_fields["base"]),
+        base=setup_fields["base"].copy(),
         options=setup_fields["options"],
         model_settings=settings,
         endpoints=endpoints,
@@ -350,7 +350,7 @@ class Finished:
 
     slot: int
     index: int
-    record: dict[str, Any]
+    record: PlayedRecord
     usages: list[dict[str, Any]] = field(default_factory=list)
 
 

@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 from langgraph_games.eval.running.jobs import Job
 from langgraph_games.eval.running.players import ModelPool
+from langgraph_games.eval.running.records import PlayedRecord
 from langgraph_games.eval.running.workers import (
     MAX_ATTEMPTS,
     Backend,
@@ -118,7 +119,7 @@ class WorkerPool:
     async def run(
         self,
         tasks: Sequence[Task],
-        deliver: Callable[[int, dict[str, Any]], None],
+        deliver: Callable[[int, PlayedRecord], None],
         on_usage: Callable[[dict[str, Any]], None],
     ) -> None:
         """Play ``tasks``; ``deliver(index, record)`` in this process as each finishes."""
@@ -128,7 +129,7 @@ class WorkerPool:
         attempts = dict.fromkeys(by_index, 0)
         left = len(tasks)
 
-        def finish(index: int, record: dict[str, Any]) -> None:
+        def finish(index: int, record: PlayedRecord) -> None:
             nonlocal left
             left -= 1
             deliver(index, record)
@@ -172,7 +173,7 @@ async def run_on_workers(
     concurrency: int,
     setup_fields: Mapping[str, Any],
     pool: ModelPool | None,
-    deliver: Callable[[int, dict[str, Any]], None],
+    deliver: Callable[[int, PlayedRecord], None],
     on_decision: Callable[[dict[str, Any]], None],
     executor: Executor = "local",
     ray_address: str | None = None,

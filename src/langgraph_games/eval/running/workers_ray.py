@@ -30,6 +30,7 @@ import os
 from typing import Any
 
 from langgraph_games.eval.running.gc_tuning import tune_worker_process
+from langgraph_games.eval.running.records import PlayedRecord
 from langgraph_games.eval.running.workers import (
     Event,
     Finished,
@@ -63,7 +64,7 @@ class SlotActor:
         self.player = SlotPlayer(number, setup)
         tune_worker_process()
 
-    async def play(self, task: Task) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
+    async def play(self, task: Task) -> tuple[int, PlayedRecord, list[dict[str, Any]]]:
         """Play ``task``: its index, record and the usage of each decision."""
         usages: list[dict[str, Any]] = []
         record = await self.player.play(task, usages.append)

@@ -24,13 +24,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from typing_extensions import NotRequired, TypedDict
+
 from langgraph_games.eval.running.records import EpisodeLine, FailedLine, MatchLine, is_failed
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.subproblems import aggregate_scores
 from langgraph_games.graphs.episode.records import DecisionRecord
 
-__all__ = ["Scoring", "outcome_score", "pairwise_wdl", "player_rows"]
+__all__ = ["PlayerRow", "Scoring", "outcome_score", "pairwise_wdl", "player_rows"]
 
 OutcomeScale = Literal["paper", "share"]
 AttemptChoice = Literal["first", "last", "all"]
@@ -124,11 +126,38 @@ def _per_sub(game: Game[Any], scores: Mapping[int, list[Mapping[str, Any]]]) -> 
     return per_sub
 
 
+class PlayerRow(TypedDict):
+    """One player's row over the finished matches of one game (see :func:`player_rows`).
+
+    ``I`` and ``I_retry`` are ``None`` when the player gave no such answers; ``I_sub`` is
+    I per subproblem index. Arena summaries add the row's ``game``.
+    """
+
+    player: str
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+    O: float  # noqa: E741 - the paper's name
+    I: float | None  # noqa: E741 - the paper's name
+    I_sub: dict[int, float]
+    I_retry: float | None
+    decisions: int
+    invalid_rate: float
+    ambiguous: int
+    fallbacks: int
+    input_tokens: int
+    output_tokens: int
+    model_calls: int
+    seconds_per_decision: float
+    game: NotRequired[str]
+
+
 def player_rows(
     records: Sequence[MatchLine | EpisodeLine | FailedLine],
     scoring: Scoring | None = None,
     game: Game[Any] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[PlayerRow]:
     """One row per player over finished match records of one game.
 
     Each row has: ``player``, ``matches``, ``wins``, ``draws``, ``losses``, ``O``, ``I``
@@ -177,7 +206,7 @@ def player_rows(
                     scores[name][int(score["index"])].append(score)
                 for score in retried:
                     retry[name][int(score["index"])].append(score)
-    rows = []
+    rows: list[PlayerRow] = []
     for name, row in acc.items():
         per_sub = _per_sub(game, scores[name])
         decisions = max(1, row["decisions"])

@@ -7,7 +7,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langgraph_games.eval.scoring.metrics import Scoring
+from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 
@@ -43,9 +43,7 @@ def _sub_headers(game: Game[Any]) -> list[tuple[int, str]]:
     ]
 
 
-def _player_table(
-    game: Game[Any], rows: Sequence[Mapping[str, Any]]
-) -> tuple[list[str], list[list[Any]]]:
+def _player_table(game: Game[Any], rows: Sequence[PlayerRow]) -> tuple[list[str], list[list[Any]]]:
     subs = _sub_headers(game)
     headers = [
         "player",
@@ -72,9 +70,9 @@ def _player_table(
                 row["O"],
                 row["I"],
                 *[row["I_sub"].get(index) for index, _ in subs],
-                row.get("I_retry"),
+                row["I_retry"],
                 f"{100 * row['invalid_rate']:.1f}",
-                row.get("ambiguous", 0),
+                row["ambiguous"],
                 row["fallbacks"],
                 row["input_tokens"],
                 row["output_tokens"],
@@ -84,7 +82,7 @@ def _player_table(
     return headers, body
 
 
-def _notes(game: Game[Any], rows: Sequence[Mapping[str, Any]], scoring: Scoring) -> list[str]:
+def _notes(game: Game[Any], rows: Sequence[PlayerRow], scoring: Scoring) -> list[str]:
     notes = []
     if any(not s.scored for s in game.subproblems):
         notes.append("`*` reported but not part of I (as in the paper).")
@@ -95,7 +93,7 @@ def _notes(game: Game[Any], rows: Sequence[Mapping[str, Any]], scoring: Scoring)
             if scoring.outcome == "paper"
             else f"O: own return / {scale:g} (share scale, in [0, 1]; not the paper's)."
         )
-    if any(row.get("I") is not None or row.get("I_retry") is not None for row in rows):
+    if any(row["I"] is not None or row["I_retry"] is not None for row in rows):
         basis = {
             "first": "each decision's first answer (before any feedback)",
             "last": "the answer whose move was played",
@@ -107,7 +105,7 @@ def _notes(game: Game[Any], rows: Sequence[Mapping[str, Any]], scoring: Scoring)
 
 def arena_markdown(
     game_id: str,
-    rows: Sequence[Mapping[str, Any]],
+    rows: Sequence[PlayerRow],
     pairs: Mapping[tuple[str, str], Sequence[int]],
     scoring: Scoring | None = None,
     game: Game[Any] | None = None,
@@ -144,9 +142,7 @@ def arena_markdown(
     return "\n".join(parts) + "\n"
 
 
-def arena_csv(
-    game_id: str, rows: Sequence[Mapping[str, Any]], game: Game[Any] | None = None
-) -> str:
+def arena_csv(game_id: str, rows: Sequence[PlayerRow], game: Game[Any] | None = None) -> str:
     """The per-player table as CSV (``game``: the engine of ``game_id``, if made)."""
     headers, body = _player_table(game or make(game_id), rows)
     out = io.StringIO()

@@ -29,6 +29,7 @@ from typing import Any
 from langgraph_games.eval.reports.replay.build import build_replay, outcome_text
 from langgraph_games.eval.reports.replay.page import page_name, render_page
 from langgraph_games.eval.running.players import ModelPool, check_models, resolve
+from langgraph_games.eval.running.records import MatchLine
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import list_games, make
@@ -195,7 +196,7 @@ class Match:
     started_at: float = field(default_factory=time.time)
     touched: float = field(default_factory=time.monotonic)
     run: dict[str, Any] = field(default_factory=dict)
-    record: dict[str, Any] | None = None
+    record: MatchLine | None = None
     replay: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -239,7 +240,7 @@ class Match:
             )
         return action
 
-    def to_record(self, duration_s: float) -> dict[str, Any]:
+    def to_record(self, duration_s: float) -> MatchLine:
         """The finished match as a results record, in the arena's shape."""
         result = self.run["result"]
         return {
@@ -425,7 +426,7 @@ class MatchTable:
         match.record = record
         match.replay = await asyncio.to_thread(self._write_replay, record)
 
-    def _write_replay(self, record: dict[str, Any]) -> str:
+    def _write_replay(self, record: MatchLine) -> str:
         self.replays.mkdir(parents=True, exist_ok=True)
         name = page_name(record)
         (self.replays / name).write_text(

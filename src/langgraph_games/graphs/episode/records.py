@@ -8,9 +8,11 @@ files are validated once when read (``load_results``), not here.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, get_origin
 
-from typing_extensions import NotRequired, TypedDict
+from pydantic import TypeAdapter, ValidationError
+from typing_extensions import NotRequired, TypedDict, get_type_hints, is_typeddict
 
 from langgraph_games.players.records import AttemptEntry
 
@@ -25,6 +27,7 @@ __all__ = [
     "Step",
     "Trajectory",
     "Turn",
+    "check_record",
     "finished_result",
 ]
 
@@ -151,3 +154,51 @@ def finished_result(output: EpisodeOutput) -> EpisodeResult:
             "cannot answer it: resume it with run_episode(..., resume=...)"
         )
     return result
+
+
+_NOT_REQUIRED: Any = NotRequired
+"""The marker of optional keys, as ``get_origin`` returns it."""
+
+
+def check_record(
+    adapter: TypeAdapter[Any], root: type[Any], record: Mapping[str, Any], what: str
+) -> None:
+    """Check ``record`` against the TypedDict ``root`` (strictly, with ``adapter`` of it).
+
+    Files are validated with this once, where they are read; extra keys are allowed (the
+    record is kept as read).
+
+    Raises:
+        ValueError: ``"<what> without <keys>"`` (a missing nested record is named by its
+            required keys, e.g. ``result.returns, result.players``) and/or ``"with <key>
+            <problem>"``, the first few of each.
+    """
+    try:
+        adapter.validate_python(record, strict=True)
+    except ValidationError as exc:
+        missing: list[str] = []
+        wrong: list[str] = []
+        for error in exc.errors():
+            loc = tuple(str(part) for part in error["loc"])
+            if error["type"] == "missing":
+                missing += _required_paths(root, loc)
+            else:
+                wrong.append(f"{'.'.join(loc)} {error['msg'].lower()}")
+        parts = [f"without {', '.join(missing[:6])}"] if missing else []
+        parts += [f"with {problem}" for problem in wrong[:3]]
+        raise ValueError(f"{what} {'; '.join(parts)}") from None
+
+
+def _required_paths(root: type[Any], loc: tuple[str, ...]) -> list[str]:
+    """``loc`` as dotted path; a missing record-typed key is named by its required keys."""
+    hint: Any = root
+    for part in loc:
+        hints = getattr(hint, "__annotations__", None)
+        if not is_typeddict(hint) or hints is None:
+            return [".".join(loc)]
+        hint = get_type_hints(hint).get(part)
+    if is_typeddict(hint):
+        hints = get_type_hints(hint, include_extras=True)
+        keys = [k for k, t in hints.items() if get_origin(t) is not _NOT_REQUIRED]
+        return [".".join((*loc, k)) for k in keys]
+    return [".".join(loc)]

@@ -27,6 +27,7 @@ from langgraph_games.graphs.expver.parts import (
     PlayerFactory,
     metric,
 )
+from langgraph_games.graphs.expver.records import TestRound
 from langgraph_games.memory.hooks import TruthSource
 from langgraph_games.memory.truth_weaver import TruthWeaver
 
@@ -100,7 +101,7 @@ class ExpVerState(TypedDict, total=False):
     current: LevelWork
     evaluation: RoundWork
     accepted: dict[str, float]
-    rounds: Annotated[list[dict[str, Any]], operator.add]
+    rounds: Annotated[list[TestRound], operator.add]
 
 
 @dataclass(frozen=True)

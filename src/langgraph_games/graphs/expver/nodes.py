@@ -30,11 +30,22 @@ from langgraph_games.graphs.expver.prompts import (
     parse_reflection,
     reflection_messages,
 )
+from langgraph_games.graphs.expver.records import (
+    LedgerEpisode,
+    PlanEvent,
+    PlayEvent,
+    PromoteEvent,
+    ReflectEvent,
+    RoundEvent,
+    WeaveCounts,
+)
 from langgraph_games.graphs.expver.steps import (
     claim_store,
     ensure_reverted,
     evaluate_tests,
     last_evaluated,
+    ledger_episode,
+    ledger_test_round,
     lessons_of,
     load_experience,
     mean,
@@ -73,11 +84,23 @@ async def begin(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) 
     if baseline is None:
         results, count = await evaluate_tests(ctx, 0)
         scores = {k: ctx.score(m) for k, m in results.items()}
-        extra = {"decision": "baseline", "evaluated": True, "truths_active": count}
-        baseline = test_record(ctx, 0, results, scores, {**extra, "accepted_scores": scores})
-        baseline["reverted"] = False
+        baseline = test_record(
+            ctx,
+            0,
+            results,
+            scores,
+            {
+                "decision": "baseline",
+                "evaluated": True,
+                "truths_active": count,
+                "accepted_scores": scores,
+                "reverted": False,
+            },
+        )
         ctx.ledger.add(baseline)
-    runtime.stream_writer({"event": "baseline", "record": baseline})
+    else:
+        baseline = ledger_test_round(baseline, "round/0/test")
+    runtime.stream_writer(RoundEvent(event="baseline", record=baseline))
     return {
         "offset": offset,
         "round": 1,
@@ -93,23 +116,27 @@ async def plan(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -
     round_ = state["round"]
     if round_ > ctx.options.rounds:
         return {"ready": False}
-    judged = ctx.ledger.get(f"round/{round_}/test")
-    if judged is not None:  # decided by an earlier run: apply it again (idempotent)
-        if judged.get("reverted"):
+    found = ctx.ledger.get(f"round/{round_}/test")
+    if found is not None:  # decided by an earlier run: apply it again (idempotent)
+        judged = ledger_test_round(found, f"round/{round_}/test")
+        if judged["reverted"]:
             await ensure_reverted(ctx, state["offset"] + round_)
-        runtime.stream_writer({"event": "round", "record": judged, "cached": True})
+        runtime.stream_writer(RoundEvent(event="round", record=judged, cached=True))
+        if "next_cursor" not in judged:
+            raise ExpVerError(f"the ledger's round/{round_}/test has no next_cursor")
         return {
             "ready": False,
             "round": round_ + 1,
-            "cursor": int(judged["next_cursor"]),
-            "retry": int(judged.get("next_retry", 0)),
+            "cursor": judged["next_cursor"],
+            # Files written before retries existed have no next_retry: no retry pending.
+            "retry": judged.get("next_retry", 0),
             "accepted": dict(judged["accepted_scores"]),
             "rounds": [judged],
         }
     pool = ctx.pool
     count = min(ctx.options.levels_per_round, len(pool))
     levels = [pool[(state["cursor"] + j) % len(pool)] for j in range(count)]
-    runtime.stream_writer({"event": "plan", "round": round_, "levels": [lv["id"] for lv in levels]})
+    runtime.stream_writer(PlanEvent(event="plan", round=round_, levels=[lv["id"] for lv in levels]))
     return {"ready": True, "levels": levels, "index": 0}
 
 
@@ -122,14 +149,14 @@ async def play(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -
         ctx, f"r{round_}/train/{level.id}", level, truths, round_, "train"
     )
     runtime.stream_writer(
-        {
-            "event": "play",
-            "round": round_,
-            "level": level.id,
-            "cached": cached,
-            "metrics": record["metrics"],
-            "truths": len(truths),
-        }
+        PlayEvent(
+            event="play",
+            round=round_,
+            level=level.id,
+            cached=cached,
+            metrics=record["metrics"],
+            truths=len(truths),
+        )
     )
     return {"current": {"level": level.id, "play": record["id"], "truths": truths}}
 
@@ -139,14 +166,15 @@ async def _new_experience(
 ) -> Experience:
     """InsightForce reads the play's metrics and reasoning and writes an experience."""
     current = state["current"]
-    played = ctx.ledger.get(current["play"])
-    if played is None:
+    found = ctx.ledger.get(current["play"])
+    if found is None:
         raise ExpVerError(f"the ledger lost the record {current['play']!r}")
+    played = ledger_episode(found, current["play"])
     opts = ctx.options
     messages = reflection_messages(
         ctx.engine.name,
         played["metrics"],
-        played.get("trajectory") or [],
+        played["trajectory"],
         truths=current["truths"],
         reverted=reverted_lessons(await ctx.weaver.atruths(status=None), opts.reverted_shown),
         first=opts.reflect_first,
@@ -193,13 +221,13 @@ async def reflect(
         experience = await _new_experience(ctx, exp_id, round_, state, config)
         await asave_experience(ctx.store, experience)
     runtime.stream_writer(
-        {
-            "event": "reflect",
-            "round": round_,
-            "level": current["level"],
-            "cached": item is not None,
-            "experience": experience.model_dump(mode="json"),
-        }
+        ReflectEvent(
+            event="reflect",
+            round=round_,
+            level=current["level"],
+            cached=item is not None,
+            experience=experience.model_dump(mode="json"),
+        )
     )
     return {"current": {**current, "experience": exp_id}}
 
@@ -222,13 +250,9 @@ async def replay(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None])
         "replay",
     )
     runtime.stream_writer(
-        {
-            "event": "replay",
-            "round": round_,
-            "level": level.id,
-            "cached": cached,
-            "metrics": record["metrics"],
-        }
+        PlayEvent(
+            event="replay", round=round_, level=level.id, cached=cached, metrics=record["metrics"]
+        )
     )
     return {"current": {**current, "replay": record["id"]}}
 
@@ -237,9 +261,10 @@ async def _verdict(
     ctx: ExpVerContext, experience: Experience, play_id: str, replay_id: str, stamp: int
 ) -> Experience:
     """Promote or reject a pending experience by its replay; the decided experience, saved."""
-    played, replayed = ctx.ledger.get(play_id), ctx.ledger.get(replay_id)
-    if played is None or replayed is None:
+    found, refound = ctx.ledger.get(play_id), ctx.ledger.get(replay_id)
+    if found is None or refound is None:
         raise ExpVerError("the ledger lost the play or replay of " + experience.id)
+    played, replayed = ledger_episode(found, play_id), ledger_episode(refound, replay_id)
     before, after = played["metrics"], replayed["metrics"]
     gain = ctx.score(after) - ctx.score(before)
     opts = ctx.options
@@ -281,23 +306,23 @@ async def promote(
         candidates, _ = lessons_of(ctx, experience, stamp)
         report = await weave(ctx, candidates, config)
     runtime.stream_writer(
-        {
-            "event": "promote",
-            "round": round_,
-            "level": current["level"],
-            "status": experience.status.value,
-            "verdict": experience.provenance.get("verdict", ""),
-            "not_promoted": experience.provenance.get("not_promoted", ""),
-            "weave": None
+        PromoteEvent(
+            event="promote",
+            round=round_,
+            level=current["level"],
+            status=experience.status.value,
+            verdict=experience.provenance.get("verdict", ""),
+            not_promoted=experience.provenance.get("not_promoted", ""),
+            weave=None
             if report is None
-            else {
-                "added": report.added,
-                "merged": report.merged,
-                "duplicates": report.exact_duplicates + report.near_duplicates,
-                "near_different": report.near_different,
-                "already_present": report.already_present,
-            },
-        }
+            else WeaveCounts(
+                added=report.added,
+                merged=report.merged,
+                duplicates=report.exact_duplicates + report.near_duplicates,
+                near_different=report.near_different,
+                already_present=report.already_present,
+            ),
+        )
     )
     return {"index": state["index"] + 1}
 
@@ -308,19 +333,18 @@ async def evaluate(ctx: ExpVerContext, state: ExpVerState) -> ExpVerState:
     stamp = state["offset"] + round_
     counts = round_truth_counts(await ctx.weaver.atruths(status=None), stamp)
     last = last_evaluated(state["rounds"])
-    accepted_prompt = (ctx.ledger.get(f"r{last}/test/{ctx.tests[0].id}") or {}).get("truths")
+    accepted_prompt = _test_play(ctx, f"r{last}/test/{ctx.tests[0].id}")
+    accepted_truths = None if accepted_prompt is None else accepted_prompt["truths"]
     # A duplicate adds support only, but under truth_limit that can change the prompt.
     changed = counts["truths_added"] + counts["truths_merged"] > 0 or (
-        accepted_prompt is not None and list(await ctx.truths.get()) != accepted_prompt
+        accepted_truths is not None and list(await ctx.truths.get()) != accepted_truths
     )
     if changed or ctx.options.reevaluate_unchanged:
         results, _ = await evaluate_tests(ctx, round_)
         evaluated = True
     else:  # same prompt as the accepted policy: its scores stand
-        results = {
-            level.id: (ctx.ledger.get(f"r{last}/test/{level.id}") or {}).get("metrics", {})
-            for level in ctx.tests
-        }
+        plays = {level.id: _test_play(ctx, f"r{last}/test/{level.id}") for level in ctx.tests}
+        results = {k: {} if p is None else p["metrics"] for k, p in plays.items()}
         evaluated = False
     work: RoundWork = {
         "results": results,
@@ -371,7 +395,7 @@ async def judge(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) 
     ctx.ledger.add(record)  # the round's decision is durable before the revert is applied
     if reverted:
         await ensure_reverted(ctx, stamp)
-    runtime.stream_writer({"event": "round", "record": record, "cached": False})
+    runtime.stream_writer(RoundEvent(event="round", record=record, cached=False))
     return {
         "round": round_ + 1,
         "cursor": cursor,
@@ -379,6 +403,11 @@ async def judge(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) 
         "accepted": record["accepted_scores"],
         "rounds": [record],
     }
+
+
+def _test_play(ctx: ExpVerContext, record_id: str) -> LedgerEpisode | None:
+    found = ctx.ledger.get(record_id)
+    return None if found is None else ledger_episode(found, record_id)
 
 
 def after_plan(ctx: ExpVerContext, state: ExpVerState) -> Literal["play", "plan", "__end__"]:

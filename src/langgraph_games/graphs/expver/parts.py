@@ -29,6 +29,7 @@ from langgraph_games.games.maze.metrics import episode_metrics as maze_metrics
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import EpisodeResult, Step
+from langgraph_games.graphs.expver.records import LedgerRecord
 from langgraph_games.memory.merge_prompts import normalize_text
 from langgraph_games.memory.records import Relation, Truth, TruthStatus
 from langgraph_games.memory.truth_weaver import WeaveMode
@@ -156,11 +157,11 @@ class Ledger(Protocol):
     ``get`` must return what ``add`` stored, also in a later process, for a run to resume.
     """
 
-    def get(self, record_id: str) -> dict[str, Any] | None:
+    def get(self, record_id: str) -> LedgerRecord | None:
         """The record stored under ``record_id`` (``None`` if there is none)."""
         ...
 
-    def add(self, record: dict[str, Any]) -> None:
+    def add(self, record: LedgerRecord) -> None:
         """Store ``record`` under ``record["id"]`` (durably, before returning)."""
         ...
 
@@ -176,14 +177,14 @@ class MemoryLedger:
     """
 
     def __init__(self) -> None:
-        self.records: dict[str, dict[str, Any]] = {}
+        self.records: dict[str, LedgerRecord] = {}
         self._lock = threading.Lock()
 
-    def get(self, record_id: str) -> dict[str, Any] | None:
+    def get(self, record_id: str) -> LedgerRecord | None:
         """The record under ``record_id``."""
         return self.records.get(record_id)
 
-    def add(self, record: dict[str, Any]) -> None:
+    def add(self, record: LedgerRecord) -> None:
         """Keep ``record`` under its ``id``."""
         with self._lock:
             self.records[str(record["id"])] = record

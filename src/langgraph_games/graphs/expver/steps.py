@@ -13,7 +13,7 @@ import asyncio
 import time
 from collections.abc import Mapping, Sequence
 from statistics import fmean
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 
@@ -24,6 +24,15 @@ from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.graphs.expver.advice import advice_candidates
 from langgraph_games.graphs.expver.context import ExpVerContext, marker_namespace
 from langgraph_games.graphs.expver.parts import ExpVerError, Level, round_touched
+from langgraph_games.graphs.expver.records import (
+    Judged,
+    LedgerEpisode,
+    LedgerRecord,
+    TestRound,
+    TrainRound,
+    is_episode,
+    is_test_round,
+)
 from langgraph_games.memory.records import (
     Candidate,
     Experience,
@@ -39,6 +48,8 @@ __all__ = [
     "ensure_reverted",
     "evaluate_tests",
     "last_evaluated",
+    "ledger_episode",
+    "ledger_test_round",
     "lessons_of",
     "load_experience",
     "mean",
@@ -60,16 +71,19 @@ async def play_level(
     level: Level,
     truths: Sequence[str],
     round_: int,
-    split: str,
-) -> tuple[dict[str, Any], bool]:
+    split: Literal["train", "replay", "test"],
+) -> tuple[LedgerEpisode, bool]:
     """Play ``level`` with ``truths`` in GeoLink's prompt, or find the ledger's record.
 
     Returns:
         The episode record and whether it came from the ledger.
+
+    Raises:
+        ExpVerError: The ledger holds another kind of record under ``record_id``.
     """
     found = ctx.ledger.get(record_id)
     if found is not None:
-        return found, True
+        return ledger_episode(found, record_id), True
     engine = make(ctx.game, **level.options)
     started = time.time()
     played = await run_episode(
@@ -81,7 +95,7 @@ async def play_level(
     )
     result, trajectory = finished_result(played), played["trajectory"]
     session = GameSession.from_dict(result["record"])
-    record = {
+    record: LedgerEpisode = {
         "kind": "episode",
         "id": record_id,
         "episode_id": record_id,
@@ -94,7 +108,7 @@ async def play_level(
         "truths": list(truths),
         "started_at": started,
         "status": result["status"],
-        "result": result,
+        "result": {**result, "players": [dict(seat) for seat in result["players"]]},
         "trajectory": trajectory,
         "metrics": ctx.metrics(session, result, trajectory),
         "duration_s": time.time() - started,
@@ -128,9 +142,13 @@ def test_record(
     round_: int,
     results: Mapping[str, Mapping[str, Any]],
     scores: Mapping[str, float],
-    extra: Mapping[str, Any],
-) -> dict[str, Any]:
-    """A round's test record (``round/<r>/test``): success, score and steps over the levels."""
+    judged: Judged,
+) -> TestRound:
+    """A round's test record (``round/<r>/test``): success, score and steps over the levels.
+
+    ``judged`` holds eq. 6's decision and the judge's bookkeeping (see :class:`TestRound`).
+    """
+    # Family metrics name the step count differently (maze/Match-2: steps_used).
     steps = [float(m.get("steps", m.get("steps_used", 0)) or 0) for m in results.values()]
     return {
         "kind": "round",
@@ -142,7 +160,8 @@ def test_record(
         "score": mean(list(scores.values())),
         "steps": mean(steps),
         "scores": dict(scores),
-        **extra,
+        # mypy asks for the optional spec_hash and label among the ** items: a ledger adds them.
+        **judged,  # type: ignore[typeddict-item]
     }
 
 
@@ -152,13 +171,17 @@ async def train_record(
     levels: Sequence[Mapping[str, Any]],
     counts: Mapping[str, int],
     reverted: bool,
-) -> dict[str, Any]:
-    """A round's training record (``round/<r>/train``): its plays and what was promoted."""
-    plays = [ctx.ledger.get(f"r{round_}/train/{lv['id']}") or {} for lv in levels]
+) -> TrainRound:
+    """A round's training record (``round/<r>/train``): its plays and what was promoted.
+
+    Raises:
+        ExpVerError: The ledger lost a play of the round.
+    """
+    plays = [_play_of(ctx, f"r{round_}/train/{lv['id']}") for lv in levels]
     namespace = experiences_namespace(ctx.game_id)
     found = [await ctx.store.aget(namespace, f"{ctx.run_id}/r{round_}/{lv['id']}") for lv in levels]
     statuses = [str(item.value.get("status")) if item else "missing" for item in found]
-    metrics = [p.get("metrics", {}) for p in plays]
+    metrics = [p["metrics"] for p in plays]
     return {
         "kind": "round",
         "id": f"round/{round_}/train",
@@ -168,12 +191,43 @@ async def train_record(
         "levels": [lv["id"] for lv in levels],
         "success_rate": mean([float(ctx.success(m)) for m in metrics]),
         "score": mean([ctx.score(m) for m in metrics]),
-        "steps": mean([float((p.get("result") or {}).get("steps", 0)) for p in plays]),
+        "steps": mean([float(p["result"]["steps"]) for p in plays]),
         "promoted": statuses.count(ExperienceStatus.PROMOTED.value),
         "rejected": statuses.count(ExperienceStatus.REJECTED.value),
         "reverted": reverted,
-        **{k: v for k, v in counts.items() if k != "truths_active"},
+        "truths_added": counts["truths_added"],
+        "truths_merged": counts["truths_merged"],
+        "duplicates": counts["duplicates"],
     }
+
+
+def ledger_episode(record: LedgerRecord, record_id: str) -> LedgerEpisode:
+    """``record`` as the episode it must be.
+
+    Raises:
+        ExpVerError: It is a round record.
+    """
+    if not is_episode(record):
+        raise ExpVerError(f"the ledger holds a {record['kind']} record under {record_id!r}")
+    return record
+
+
+def ledger_test_round(record: LedgerRecord, record_id: str) -> TestRound:
+    """``record`` as the round test record it must be.
+
+    Raises:
+        ExpVerError: It is another kind of record.
+    """
+    if not is_test_round(record):
+        raise ExpVerError(f"the ledger holds no round test record under {record_id!r}")
+    return record
+
+
+def _play_of(ctx: ExpVerContext, record_id: str) -> LedgerEpisode:
+    found = ctx.ledger.get(record_id)
+    if found is None:
+        raise ExpVerError(f"the ledger lost the record {record_id!r}")
+    return ledger_episode(found, record_id)
 
 
 async def claim_store(ctx: ExpVerContext) -> int:
@@ -257,9 +311,9 @@ def lessons_of(
     return kept, [cid.removeprefix(f"{experience.id}/") for cid in skipped]
 
 
-def last_evaluated(rounds: Sequence[Mapping[str, Any]]) -> int:
+def last_evaluated(rounds: Sequence[TestRound]) -> int:
     """The latest round whose accepted policy was actually played on the test levels."""
     for record in reversed(rounds):
-        if record.get("evaluated") and not record.get("reverted"):
+        if record["evaluated"] and not record["reverted"]:
             return int(record["round"])
     return 0

@@ -10,48 +10,61 @@ adds the forfeiting decision to it. States are rebuilt from ``result.record`` wi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from langgraph_games.eval.running.records import ResultsLine, is_failed
 from langgraph_games.games.base import Game
 from langgraph_games.games.replay_frames import PaletteTable, draw, draw_fallback, drawer_for
 from langgraph_games.games.session import GameSession
+from langgraph_games.graphs.episode.records import DecisionRecord, Step
 
 __all__ = ["build_replay", "outcome_text", "record_id", "seat_names"]
 
 
-def record_id(record: Mapping[str, Any]) -> str:
-    """The id of a match or episode record (``match_id`` or ``episode_id``)."""
-    return str(record.get("match_id") or record.get("episode_id") or record.get("id") or "")
+def record_id(record: ResultsLine) -> str:
+    """The id of a match or episode record (``match_id`` or ``episode_id``; ``""`` if none).
+
+    Ids are optional in every line type: hand-made files may have none.
+    """
+    if record["kind"] == "round":
+        return record.get("id", "")
+    if record["kind"] == "match":
+        return record.get("match_id", "")
+    return record.get("episode_id") or ("" if is_failed(record) else record.get("id", ""))
 
 
-def seat_names(record: Mapping[str, Any], game: Game[Any] | None) -> list[str]:
+def seat_names(record: ResultsLine, game: Game[Any] | None) -> list[str]:
     """``"X (minimax)"`` per seat (just the player spec when the game is unknown)."""
-    seats = [str(s) for s in record.get("seats") or []]
+    seats = [] if record["kind"] == "round" else record.get("seats", [])
     if game is None:
         return seats
     return [f"{game.player_label(i)} ({spec})" for i, spec in enumerate(seats)]
 
 
-def outcome_text(record: Mapping[str, Any], game: Game[Any] | None) -> str:
+def outcome_text(record: ResultsLine, game: Game[Any] | None) -> str:
     """One line: who won, or the score and status of a single-agent episode."""
-    if record.get("status") == "error":
+    if record["kind"] == "round":
+        return f"round {record['round']}"
+    if is_failed(record):
         return f"error: {record.get('error', 'unknown')}"
-    result = record.get("result") or {}
-    returns = [float(r) for r in result.get("returns") or []]
+    result = record["result"]
+    returns = [float(r) for r in result["returns"]]
     names = seat_names(record, game)
+    # The result's status is optional in hand-made lines; the line's own may stand in.
     status = str(result.get("status") or record.get("status") or "")
     if len(returns) == 1:
-        metrics = record.get("metrics") or {}
+        # Public: also given episode lines built by hand from run_episode, without metrics.
+        metrics = record.get("metrics", {}) if record["kind"] == "episode" else {}
         extra = ""
         for key in ("outcome", "status", "success", "win"):
             if key in metrics:
                 extra = f", {key} {metrics[key]}"
                 break
         return f"{status}: return {returns[0]:g} after {result.get('steps', '?')} steps{extra}"
-    winners = [int(w) for w in result.get("winners") or []]
-    if status == "forfeit" and result.get("forfeit") is not None:
-        loser = int(result["forfeit"])
+    winners = result.get("winners", [])
+    loser = result.get("forfeit")
+    if status == "forfeit" and loser is not None:
         who = names[loser] if loser < len(names) else f"seat {loser}"
         return f"forfeit by {who}; returns {', '.join(f'{r:g}' for r in returns)}"
     if winners:
@@ -60,12 +73,12 @@ def outcome_text(record: Mapping[str, Any], game: Game[Any] | None) -> str:
     return f"draw ({status}, {result.get('steps', '?')} moves)"
 
 
-def _answers(game: Game[Any], decision: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _answers(game: Game[Any], decision: DecisionRecord) -> list[dict[str, Any]]:
     subs = {s.index: s for s in game.subproblems}
-    raw = {str(k): v for k, v in (decision.get("intermediate") or {}).items()}
+    raw = {str(k): v for k, v in decision["intermediate"].items()}
     answers = []
     seen = set()
-    for score in decision.get("scores") or []:
+    for score in decision["scores"]:
         index = int(score["index"])
         seen.add(index)
         sub = subs.get(index)
@@ -108,32 +121,32 @@ def _answers(game: Game[Any], decision: Mapping[str, Any]) -> list[dict[str, Any
 def _decision(
     game: Game[Any],
     seat: int,
-    decision: Mapping[str, Any],
+    decision: DecisionRecord,
     players: Sequence[str],
     observation: str,
 ) -> dict[str, Any]:
     attempts = [
         {
-            "status": str(a.get("status", "")),
-            "action": a.get("action"),
-            "raw": [str(x) for x in a.get("raw_outputs") or []],
-            "feedback": a.get("feedback"),
-            "info": a.get("info") or {},
+            "status": a["status"],
+            "action": a["action"],
+            "raw": list(a["raw_outputs"]),
+            "feedback": a.get("feedback"),  # only rejected attempts have feedback
+            "info": a["info"],
         }
-        for a in decision.get("attempts") or []
+        for a in decision["attempts"]
     ]
     return {
         "seat": seat,
         "label": game.player_label(seat) if seat < game.num_players else f"seat {seat}",
         "player": players[seat] if seat < len(players) else "",
-        "action": decision.get("action"),
-        "status": str(decision.get("status", "")),
-        "fallback": decision.get("fallback"),
-        "forfeit": bool(decision.get("forfeit")),
+        "action": decision["action"],
+        "status": decision["status"],
+        "fallback": decision["fallback"],
+        "forfeit": decision["forfeit"],
         "attempts": attempts,
         "answers": _answers(game, decision),
-        "usage": {k: v for k, v in (decision.get("usage") or {}).items() if isinstance(v, int)},
-        "latency": float(decision.get("latency_s") or 0.0),
+        "usage": {k: v for k, v in decision["usage"].items() if isinstance(v, int)},
+        "latency": float(decision["latency_s"]),
         "observation": observation,
     }
 
@@ -145,31 +158,33 @@ def _moved(session: GameSession, index: int) -> str:
     return "; ".join(f"{session.game.player_label(p)} played {a}" for p, a in sorted(joint.items()))
 
 
-def build_replay(record: Mapping[str, Any]) -> dict[str, Any]:
+def build_replay(record: ResultsLine) -> dict[str, Any]:
     """The page data of one finished record (``kind`` ``match`` or ``episode``).
 
     Raises:
         ValueError: The record has no ``result.record`` to replay (e.g. it ended in an error).
         GameError: The game is not registered or the actions do not replay.
     """
-    result = record.get("result") or {}
-    if "record" not in result:
+    if record["kind"] == "round" or is_failed(record) or "record" not in record["result"]:
         raise ValueError(f"record {record_id(record)} has no game record to replay")
+    result = record["result"]
     session = GameSession.from_dict(result["record"])
     game = session.game
-    players = [str(s) for s in record.get("seats") or []]
-    by_step: dict[int, Mapping[str, Any]] = {}
-    for entry in record.get("trajectory") or []:
-        by_step.setdefault(int(entry.get("step", len(by_step))), entry)
+    players = record.get("seats", [])
+    by_step: dict[int, Step] = {}
+    for entry in record.get("trajectory", []):  # hand-made lines may have no trajectory
+        by_step.setdefault(entry["step"], entry)
     palettes = PaletteTable()
     with_drawing = drawer_for(game.id) is not draw_fallback
     steps = []
     for index, state in enumerate(session.states):
-        entry = by_step.get(index, {})
-        observations = entry.get("observations") or {}
+        at = by_step.get(index)
+        observations = {} if at is None else at["observations"]
         decisions = [
             _decision(game, int(seat), d, players, str(observations.get(str(seat), "")))
-            for seat, d in sorted((entry.get("decisions") or {}).items(), key=lambda kv: int(kv[0]))
+            for seat, d in sorted(
+                ({} if at is None else at["decisions"]).items(), key=lambda kv: int(kv[0])
+            )
         ]
         acting = game.current_players(state)
         step: dict[str, Any] = {
@@ -186,17 +201,17 @@ def build_replay(record: Mapping[str, Any]) -> dict[str, Any]:
     names = seat_names(record, game)
     return {
         "id": record_id(record),
-        "kind": str(record.get("kind", "")),
+        "kind": record["kind"],
         "game": game.versioned_id,
         "gameName": game.name,
         "options": game.options_dict(),
         "seed": session.seed,
         "seats": names,
-        "label": str(record.get("label") or ""),
-        "status": str(result.get("status", "")),
+        "label": record.get("label", "") if record["kind"] == "episode" else "",
+        "status": result.get("status", ""),
         "outcome": outcome_text(record, game),
-        "returns": list(result.get("returns") or []),
-        "metrics": dict(record.get("metrics") or {}),
+        "returns": list(result["returns"]),
+        "metrics": dict(record.get("metrics", {})) if record["kind"] == "episode" else {},
         "subproblems": [
             {"index": s.index, "name": s.name, "question": s.question, "scored": s.scored}
             for s in game.subproblems

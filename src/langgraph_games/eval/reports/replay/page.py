@@ -22,6 +22,7 @@ from langgraph_games.eval.reports.replay.build import (
     record_id,
     seat_names,
 )
+from langgraph_games.eval.running.records import ResultsLine, is_failed
 from langgraph_games.games.errors import GameError
 from langgraph_games.games.registry import make
 
@@ -102,14 +103,14 @@ class ReplaySet:
     skipped: list[str] = field(default_factory=list)
 
 
-def page_name(record: Mapping[str, Any]) -> str:
+def page_name(record: ResultsLine) -> str:
     """``<game>-<id>.html`` with only safe characters."""
     game = str(record.get("game", "game")).split("-v")[0]
     return _UNSAFE.sub("_", f"{game}-{record_id(record)}") + ".html"
 
 
 def write_replays(
-    records: Sequence[tuple[str, Mapping[str, Any]]],
+    records: Sequence[tuple[str, ResultsLine]],
     out_dir: str | Path,
     *,
     notes: Sequence[str] = (),
@@ -128,18 +129,20 @@ def write_replays(
     out.mkdir(parents=True, exist_ok=True)
     written = ReplaySet(index=out / "index.html", skipped=list(notes))
     for source, record in records:
+        played = None if record["kind"] == "round" or is_failed(record) else record
         try:
-            game = make(str(record["game"]), **dict(record.get("options") or {}))
+            options = {} if record["kind"] == "round" else record.get("options", {})
+            game = make(str(record["game"]), **options)
         except (GameError, KeyError, TypeError) as exc:
             game = None
             reason = f"{source}: cannot load game {record.get('game')!r}: {exc}"
         entry = IndexEntry(
             record_id=record_id(record),
-            kind=str(record.get("kind", "")),
+            kind=record["kind"],
             game=str(record.get("game", "?")),
             players=" vs ".join(seat_names(record, game)),
             outcome=outcome_text(record, game),
-            steps=(record.get("result") or {}).get("steps"),
+            steps=None if played is None else played["result"].get("steps"),
             href=None,
             source=source,
         )
@@ -147,7 +150,7 @@ def write_replays(
         if game is None:
             written.skipped.append(reason)
             continue
-        if record.get("status") == "error" or "record" not in (record.get("result") or {}):
+        if played is None or "record" not in played["result"]:
             written.skipped.append(
                 f"{source}: {entry.record_id} has no game to replay ({entry.outcome})"
             )
