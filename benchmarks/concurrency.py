@@ -9,7 +9,8 @@ Four game ends sooner), so each makes exactly 6 calls one after another and the 
 takes 6 x latency: an ideal throughput of N / latency calls per second. The efficiency is
 achieved / ideal. Aim: at least 90% at N = 64 with a 100 ms model.
 
-Modes: ``inprocess`` (``run_episode`` under ``asyncio.gather`` on this process's loop, as the
+Modes: ``inprocess`` (``run_episode`` under ``asyncio.gather`` on this process's loop inside
+``steady_gc``, as the
 executor with one worker), ``workers`` (``--workers`` worker processes) and ``ray``
 (``--workers`` Ray actors on a local ``ray.init()`` cluster). Workers and Ray are measured in
 the *steady state*: the executor's worker pool
@@ -98,10 +99,9 @@ async def inprocess(n: int, latency: float) -> int:
     model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
     player = gamebot_player(model, "connect4")
     options = EpisodeOptions(max_retries=0, max_steps=MOVES)
-    with steady_gc():  # as the executor runs its episodes
-        await asyncio.gather(
-            *(run_episode("connect4", [player, player], seed=i, options=options) for i in range(n))
-        )
+    await asyncio.gather(
+        *(run_episode("connect4", [player, player], seed=i, options=options) for i in range(n))
+    )
     return len(model.calls)
 
 
@@ -228,11 +228,12 @@ def main() -> None:
         for latency in args.latencies:
             for mode in chosen:
                 if mode == "inprocess":
-                    for n in args.sizes:
-                        cpu0, wall0 = cpu_seconds(), time.perf_counter()
-                        calls = asyncio.run(inprocess(n, latency))
-                        elapsed, cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
-                        rows.append(_row(latency, n, mode, calls, elapsed, cpu, two_node))
+                    with steady_gc():  # as the executor (and the command line) run episodes
+                        for n in args.sizes:
+                            cpu0, wall0 = cpu_seconds(), time.perf_counter()
+                            calls = asyncio.run(inprocess(n, latency))
+                            elapsed, cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
+                            rows.append(_row(latency, n, mode, calls, elapsed, cpu, two_node))
                     continue
                 startup, measured = asyncio.run(
                     steady(mode, latency, args.sizes, args.workers, args.warmup, Path(scratch))
