@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import pickle
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from langgraph_games.eval.running.executor import Job, run_jobs
 from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.running.workers import (
     EndpointShare,
+    SlotPlayer,
     default_workers,
     endpoint_shares,
     portable,
@@ -221,3 +224,19 @@ def test_the_embedded_model_gets_its_share_of_the_cores(monkeypatch: pytest.Monk
     pool.models["scripted-endpoint"] = pool.models.pop("local")
     setup, _, _ = prepare(jobs, slots=2, setup_fields=fields, pool=pool, cores=8)
     assert "n_threads" not in setup.model_settings  # not the embedded model
+
+
+def test_a_worker_slot_plays_every_task_of_a_game_on_one_engine() -> None:
+    model = ScriptedChatModel(script=first_legal_move)
+    recipe = registry.resolve_player("gamebot", model=model)
+    jobs = [
+        Job(f"m{i}", [recipe, recipe], i, {"match_id": f"m{i}"}, make("connect4")) for i in range(3)
+    ]
+    fields = {"base": {"kind": "match", "spec_hash": "x"}, "options": EpisodeOptions(max_steps=2)}
+    setup, tasks, _ = prepare(jobs, slots=1, setup_fields=fields, pool=None)
+    copies = [pickle.loads(pickle.dumps(task)) for task in tasks]  # as a worker receives them
+    slot = SlotPlayer(0, setup)
+    engines = {id(slot.game_of(task)) for task in copies}
+    assert len({id(task.game) for task in copies}) == 3 and len(engines) == 1
+    other = pickle.loads(pickle.dumps(replace(tasks[0], game=make("tictactoe"))))
+    assert id(slot.game_of(other)) not in engines  # another game, another engine
