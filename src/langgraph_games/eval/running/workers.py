@@ -106,11 +106,14 @@ class PortableSeat:
         spec: The parsed spec.
         settings: The validated settings.
         model: ``None`` (no model), a model spec to load in the worker, or a model object.
+        key: What tells seats apart in a worker (spec, settings and model), computed once
+            here: each task brings its own copy of its seats.
     """
 
     spec: PlayerSpec
     settings: PlayerSettings
     model: str | BaseChatModel | None
+    key: str = ""
 
     def recipe(self, pool: ModelPool) -> PlayerRecipe:
         """The recipe again, in a worker, with its model from ``pool`` (or as sent)."""
@@ -182,13 +185,13 @@ class SlotPlayer:
         self.number = number
         self.setup = setup
         self.pool = ModelPool(**setup.model_settings)
-        self.recipes: dict[tuple[str, str, str], PlayerRecipe] = {}
+        self.recipes: dict[str, PlayerRecipe] = {}
         self.built = PlayerCache()
         self.games: dict[tuple[str, str], Game[Any]] = {}
 
     def recipe_of(self, seat: PortableSeat) -> PlayerRecipe:
         """The seat's recipe in this process (resolved on first use)."""
-        key = (seat.spec.label, repr(seat.settings), repr(seat.model))
+        key = seat.key or f"{seat.spec.label}|{seat.settings!r}|{seat.model!r}"
         if key not in self.recipes:
             recipe = self.recipes[key] = seat.recipe(self.pool)
             share = self.setup.endpoints.get(seat.model) if isinstance(seat.model, str) else None
@@ -236,7 +239,8 @@ def portable(recipe: PlayerRecipe, pool: ModelPool | None) -> PortableSeat:
     model: str | BaseChatModel | None = recipe.model
     if recipe.model is not None and id(recipe.model) in named:
         model = named[id(recipe.model)]
-    return PortableSeat(recipe.spec, recipe.settings, model)
+    key = f"{recipe.spec.label}|{recipe.settings!r}|{model!r}"
+    return PortableSeat(recipe.spec, recipe.settings, model, key)
 
 
 def _checked(seat: PortableSeat) -> PortableSeat:
