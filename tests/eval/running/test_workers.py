@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import pickle
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from langgraph_games.eval.running.workers import (
     split_limit,
 )
 from langgraph_games.eval.running.workers_dispatch import slots_for
+from langgraph_games.eval.running.workers_pool import take_waiting
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
@@ -240,3 +243,12 @@ def test_a_worker_slot_plays_every_task_of_a_game_on_one_engine() -> None:
     assert len({id(task.game) for task in copies}) == 3 and len(engines) == 1
     other = pickle.loads(pickle.dumps(replace(tasks[0], game=make("tictactoe"))))
     assert id(slot.game_of(other)) not in engines  # another game, another engine
+
+
+def test_a_worker_takes_every_waiting_task_in_one_hop_and_stops_at_none() -> None:
+    inbox: Any = multiprocessing.get_context("spawn").Queue()
+    for item in ["a", "b", "c", None, "after"]:
+        inbox.put(item)
+    time.sleep(0.2)  # the queue's feeder thread has written them all
+    assert take_waiting(inbox) == ["a", "b", "c", None]
+    assert take_waiting(inbox) == ["after"]
