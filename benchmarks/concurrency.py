@@ -10,16 +10,15 @@ takes 6 x latency: an ideal throughput of N / latency calls per second. The effi
 achieved / ideal. Aim: at least 90% at N = 64 with a 100 ms model.
 
 Modes: ``inprocess`` (``run_episode`` under ``asyncio.gather`` on this process's loop inside
-``steady_gc``, as the
-executor with one worker), ``workers`` (``--workers`` worker processes) and ``ray``
-(``--workers`` Ray actors on a local ``ray.init()`` cluster). Workers and Ray are measured in
-the *steady state*: the executor's worker pool
-(:class:`~langgraph_games.eval.running.workers_dispatch.WorkerPool`, the one ``run_jobs``
-uses) is started once per latency and warmed up with ``--warmup`` episodes per worker (each
-worker imports the package and builds its players), then every size is one timed batch on
-it, its records appended to a scratch results file by this process, the one writer. The
-start-up (starting the workers and the warm-up batch; for Ray also starting the local
-cluster) is printed apart.
+``steady_gc``, starts spaced by ``START_SPACING_S``, as the executor with one worker),
+``workers`` (``--workers`` worker processes) and ``ray`` (``--workers`` Ray actors on a
+local ``ray.init()`` cluster). Workers and Ray are measured in the *steady state*: the
+executor's worker pool (:class:`~langgraph_games.eval.running.workers_dispatch.WorkerPool`,
+the one ``run_jobs`` uses) is started once per latency and warmed up with ``--warmup``
+episodes per worker (each worker imports the package and builds its players), then every
+size is one timed batch on it, its records appended to a scratch results file by this
+process, the one writer. The start-up (starting the workers and the warm-up batch; for Ray
+also starting the local cluster) is printed apart.
 
 Framework CPU per call is the CPU time (user + system) of this process and every process
 under it (worker processes; Ray's workers and daemons) over the batch, read from
@@ -49,6 +48,7 @@ from langgraph.graph import END, START, StateGraph
 from _common import machine, table
 from langgraph_games.eval.running.executor import Job
 from langgraph_games.eval.running.gc_tuning import steady_gc
+from langgraph_games.eval.running.jobs import START_SPACING_S
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.workers import prepare
 from langgraph_games.eval.running.workers_dispatch import WorkerPool, make_backend
@@ -99,9 +99,12 @@ async def inprocess(n: int, latency: float) -> int:
     model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
     player = gamebot_player(model, "connect4")
     options = EpisodeOptions(max_retries=0, max_steps=MOVES)
-    await asyncio.gather(
-        *(run_episode("connect4", [player, player], seed=i, options=options) for i in range(n))
-    )
+
+    async def started(i: int) -> Any:
+        await asyncio.sleep(i * START_SPACING_S)  # as the executor starts a batch
+        return await run_episode("connect4", [player, player], seed=i, options=options)
+
+    await asyncio.gather(*(started(i) for i in range(n)))
     return len(model.calls)
 
 

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from langgraph_games import __version__
 from langgraph_games.eval.running.gc_tuning import steady_gc
-from langgraph_games.eval.running.jobs import Job, PlayerCache, play_job
+from langgraph_games.eval.running.jobs import START_SPACING_S, Job, PlayerCache, play_job
 from langgraph_games.eval.running.players import ModelPool, check_models
 from langgraph_games.eval.running.records import PlayedRecord, RunFields
 from langgraph_games.eval.running.results import ResultsFile
@@ -159,7 +159,9 @@ async def run_jobs(
         results.append(record)
         written(record)
 
-    async def one(job: Job) -> None:
+    async def one(job: Job, position: int) -> None:
+        if position < concurrency:  # later ones start as earlier ones end
+            await asyncio.sleep(position * START_SPACING_S)
         async with episodes_at_once.slot():
             record = await play_job(
                 job,
@@ -197,7 +199,7 @@ async def run_jobs(
             )
         else:
             with steady_gc():  # see gc_tuning: a third of the CPU per call, untuned
-                tasks = [asyncio.ensure_future(one(job)) for job in jobs]
+                tasks = [asyncio.ensure_future(one(job, i)) for i, job in enumerate(jobs)]
                 await asyncio.gather(*tasks)
     finally:
         for task in tasks:

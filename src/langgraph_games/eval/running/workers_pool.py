@@ -20,6 +20,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from langgraph_games.eval.running.gc_tuning import tune_worker_process
+from langgraph_games.eval.running.jobs import START_SPACING_S
 from langgraph_games.eval.running.workers import (
     Event,
     Finished,
@@ -69,15 +70,6 @@ async def _serve(number: int, setup: Setup, inbox: Any, outbox: Any) -> None:
             handle.add_done_callback(running.discard)
     if running:
         await asyncio.gather(*running)
-
-
-START_SPACING_S = 0.002
-"""Between the starts of the episodes a worker receives at once: about one decision's CPU.
-
-Episodes started together ask their models together; against endpoints of similar latency
-they keep asking together, and each round's decisions then wait for one another's CPU.
-Spacing the starts by what one decision costs lets each be worked on as its reply lands.
-"""
 
 
 def take_waiting(inbox: Any) -> list[Task | None]:
