@@ -160,9 +160,9 @@ async def run_jobs(
         written(record)
 
     async def one(job: Job, position: int) -> None:
-        if position < concurrency:  # later ones start as earlier ones end
-            await asyncio.sleep(position * START_SPACING_S)
-        async with episodes_at_once.slot():
+        async with episodes_at_once.slot():  # taken in job order: nothing awaited before
+            if 0 < position < concurrency:  # the first batch; later ones start as others end
+                await asyncio.sleep(position * START_SPACING_S)
             record = await play_job(
                 job,
                 base,
