@@ -1,4 +1,4 @@
-"""Module-level model scripts for the worker tests (pickled by reference into workers)."""
+"""Shared pieces of the worker tests: model scripts (pickled by reference), small arenas."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import os
 import re
 from pathlib import Path
 from typing import Any
+
+from langgraph_games.eval import ArenaSpec
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
 KILL_MARKER = "LGG_TEST_KILL_MARKER"
@@ -28,3 +30,27 @@ def dies_once(messages: Any) -> str:
     except FileExistsError:
         return first_legal_move(messages)
     os._exit(9)  # a worker killed mid-episode
+
+
+TIMING = {"started_at", "duration_s", "latency_s", "seconds_per_decision"}
+
+
+def stable(value: Any) -> Any:
+    """``value`` without its timing fields (wall-clock times and latencies), at any depth."""
+    if isinstance(value, dict):
+        return {k: stable(v) for k, v in value.items() if k not in TIMING}
+    if isinstance(value, list):
+        return [stable(v) for v in value]
+    return value
+
+
+def small_arena(**kwargs: Any) -> ArenaSpec:
+    """Six quick TicTacToe matches, three at once (``kwargs`` override)."""
+    base: dict[str, Any] = {
+        "game": "tictactoe",
+        "players": ["minimax:depth=2", "random"],
+        "matches": 6,
+        "concurrency": 3,
+    }
+    base.update(kwargs)
+    return ArenaSpec(**base)

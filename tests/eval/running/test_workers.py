@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from langgraph_games.cli._options import add_worker_flags, workers_of
-from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
+from langgraph_games.eval import ResultsFile, run_arena
 from langgraph_games.eval.running.executor import Job, run_jobs
 from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.running.workers import (
@@ -33,46 +33,24 @@ from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.models.limiter import limiter_for
 from langgraph_games.players import registry
-from workers_support import KILL_MARKER, dies_once, first_legal_move
-
-TIMING = {"started_at", "duration_s", "latency_s", "seconds_per_decision"}
-
-
-def _stable(value: Any) -> Any:
-    """``value`` without its timing fields (wall-clock times and latencies), at any depth."""
-    if isinstance(value, dict):
-        return {k: _stable(v) for k, v in value.items() if k not in TIMING}
-    if isinstance(value, list):
-        return [_stable(v) for v in value]
-    return value
-
-
-def _arena(**kwargs: Any) -> ArenaSpec:
-    base: dict[str, Any] = {
-        "game": "tictactoe",
-        "players": ["minimax:depth=2", "random"],
-        "matches": 6,
-        "concurrency": 3,
-    }
-    base.update(kwargs)
-    return ArenaSpec(**base)
+from workers_support import KILL_MARKER, dies_once, first_legal_move, small_arena, stable
 
 
 async def test_two_workers_write_the_records_of_one_process(tmp_path: Path) -> None:
-    one = await run_arena(_arena(workers=1), tmp_path / "one", progress=False)
-    two = await run_arena(_arena(workers=2), tmp_path / "two", progress=False)
+    one = await run_arena(small_arena(workers=1), tmp_path / "one", progress=False)
+    two = await run_arena(small_arena(workers=2), tmp_path / "two", progress=False)
     assert one.results_path.name == two.results_path.name  # workers are not in the hash
-    by_id = {r["match_id"]: _stable(r) for r in ResultsFile(one.results_path).read().records}
+    by_id = {r["match_id"]: stable(r) for r in ResultsFile(one.results_path).read().records}
     records = ResultsFile(two.results_path).read().records
     assert two.played == one.played == len(records) == 6
-    assert {r["match_id"]: _stable(r) for r in records} == by_id
-    assert _stable(one.rows) == _stable(two.rows)
+    assert {r["match_id"]: stable(r) for r in records} == by_id
+    assert stable(one.rows) == stable(two.rows)
 
 
 async def test_an_interrupted_worker_run_resumes_and_plays_each_match_once(
     tmp_path: Path,
 ) -> None:
-    arena = _arena(workers=2, matches=8)
+    arena = small_arena(workers=2, matches=8)
     written = 0
 
     class Interrupted(Exception):
@@ -165,7 +143,7 @@ def test_a_named_models_bounds_are_split_and_applied_in_workers() -> None:
 
 def test_workers_must_be_at_least_one() -> None:
     with pytest.raises(ValueError, match="workers"):
-        _arena(workers=0)
+        small_arena(workers=0)
 
 
 async def test_no_jobs_start_no_workers(tmp_path: Path) -> None:

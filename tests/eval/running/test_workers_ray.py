@@ -14,7 +14,7 @@ import pytest
 import workers_support
 from langgraph_games.cli import _options as cli_options
 from langgraph_games.cli import main
-from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
+from langgraph_games.eval import ResultsFile, run_arena
 from langgraph_games.eval.running import workers_ray
 from langgraph_games.eval.running.executor import Job, run_jobs
 from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
@@ -22,18 +22,9 @@ from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import registry
-from workers_support import KILL_MARKER, dies_once
+from workers_support import KILL_MARKER, dies_once, small_arena, stable
 
-TIMING = {"started_at", "duration_s", "latency_s", "seconds_per_decision"}
 needs_ray = pytest.mark.skipif(not have_ray(), reason="Ray is not installed (the 'ray' extra)")
-
-
-def _stable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _stable(v) for k, v in value.items() if k not in TIMING}
-    if isinstance(value, list):
-        return [_stable(v) for v in value]
-    return value
 
 
 @pytest.fixture(scope="module")
@@ -59,29 +50,20 @@ def ray_cluster() -> Iterator[Path]:
                 os.environ[key] = value
 
 
-def _arena(**kwargs: Any) -> ArenaSpec:
-    base: dict[str, Any] = {
-        "game": "tictactoe",
-        "players": ["minimax:depth=2", "random"],
-        "matches": 6,
-        "concurrency": 3,
-    }
-    base.update(kwargs)
-    return ArenaSpec(**base)
-
-
 @needs_ray
 async def test_a_ray_arena_writes_the_records_of_one_process(
     ray_cluster: Path, tmp_path: Path
 ) -> None:
-    one = await run_arena(_arena(), tmp_path / "one", progress=False)
-    on_ray = await run_arena(_arena(executor="ray", workers=2), tmp_path / "ray", progress=False)
+    one = await run_arena(small_arena(), tmp_path / "one", progress=False)
+    on_ray = await run_arena(
+        small_arena(executor="ray", workers=2), tmp_path / "ray", progress=False
+    )
     assert one.results_path.name == on_ray.results_path.name  # the executor is not hashed
-    by_id = {r["match_id"]: _stable(r) for r in ResultsFile(one.results_path).read().records}
+    by_id = {r["match_id"]: stable(r) for r in ResultsFile(one.results_path).read().records}
     records = ResultsFile(on_ray.results_path).read().records
     assert on_ray.played == one.played == len(records) == 6
-    assert {r["match_id"]: _stable(r) for r in records} == by_id
-    assert _stable(one.rows) == _stable(on_ray.rows)
+    assert {r["match_id"]: stable(r) for r in records} == by_id
+    assert stable(one.rows) == stable(on_ray.rows)
 
 
 @needs_ray
@@ -114,7 +96,7 @@ async def test_a_killed_ray_worker_loses_no_episode_and_writes_none_twice(
 async def test_an_interrupted_ray_run_resumes_and_plays_each_match_once(
     ray_cluster: Path, tmp_path: Path
 ) -> None:
-    arena = _arena(executor="ray", workers=2, matches=8)
+    arena = small_arena(executor="ray", workers=2, matches=8)
     written = 0
 
     class Interrupted(Exception):
@@ -161,4 +143,4 @@ async def test_the_ray_executor_without_ray_is_a_clear_error_in_the_api(
 ) -> None:
     monkeypatch.setattr(workers_ray, "ray", None)
     with pytest.raises(ValueError, match=r"pip install 'langgraph-games\[ray\]'"):
-        await run_arena(_arena(executor="ray"), tmp_path, progress=False)
+        await run_arena(small_arena(executor="ray"), tmp_path, progress=False)
