@@ -7,7 +7,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from langgraph_games.eval import ArenaSpec
+import pytest
+
+from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
 KILL_MARKER = "LGG_TEST_KILL_MARKER"
@@ -54,3 +56,26 @@ def small_arena(**kwargs: Any) -> ArenaSpec:
     }
     base.update(kwargs)
     return ArenaSpec(**base)
+
+
+async def assert_an_interrupted_run_resumes_once(arena: ArenaSpec, folder: Path) -> None:
+    """Stop ``arena`` (8 matches) after 3 records as a crash would, run it again: 8 ids, once."""
+    written = 0
+
+    class Interrupted(Exception):
+        pass
+
+    def count(_: Any) -> None:
+        nonlocal written
+        written += 1
+        if written == 3:
+            raise Interrupted  # the parent dies in the middle (Ctrl-C, a crash)
+
+    with pytest.raises(Interrupted):
+        await run_arena(arena, folder, progress=False, on_match=count)
+    path = next(folder.glob("*.jsonl"))
+    assert len(ResultsFile(path).read().records) == 3
+    report = await run_arena(arena, folder, progress=False)
+    ids = [r["match_id"] for r in ResultsFile(path).read().records]
+    assert report.skipped == 3 and report.played == 5
+    assert len(ids) == len(set(ids)) == 8

@@ -33,7 +33,14 @@ from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.models.limiter import limiter_for
 from langgraph_games.players import registry
-from workers_support import KILL_MARKER, dies_once, first_legal_move, small_arena, stable
+from workers_support import (
+    KILL_MARKER,
+    assert_an_interrupted_run_resumes_once,
+    dies_once,
+    first_legal_move,
+    small_arena,
+    stable,
+)
 
 
 async def test_two_workers_write_the_records_of_one_process(tmp_path: Path) -> None:
@@ -50,26 +57,7 @@ async def test_two_workers_write_the_records_of_one_process(tmp_path: Path) -> N
 async def test_an_interrupted_worker_run_resumes_and_plays_each_match_once(
     tmp_path: Path,
 ) -> None:
-    arena = small_arena(workers=2, matches=8)
-    written = 0
-
-    class Interrupted(Exception):
-        pass
-
-    def count(_: dict[str, Any]) -> None:
-        nonlocal written
-        written += 1
-        if written == 3:
-            raise Interrupted  # the parent dies in the middle (Ctrl-C, a crash)
-
-    with pytest.raises(Interrupted):
-        await run_arena(arena, tmp_path, progress=False, on_match=count)
-    path = next(tmp_path.glob("*.jsonl"))
-    assert len(ResultsFile(path).read().records) == 3
-    report = await run_arena(arena, tmp_path, progress=False)
-    ids = [r["match_id"] for r in ResultsFile(path).read().records]
-    assert report.skipped == 3 and report.played == 5
-    assert len(ids) == len(set(ids)) == 8
+    await assert_an_interrupted_run_resumes_once(small_arena(workers=2, matches=8), tmp_path)
 
 
 def _jobs(model: ScriptedChatModel, count: int) -> list[Job]:

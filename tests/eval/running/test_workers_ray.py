@@ -7,7 +7,6 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,7 +21,13 @@ from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import registry
-from workers_support import KILL_MARKER, dies_once, small_arena, stable
+from workers_support import (
+    KILL_MARKER,
+    assert_an_interrupted_run_resumes_once,
+    dies_once,
+    small_arena,
+    stable,
+)
 
 needs_ray = pytest.mark.skipif(not have_ray(), reason="Ray is not installed (the 'ray' extra)")
 
@@ -96,26 +101,9 @@ async def test_a_killed_ray_worker_loses_no_episode_and_writes_none_twice(
 async def test_an_interrupted_ray_run_resumes_and_plays_each_match_once(
     ray_cluster: Path, tmp_path: Path
 ) -> None:
-    arena = small_arena(executor="ray", workers=2, matches=8)
-    written = 0
-
-    class Interrupted(Exception):
-        pass
-
-    def count(_: dict[str, Any]) -> None:
-        nonlocal written
-        written += 1
-        if written == 3:
-            raise Interrupted
-
-    with pytest.raises(Interrupted):
-        await run_arena(arena, tmp_path, progress=False, on_match=count)
-    path = next(tmp_path.glob("*.jsonl"))
-    assert len(ResultsFile(path).read().records) == 3
-    report = await run_arena(arena, tmp_path, progress=False)
-    ids = [r["match_id"] for r in ResultsFile(path).read().records]
-    assert report.skipped == 3 and report.played == 5
-    assert len(ids) == len(set(ids)) == 8
+    await assert_an_interrupted_run_resumes_once(
+        small_arena(executor="ray", workers=2, matches=8), tmp_path
+    )
 
 
 def test_asking_for_ray_without_it_is_one_clear_line(
