@@ -17,6 +17,11 @@ whose first number is a count): the printed ratio is current / baseline (below 1
 when the column is a time). The best of the repeats is the smallest value. Where the first
 cell does not tell rows apart (``concurrency.py``: latency, N, mode), ``--key-cells 3``
 names each row by its first three cells.
+
+``--baseline-env NAME=VALUE`` (repeatable) sets an environment variable for the baseline's
+runs only: with ``--baseline HEAD`` it compares two settings of the same code, e.g.
+``--baseline HEAD --baseline-env LANGGRAPH_GAMES_EVENT_LOOP=asyncio`` measures uvloop (the
+default where installed) against asyncio's own loop.
 """
 
 from __future__ import annotations
@@ -48,8 +53,10 @@ def extract(rev: str, into: Path) -> Path:
     return into
 
 
-def run_script(tree: Path, script: str, args: list[str]) -> str:
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+def run_script(
+    tree: Path, script: str, args: list[str], extra_env: dict[str, str] | None = None
+) -> str:
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"), **(extra_env or {}))
     path = tree / "benchmarks" / script
     if not path.is_file():  # a benchmark newer than the baseline: the working tree's copy
         path = ROOT / "benchmarks" / script
@@ -105,21 +112,33 @@ def main() -> None:
     parser.add_argument(
         "--key-cells", type=int, default=1, help="name rows by their first N cells (default 1)"
     )
+    parser.add_argument(
+        "--baseline-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment variable for the baseline's runs only (repeatable)",
+    )
     parser.add_argument("script")
     parser.add_argument("args", nargs=argparse.REMAINDER)
     ns = parser.parse_args()
     if not (ROOT / "benchmarks" / ns.script).is_file():
         raise SystemExit(f"error: no benchmark {ns.script!r} in {ROOT / 'benchmarks'}")
+    bad = [item for item in ns.baseline_env if "=" not in item or item.startswith("=")]
+    if bad:
+        raise SystemExit(f"error: --baseline-env takes NAME=VALUE, got {bad[0]!r}")
+    base_env = dict(item.split("=", 1) for item in ns.baseline_env)
     with tempfile.TemporaryDirectory() as tmp:
         base = extract(ns.baseline, Path(tmp))
         baseline_runs, current_runs = [], []
         last_base = last_current = ""
         for _ in range(ns.repeats):
-            last_base = run_script(base, ns.script, ns.args)
+            last_base = run_script(base, ns.script, ns.args, base_env)
             baseline_runs.append(rows_of(last_base, ns.column, ns.key_cells))
             last_current = run_script(ROOT, ns.script, ns.args)
             current_runs.append(rows_of(last_current, ns.column, ns.key_cells))
-    print(f"== baseline {ns.baseline} (last of {ns.repeats} runs)\n{last_base}")
+    label = " ".join([ns.baseline, *ns.baseline_env])
+    print(f"== baseline {label} (last of {ns.repeats} runs)\n{last_base}")
     print(f"== working tree (last of {ns.repeats} runs)\n{last_current}")
     old, new = best(baseline_runs), best(current_runs)
     shared = [k for k in rows_of(last_current, ns.column, ns.key_cells) if k in old and k in new]
@@ -129,7 +148,7 @@ def main() -> None:
     ]
     what = f", column {ns.column!r}" if ns.column else ""
     print(f"{ns.script} {' '.join(ns.args)}: best of {ns.repeats} runs each{what} ({machine()})\n")
-    print(table(["row", f"baseline {ns.baseline}", "current", "current / baseline"], rows))
+    print(table(["row", f"baseline {label}", "current", "current / baseline"], rows))
 
 
 if __name__ == "__main__":

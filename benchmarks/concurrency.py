@@ -25,6 +25,9 @@ under it (worker processes; Ray's workers and daemons) over the batch, read from
 ``/proc``, divided by the model calls (Linux only). Measured in the same run with an
 instant model, as baselines: a plain Python loop calling the model, and a minimal
 two-node LangGraph loop (a prompt node and a model node, looping).
+Everything runs on the event loop the command line uses (uvloop where installed; set
+``LANGGRAPH_GAMES_EVENT_LOOP=asyncio`` for asyncio's own, see
+``langgraph_games.eval.running.event_loop``); the header names it.
 Default: a quick subset (100 ms; N = 1, 8, 64; every mode Ray included when installed).
 """
 
@@ -46,6 +49,8 @@ from langchain_core.messages import HumanMessage
 from langgraph.graph import END, START, StateGraph
 
 from _common import machine, table
+from langgraph_games.eval.running.event_loop import loop_kind
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.executor import Job
 from langgraph_games.eval.running.gc_tuning import steady_gc
 from langgraph_games.eval.running.jobs import START_SPACING_S
@@ -225,7 +230,7 @@ def main() -> None:
     parser.add_argument("--baseline-calls", type=int, default=300)
     args = parser.parse_args()
     chosen = args.modes or [m for m in modes if m != "ray" or have_ray()]
-    plain, two_node = asyncio.run(baselines(args.baseline_calls))
+    plain, two_node = run_loop(baselines(args.baseline_calls))
     rows, startups = [], []
     with tempfile.TemporaryDirectory() as scratch:
         for latency in args.latencies:
@@ -234,11 +239,11 @@ def main() -> None:
                     with steady_gc():  # as the executor (and the command line) run episodes
                         for n in args.sizes:
                             cpu0, wall0 = cpu_seconds(), time.perf_counter()
-                            calls = asyncio.run(inprocess(n, latency))
+                            calls = run_loop(inprocess(n, latency))
                             elapsed, cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
                             rows.append(_row(latency, n, mode, calls, elapsed, cpu, two_node))
                     continue
-                startup, measured = asyncio.run(
+                startup, measured = run_loop(
                     steady(mode, latency, args.sizes, args.workers, args.warmup, Path(scratch))
                 )
                 label = f"{mode}={args.workers}"
@@ -246,7 +251,10 @@ def main() -> None:
                 for n, (calls, elapsed, cpu) in zip(args.sizes, measured, strict=True):
                     rows.append(_row(latency, n, label, calls, elapsed, cpu, two_node))
     rows.sort(key=lambda r: (float(str(r[0]).split()[0]), int(str(r[1]))))
-    print(f"Concurrent matches against a fixed-latency scripted model ({machine()})\n")
+    print(
+        f"Concurrent matches against a fixed-latency scripted model ({machine()}; "
+        f"event loop: {loop_kind()})\n"
+    )
     print(
         f"Baselines, CPU per call with an instant model: plain Python loop {plain:.2f} ms, "
         f"two-node LangGraph loop {two_node:.2f} ms\n"

@@ -22,6 +22,7 @@ from langgraph_games.cli import (
     train_cmd,
 )
 from langgraph_games.cli._options import apply_endpoint_limits
+from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.gc_tuning import steady_gc
 from langgraph_games.games.errors import GameError
 from langgraph_games.memory.errors import MemoryLayerError
@@ -65,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         apply_endpoint_limits(args)
+        loop_kind()  # a bad event-loop setting is refused before anything runs
         with steady_gc():
             return int(args.run(args))
     except (GameError, PlayerSpecError, ModelError, MemoryLayerError, ValueError) as exc:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import Any
 
 from langgraph_games.cli._options import (
@@ -19,6 +18,7 @@ from langgraph_games.cli._options import (
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.running.arena import ArenaSpec, run_arena
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.graphs.episode.options import EpisodeOptions
 
 __all__ = ["add_parser", "run"]
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         model=model_settings(args),
     )
     try:
-        report = asyncio.run(
+        report = run_loop(
             run_arena(spec, args.out, progress=not args.quiet, scoring=scoring_of(args))
         )
     except KeyboardInterrupt:

@@ -15,7 +15,6 @@ model (cached).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -38,6 +37,7 @@ from langgraph_games.eval.protocols.spring_ablation import (
     run_spring_ablation,
 )
 from langgraph_games.eval.running.contexts import read_context, study_document
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.players import SPRING_STRATEGIES, strategy_of
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, group_episodes
 from langgraph_games.games.base import Game
@@ -255,7 +255,7 @@ def _context(args: argparse.Namespace, agent: str, game: type[Game[Any]]) -> tup
         raise ValueError(f"--study-concurrency must be at least 1, got {args.study_concurrency}")
     model = load_chat_model(model_spec, **model_settings(args))
     cache = args.study_cache or Path(args.out) / "study.sqlite"
-    studied = asyncio.run(
+    studied = run_loop(
         study_document(
             model,
             Path(args.study),
@@ -319,9 +319,7 @@ def _run_ablation(
         )
 
     try:
-        report = asyncio.run(
-            run_spring_ablation(runs, args.out, progress=not args.quiet, on_run=done)
-        )
+        report = run_loop(run_spring_ablation(runs, args.out, progress=not args.quiet, on_run=done))
     except KeyboardInterrupt:
         print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
         return 130
@@ -408,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--released-score adds a column to the maze table; the game is not maze")
     specs = _specs(args, context)
     try:
-        table, reports = asyncio.run(run_specs(specs, args.out, progress=not args.quiet))
+        table, reports = run_loop(run_specs(specs, args.out, progress=not args.quiet))
     except KeyboardInterrupt:
         print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
         return 130

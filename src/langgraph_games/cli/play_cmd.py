@@ -17,7 +17,6 @@ asked again with the reason. End of input or Ctrl-C abandons the game (exit code
 from __future__ import annotations
 
 import argparse
-import asyncio
 import textwrap
 from typing import Any
 
@@ -32,6 +31,7 @@ from langgraph_games.cli._options import (
     parse_options,
 )
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.players import ModelPool, check_models, resolve
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         max_retries=args.max_retries, fallback=args.fallback, max_steps=args.max_steps
     )
     try:
-        result = asyncio.run(_play(game, players, args, options, names))
+        result = run_loop(_play(game, players, args, options, names))
     except (EOFError, KeyboardInterrupt) as exc:
         if not any(player.interactive for player in players):
             raise

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import Any
 
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
@@ -17,6 +16,7 @@ from langgraph_games.eval.protocols.smartplay import (
     run_smartplay,
     smartplay_specs,
 )
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.players.registry import complete_model
 
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         history=resolve_history(args.history, settings),
     )
     try:
-        report = asyncio.run(
+        report = run_loop(
             run_smartplay(specs, args.out, progress=not args.quiet, weighting=args.weighting)
         )
     except KeyboardInterrupt:

@@ -10,7 +10,6 @@ to ``langgraph-games eval crafter --agent spring --context FILE``.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from langgraph_games.cli._options import add_model_flags, model_settings
 from langgraph_games.cli._paths import output_file
 from langgraph_games.eval.running.contexts import DEFAULT_CACHE, game_document, study_document
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY
 from langgraph_games.models.factory import load_chat_model
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     game = make(args.game)
     document: str | Path = Path(args.document) if args.document else game_document(game)
     model = load_chat_model(args.model, **model_settings(args))
-    studied = asyncio.run(
+    studied = run_loop(
         study_document(
             model,
             document,

@@ -15,7 +15,6 @@ per round, 2 test maps, 20 steps per episode. The paper's sizes: ``--level 1 --l
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import Any
 
@@ -23,6 +22,7 @@ from langgraph_games.cli._options import add_model_flags, model_settings, parse_
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import players_epilog
 from langgraph_games.eval.protocols.plans import protocol_for
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.training import TrainSpec, describe_event, run_training
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.expver.parts import ExpVerOptions
@@ -219,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr, flush=True)
 
     try:
-        report = asyncio.run(run_training(spec, args.out, store=args.store, on_event=show))
+        report = run_loop(run_training(spec, args.out, store=args.store, on_event=show))
     except KeyboardInterrupt:
         print(
             "\ninterrupted: finished steps are saved; rerun the same command to resume",

@@ -19,6 +19,7 @@ import time
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.gc_tuning import tune_worker_process
 from langgraph_games.eval.running.jobs import START_SPACING_S
 from langgraph_games.eval.running.workers import (
@@ -41,7 +42,7 @@ _LIVENESS_EVERY_S = 1.0
 def _worker_main(number: int, setup: Setup, inbox: Any, outbox: Any) -> None:
     """A worker process: play the tasks of ``inbox`` on one asyncio loop until ``None``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    asyncio.run(_serve(number, setup, inbox, outbox))
+    run_loop(_serve(number, setup, inbox, outbox))
 
 
 async def _serve(number: int, setup: Setup, inbox: Any, outbox: Any) -> None:
