@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.memory import InMemorySaver
+
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
+from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.graphs.gamebot.graph import gamebot_player
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import MinimaxPlayer
@@ -63,3 +67,33 @@ async def test_episode_events_include_the_players_model_stream() -> None:
     graph, graph_input, context = _episode()
     kinds = await event_kinds(graph, graph_input, context=context)
     assert {"on_chat_model_start", "on_chat_model_stream", "on_chat_model_end"} <= kinds
+
+
+async def test_run_episode_passes_the_callers_config_on() -> None:
+    _, _, context = _episode()
+    recorder = TraceRecorder()
+    config: RunnableConfig = {
+        "callbacks": [recorder],
+        "tags": ["mine"],
+        "configurable": {"user": "u1"},
+    }
+    played = await run_episode("tictactoe", context.players, seed=1, config=config)
+    decisions = played["result"]["players"][0]["decisions"]
+    assert decisions >= 2
+    assert_one_tree(recorder, model_calls=decisions)
+    assert config == {"callbacks": [recorder], "tags": ["mine"], "configurable": {"user": "u1"}}
+
+
+async def test_run_episode_streams_to_the_callers_handler_with_a_checkpointer() -> None:
+    _, _, context = _episode()
+    recorder = TraceRecorder()
+    played = await run_episode(
+        "tictactoe",
+        context.players,
+        seed=1,
+        checkpointer=InMemorySaver(),
+        thread_id="t1",
+        config={"callbacks": [recorder], "configurable": {"user": "u1"}},
+    )
+    assert played["result"] is not None
+    assert_one_tree(recorder, model_calls=played["result"]["players"][0]["decisions"])

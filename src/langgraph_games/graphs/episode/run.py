@@ -48,6 +48,7 @@ async def run_episode(
     checkpointer: Checkpointer = None,
     thread_id: str | None = None,
     resume: Any = None,
+    config: RunnableConfig | None = None,
     **game_options: Any,
 ) -> EpisodeOutput:
     """Play one episode and return ``{"result": ..., "trajectory": [...]}``.
@@ -66,6 +67,13 @@ async def run_episode(
     (the payload of :func:`~langgraph_games.graphs.human.player.move_request`). Call
     again with the same game, players, ``checkpointer`` and ``thread_id`` and the answer
     as ``resume`` (a value, or a ``Command(resume=...)``) to go on.
+
+    ``config`` is the caller's ``RunnableConfig``: its callbacks, tags, metadata and run
+    name reach the episode graph and every model call inside it, so a handler passed here
+    sees the tokens stream and a tracer records the episode as one tree. Its
+    ``recursion_limit`` defaults to 10**6 (an episode runs one LangGraph step per game
+    step); with a checkpointer, ``thread_id`` (or ``episode-<seed>``) is set in its
+    ``configurable``.
 
     Raises:
         ValueError: The number of players does not match the game's seats, or ``resume``
@@ -92,7 +100,7 @@ async def run_episode(
     context = EpisodeContext(
         players=players, game=engine, options=options or EpisodeOptions(), truths=given
     )
-    config: RunnableConfig = {"recursion_limit": 10**6}
+    config = _episode_config(config)
     graph_input: EpisodeState | Command[Any] | None = {
         "record": {
             "game": engine.versioned_id,
@@ -104,7 +112,7 @@ async def run_episode(
     }
     if checkpointer is not None:
         thread = thread_id or f"episode-{seed}"
-        config["configurable"] = {"thread_id": thread}
+        config["configurable"] = {**config.get("configurable", {}), "thread_id": thread}
         saved = await graph.aget_state(config)
         if resume is not None:
             if not saved.interrupts:
@@ -128,3 +136,11 @@ async def run_episode(
             "checkpointer": checkpointer,
         }
     return {"result": final["result"], "trajectory": final["trajectory"]}
+
+
+def _episode_config(given: RunnableConfig | None) -> RunnableConfig:
+    """The caller's config (copied, never changed) with the episode's recursion limit."""
+    config: RunnableConfig = {"recursion_limit": 10**6, **(given or {})}
+    if "configurable" in config:
+        config["configurable"] = dict(config["configurable"])
+    return config
