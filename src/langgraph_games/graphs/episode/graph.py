@@ -29,6 +29,7 @@ re-asked attempts.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
@@ -37,6 +38,7 @@ from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
 
+from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.counters import summarize_players
 from langgraph_games.graphs.episode.decide import decide_seat
@@ -53,15 +55,30 @@ __all__ = ["create_episode_graph"]
 
 
 def _stopped(state: EpisodeState, ctx: EpisodeContext) -> bool:
-    session = ctx.sessions.get(state["record"])
+    return _over(ctx.sessions.get(state["record"]), ctx)
+
+
+def _over(session: GameSession, ctx: EpisodeContext) -> bool:
     limit = ctx.options.max_steps
     return session.done or (limit is not None and len(session.actions) >= limit)
 
 
-async def _decide(state: EpisodeState, ctx: EpisodeContext) -> dict[str, Any]:
-    record = state["record"]
-    session = ctx.sessions.get(record)
-    trajectory = state.get("trajectory") or []
+def _all_instant(session: GameSession, ctx: EpisodeContext) -> bool:
+    """Whether every acting seat's player is instant (and none asks a person)."""
+    players = ctx.players
+    return all(
+        players[seat].instant and not players[seat].interactive
+        for seat in session.current_players
+    )
+
+
+async def _decide(
+    ctx: EpisodeContext,
+    record: SessionRecord,
+    session: GameSession,
+    trajectory: Sequence[Step],
+) -> dict[str, Any]:
+    """Ask the acting seats of ``session`` (whose steps so far are ``trajectory``)."""
     seats = session.current_players
     turn: Turn = {
         "step": len(session.actions),
@@ -105,9 +122,9 @@ async def _decide(state: EpisodeState, ctx: EpisodeContext) -> dict[str, Any]:
 
 
 def _apply(
-    ctx: EpisodeContext, record: SessionRecord, turn: Turn, decisions: dict[str, DecisionRecord]
-) -> dict[str, Any]:
-    session = ctx.sessions.get(record)
+    session: GameSession, turn: Turn, decisions: dict[str, DecisionRecord]
+) -> tuple[Step, Any]:
+    """Play the joint move of ``decisions``: its trajectory step and its action record."""
     joint = {int(seat): str(d["action"]) for seat, d in decisions.items()}
     events = session.step(joint)
     step: Step = {
@@ -118,18 +135,45 @@ def _apply(
         "actions": {str(p): a for p, a in joint.items()},
         "events": events,
     }
-    # the record grows by one action: append it rather than re-writing every action
-    grown: SessionRecord = {**record, "actions": [*record["actions"], session.action_record(joint)]}
-    return {"record": grown, "trajectory": [step], "turn": None, "decisions": None}
+    return step, session.action_record(joint)
 
 
 async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
-    """One step: ask the acting seats, then play their joint move (unless one forfeits)."""
+    """Ask the acting seats and play their joint move, then every instant move after it.
+
+    A move whose acting seats are all instant is played here too, one after another,
+    until the game is over, the step limit is reached, a seat forfeits or a seat that is
+    not instant is to act. Each move keeps its own trajectory step; a seat asked here sees
+    the steps played before it in this node.
+    """
     ctx = runtime.context
-    asked = await _decide(state, ctx)
+    record = state["record"]
+    session = ctx.sessions.get(record)
+    trajectory: Sequence[Step] = state.get("trajectory") or []
+    asked = await _decide(ctx, record, session, trajectory)
     if asked["forfeit"] is not None:  # a decision without an action: finish records it
         return asked
-    return _apply(ctx, state["record"], asked["turn"], asked["decisions"])
+    played: list[Step] = []
+    actions: list[Any] = []
+    seen: list[Step] | None = None  # the trajectory as the next instant seats see it
+    while True:
+        step, action = _apply(session, asked["turn"], asked["decisions"])
+        played.append(step)
+        actions.append(action)
+        if _over(session, ctx) or not _all_instant(session, ctx):
+            break
+        if seen is None:
+            seen = [*trajectory, *played]
+        else:
+            seen.append(step)
+        asked = await _decide(ctx, record, session, seen)
+        if asked["forfeit"] is not None:
+            break
+    # the record grows by the actions played: append them rather than re-writing every one
+    grown: SessionRecord = {**record, "actions": [*record["actions"], *actions]}
+    if asked["forfeit"] is not None:  # an instant seat forfeited: finish records it
+        return {**asked, "record": grown, "trajectory": played}
+    return {"record": grown, "trajectory": played, "turn": None, "decisions": None}
 
 
 async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
