@@ -67,8 +67,7 @@ def _all_instant(session: GameSession, ctx: EpisodeContext) -> bool:
     """Whether every acting seat's player is instant (and none asks a person)."""
     players = ctx.players
     return all(
-        players[seat].instant and not players[seat].interactive
-        for seat in session.current_players
+        players[seat].instant and not players[seat].interactive for seat in session.current_players
     )
 
 
