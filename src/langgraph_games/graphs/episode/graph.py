@@ -99,20 +99,21 @@ async def _decide(
         for seat in people
     }
     others = [seat for seat in seats if seat not in decided]
-    outcomes = await asyncio.gather(
-        *(
-            decide_seat(
-                ctx.players[seat],
-                session,
-                seat,
-                ctx.options,
-                ctx.truths_for(seat),
-                ctx.memory_for(record, trajectory, seat),
-                turn["observations"][str(seat)],
-            )
-            for seat in others
+    asks = [
+        decide_seat(
+            ctx.players[seat],
+            session,
+            seat,
+            ctx.options,
+            ctx.truths_for(seat),
+            ctx.memory_for(record, trajectory, seat),
+            turn["observations"][str(seat)],
         )
-    )
+        for seat in others
+    ]
+    # One seat (a turn-based game) is awaited as it is: a task of its own would cost a
+    # trip through the event loop per decision.
+    outcomes = [await asks[0]] if len(asks) == 1 else await asyncio.gather(*asks)
     decided.update(zip(others, outcomes, strict=True))
     outcomes = [decided[seat] for seat in seats]
     decisions = {str(seat): outcome for seat, outcome in zip(seats, outcomes, strict=True)}
