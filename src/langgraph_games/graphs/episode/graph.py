@@ -4,8 +4,14 @@
 players and plays the joint move, and a router after it (and at the start) goes to
 ``finish`` once the game is over, a seat forfeited or the step limit is reached. One node
 per game step, not two: LangGraph costs a fixed overhead per node execution, and the
-loop is what every model call goes through. A checkpoint is written after each step (with
-``durability="sync"``, before the next one starts). The graph
+loop is what every model call goes through. For the same reason a ``step`` goes on to
+play every following move whose acting seats are all instant (``Player.instant``: rule
+players computing their move locally), until the game is over, the step limit is reached,
+a seat forfeits or a seat that is not instant is to act: a model against a rule player
+costs one node per model call, two rule players one node per episode. Each move still
+has its own trajectory step. A checkpoint is written after each node (with
+``durability="sync"``, before the next one starts), so a run killed mid-node replays its
+moves on resume (rule players are deterministic: the same moves again). The graph
 state holds only the session record ``{game, options, seed, actions}`` and the trajectory,
 both JSON, so a SQLite checkpointer can persist it and an interrupted episode resumes
 where it stopped. The live ``GameSession`` is cached in the run's context and rebuilt from
