@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
+from langgraph_games.eval.running.jobs import _Counted
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions, create_episode_graph, run_episode
 from langgraph_games.graphs.episode.context import EpisodeContext
@@ -137,6 +138,8 @@ def test_builtin_search_players_are_instant_and_nothing_else_is() -> None:
         player = make_player(entry.name, game, model=model)
         assert player.instant is (model is None and not player.interactive), entry.name
     assert FirstLegal().instant is False  # a subclass keeps the default
+    # the executor's progress wrapper keeps what it wraps
+    assert _Counted(RandomPlayer(), print).instant and not _Counted(FirstLegal(), print).instant
 
 
 async def test_a_run_killed_mid_node_replays_the_node_on_resume() -> None:
