@@ -14,7 +14,8 @@ Measures, in the same run:
   LangGraph loop (a node that asks the model, a node that reads the reply and plays).
 The overhead per call is (decision time - bare call time). The last lines compare the
 episode loop with the two-node loop doing the same work: what our loop adds over the least
-LangGraph can do.
+LangGraph can do; and a match of two rule players (random vs random) through the episode
+loop, per move, with the same moves played by plain calls.
 """
 
 from __future__ import annotations
@@ -120,6 +121,25 @@ def two_node_loop(model: ScriptedChatModel) -> Any:
     return builder.compile()
 
 
+async def rule_moves(episodes: int) -> tuple[float, float]:
+    """Seconds per move of random-vs-random TicTacToe: through the episode loop, and plain."""
+    moves, start = 0, time.perf_counter()
+    for seed in range(episodes):
+        seats = [RandomPlayer(seed=seed), RandomPlayer(seed=seed + 1)]
+        out = await run_episode("tictactoe", seats, seed=seed)
+        moves += out["result"]["steps"]
+    loop = (time.perf_counter() - start) / moves
+    moves, start = 0, time.perf_counter()
+    for seed in range(episodes):
+        seats = [RandomPlayer(seed=seed), RandomPlayer(seed=seed + 1)]
+        session = GameSession("tictactoe", seed=seed)
+        while not session.done:
+            seat = session.current_players[0]
+            session.step(seats[seat].decide(request_for(session, seat)).action or "", seat)
+            moves += 1
+    return loop, (time.perf_counter() - start) / moves
+
+
 async def per_call(fn, n: int) -> float:
     await fn()  # warm-up
     start = time.perf_counter()
@@ -168,6 +188,7 @@ async def main_async(n: int) -> None:
         await loop.ainvoke({"seed": seed}, {"recursion_limit": 10**6})
     two_node = (time.perf_counter() - start) / (len(model.calls) - calls_before)
     del messages
+    rule_loop, rule_plain = await rule_moves(episodes * 4)
 
     rows = [
         ["bare model call (baseline)", f"{bare * 1e3:.3f}", "-"],
@@ -191,6 +212,11 @@ async def main_async(n: int) -> None:
         f"\nepisode loop / two-node loop (same work): {per_episode_call / two_node:.2f}x; "
         f"LangGraph's own share per call (two-node - plain): {(two_node - plain) * 1e3:.3f} ms, "
         f"the episode loop's (loop - plain): {(per_episode_call - plain) * 1e3:.3f} ms"
+    )
+    print(
+        f"rule players only (random vs random, {episodes * 4} episodes), per move: "
+        f"episode loop {rule_loop * 1e3:.3f} ms, plain calls {rule_plain * 1e3:.3f} ms "
+        f"({rule_loop / rule_plain:.1f}x)"
     )
 
 

@@ -43,6 +43,19 @@ def test_a_person_plays_a_whole_game_through_stdin() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_every_move_is_shown_with_the_board_after_it() -> None:
+    """The rule player's reply, played in the person's step, gets its own move and board."""
+    done = _play("--players", "human", "minimax", stdin="\n".join(CELLS) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for number in range(1, 7):
+        assert out.count(f"Move {number}: ") == 1, number
+    after_first = out.split("Move 1: X plays (0,0)")[1].split("Move 2: O plays")[0]
+    assert "X" in after_first and "O" not in after_first  # the board after move 1 only
+    after_second = out.split("Move 2: O plays")[1].split("X (human) to move.")[0]
+    assert "O" in after_second
+
+
 def test_end_of_input_abandons_the_game_cleanly() -> None:
     done = _play("--players", "minimax", "human", "-q", stdin="(1,1)\n")
     assert done.returncode == 1

@@ -197,8 +197,14 @@ async def _play(
             graph_input, config, context=context, stream_mode="updates"
         ):
             played = update.get("step") or {}
-            if "trajectory" in played and not args.quiet:  # not a forfeit
-                _print_step(game, played["trajectory"][0], played["record"], names, args.full)
+            if "record" in played and not args.quiet:  # not a forfeit at the step's start
+                # a step plays instant seats' moves after the first: each has its own board
+                for step in played["trajectory"]:
+                    board = {
+                        **played["record"],
+                        "actions": played["record"]["actions"][: step["step"] + 1],
+                    }
+                    _print_step(game, step, board, names, args.full)
             if "finish" in update:
                 result = update["finish"]["result"]
             if "__interrupt__" in update:

@@ -141,10 +141,17 @@ class Player(ABC):
         name: A short label used in results tables.
         interactive: The player asks a person (through a LangGraph ``interrupt``): the
             episode loop asks such seats before the others and runs with a checkpointer.
+        instant: The player's decision is a local computation (no model, no person, no
+            graph of its own) that gives the same answer when asked again about the same
+            state. The episode loop plays a move whose acting seats are all instant in
+            the step before, instead of in a step of its own (see
+            :func:`~langgraph_games.graphs.episode.graph.create_episode_graph`). The
+            builtin search players set it; a subclass keeps ``False`` unless it says so.
     """
 
     name: str = "player"
     interactive: bool = False
+    instant: bool = False
 
     @abstractmethod
     async def adecide(self, request: DecisionRequest) -> Decision:

@@ -61,6 +61,8 @@ class Match2Greedy(SearchPlayer):
         'eliminate,2,5'
     """
 
+    instant = True
+
     def __init__(self, props: bool = True, name: str = "match2_greedy") -> None:
         self.props = props
         self.name = name

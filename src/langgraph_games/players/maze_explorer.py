@@ -48,6 +48,8 @@ class MazeExplorer(SearchPlayer):
         'goal'
     """
 
+    instant = True
+
     def __init__(self, name: str = "maze_explorer") -> None:
         self.name = name
 

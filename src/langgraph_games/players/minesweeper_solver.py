@@ -36,6 +36,8 @@ class MinesweeperSolver(SearchPlayer):
         'r,0,0'
     """
 
+    instant = True
+
     def __init__(self, name: str = "minesweeper_solver") -> None:
         self.name = name
 

@@ -55,6 +55,8 @@ class MinimaxPlayer(SearchPlayer):
         '(0,2)'
     """
 
+    instant = True
+
     def __init__(
         self,
         depth: int | None = None,

@@ -54,6 +54,8 @@ class ConcessionNegotiator(SearchPlayer):
         [26, 26, 24, 22, 20, 15]
     """
 
+    instant = True
+
     def __init__(
         self,
         start: int = 26,

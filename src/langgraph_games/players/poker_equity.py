@@ -59,6 +59,8 @@ class EquityPlayer(SearchPlayer):
         ValueError: ``samples`` is not positive.
     """
 
+    instant = True
+
     def __init__(self, samples: int = 300, seed: int = 0, name: str = "holdem_equity") -> None:
         if samples <= 0:
             raise ValueError(f"samples must be positive, got {samples}")

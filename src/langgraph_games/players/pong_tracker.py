@@ -65,6 +65,8 @@ class PongTracker(SearchPlayer):
         'Stay Still'
     """
 
+    instant = True
+
     def __init__(self, aim: bool = True, name: str = "pong_tracker") -> None:
         self.aim = aim
         self.name = name

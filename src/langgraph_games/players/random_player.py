@@ -29,6 +29,8 @@ class RandomPlayer(SearchPlayer):
         '(0,1)'
     """
 
+    instant = True
+
     def __init__(self, seed: int = 0, name: str = "random") -> None:
         self.seed = seed
         self.name = name

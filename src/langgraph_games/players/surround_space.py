@@ -62,6 +62,8 @@ class SurroundSpacePlayer(SearchPlayer):
         'Move Left'
     """
 
+    instant = True
+
     def __init__(self, name: str = "surround_space") -> None:
         self.name = name
 

@@ -82,6 +82,7 @@ class _Counted(Player):
     def __init__(self, inner: Player, hook: Callable[[Decision], None]) -> None:
         self.inner = inner
         self.name = inner.name
+        self.instant = inner.instant
         self.hook = hook
 
     async def adecide(self, request: DecisionRequest) -> Decision:

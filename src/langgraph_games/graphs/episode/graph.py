@@ -4,8 +4,14 @@
 players and plays the joint move, and a router after it (and at the start) goes to
 ``finish`` once the game is over, a seat forfeited or the step limit is reached. One node
 per game step, not two: LangGraph costs a fixed overhead per node execution, and the
-loop is what every model call goes through. A checkpoint is written after each step (with
-``durability="sync"``, before the next one starts). The graph
+loop is what every model call goes through. For the same reason a ``step`` goes on to
+play every following move whose acting seats are all instant (``Player.instant``: rule
+players computing their move locally), until the game is over, the step limit is reached,
+a seat forfeits or a seat that is not instant is to act: a model against a rule player
+costs one node per model call, two rule players one node per episode. Each move still
+has its own trajectory step. A checkpoint is written after each node (with
+``durability="sync"``, before the next one starts), so a run killed mid-node replays its
+moves on resume (rule players are deterministic: the same moves again). The graph
 state holds only the session record ``{game, options, seed, actions}`` and the trajectory,
 both JSON, so a SQLite checkpointer can persist it and an interrupted episode resumes
 where it stopped. The live ``GameSession`` is cached in the run's context and rebuilt from
@@ -29,6 +35,7 @@ re-asked attempts.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
@@ -37,6 +44,7 @@ from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
 
+from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.counters import summarize_players
 from langgraph_games.graphs.episode.decide import decide_seat
@@ -53,15 +61,29 @@ __all__ = ["create_episode_graph"]
 
 
 def _stopped(state: EpisodeState, ctx: EpisodeContext) -> bool:
-    session = ctx.sessions.get(state["record"])
+    return _over(ctx.sessions.get(state["record"]), ctx)
+
+
+def _over(session: GameSession, ctx: EpisodeContext) -> bool:
     limit = ctx.options.max_steps
     return session.done or (limit is not None and len(session.actions) >= limit)
 
 
-async def _decide(state: EpisodeState, ctx: EpisodeContext) -> dict[str, Any]:
-    record = state["record"]
-    session = ctx.sessions.get(record)
-    trajectory = state.get("trajectory") or []
+def _all_instant(session: GameSession, ctx: EpisodeContext) -> bool:
+    """Whether every acting seat's player is instant (and none asks a person)."""
+    players = ctx.players
+    return all(
+        players[seat].instant and not players[seat].interactive for seat in session.current_players
+    )
+
+
+async def _decide(
+    ctx: EpisodeContext,
+    record: SessionRecord,
+    session: GameSession,
+    trajectory: Sequence[Step],
+) -> dict[str, Any]:
+    """Ask the acting seats of ``session`` (whose steps so far are ``trajectory``)."""
     seats = session.current_players
     turn: Turn = {
         "step": len(session.actions),
@@ -83,20 +105,21 @@ async def _decide(state: EpisodeState, ctx: EpisodeContext) -> dict[str, Any]:
         for seat in people
     }
     others = [seat for seat in seats if seat not in decided]
-    outcomes = await asyncio.gather(
-        *(
-            decide_seat(
-                ctx.players[seat],
-                session,
-                seat,
-                ctx.options,
-                ctx.truths_for(seat),
-                ctx.memory_for(record, trajectory, seat),
-                turn["observations"][str(seat)],
-            )
-            for seat in others
+    asks = [
+        decide_seat(
+            ctx.players[seat],
+            session,
+            seat,
+            ctx.options,
+            ctx.truths_for(seat),
+            ctx.memory_for(record, trajectory, seat),
+            turn["observations"][str(seat)],
         )
-    )
+        for seat in others
+    ]
+    # One seat (a turn-based game) is awaited as it is: a task of its own would cost a
+    # trip through the event loop per decision.
+    outcomes = [await asks[0]] if len(asks) == 1 else await asyncio.gather(*asks)
     decided.update(zip(others, outcomes, strict=True))
     outcomes = [decided[seat] for seat in seats]
     decisions = {str(seat): outcome for seat, outcome in zip(seats, outcomes, strict=True)}
@@ -105,9 +128,9 @@ async def _decide(state: EpisodeState, ctx: EpisodeContext) -> dict[str, Any]:
 
 
 def _apply(
-    ctx: EpisodeContext, record: SessionRecord, turn: Turn, decisions: dict[str, DecisionRecord]
-) -> dict[str, Any]:
-    session = ctx.sessions.get(record)
+    session: GameSession, turn: Turn, decisions: dict[str, DecisionRecord]
+) -> tuple[Step, Any]:
+    """Play the joint move of ``decisions``: its trajectory step and its action record."""
     joint = {int(seat): str(d["action"]) for seat, d in decisions.items()}
     events = session.step(joint)
     step: Step = {
@@ -118,18 +141,45 @@ def _apply(
         "actions": {str(p): a for p, a in joint.items()},
         "events": events,
     }
-    # the record grows by one action: append it rather than re-writing every action
-    grown: SessionRecord = {**record, "actions": [*record["actions"], session.action_record(joint)]}
-    return {"record": grown, "trajectory": [step], "turn": None, "decisions": None}
+    return step, session.action_record(joint)
 
 
 async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
-    """One step: ask the acting seats, then play their joint move (unless one forfeits)."""
+    """Ask the acting seats and play their joint move, then every instant move after it.
+
+    A move whose acting seats are all instant is played here too, one after another,
+    until the game is over, the step limit is reached, a seat forfeits or a seat that is
+    not instant is to act. Each move keeps its own trajectory step; a seat asked here sees
+    the steps played before it in this node.
+    """
     ctx = runtime.context
-    asked = await _decide(state, ctx)
+    record = state["record"]
+    session = ctx.sessions.get(record)
+    trajectory: Sequence[Step] = state.get("trajectory") or []
+    asked = await _decide(ctx, record, session, trajectory)
     if asked["forfeit"] is not None:  # a decision without an action: finish records it
         return asked
-    return _apply(ctx, state["record"], asked["turn"], asked["decisions"])
+    played: list[Step] = []
+    actions: list[Any] = []
+    seen: list[Step] | None = None  # the trajectory as the next instant seats see it
+    while True:
+        step, action = _apply(session, asked["turn"], asked["decisions"])
+        played.append(step)
+        actions.append(action)
+        if _over(session, ctx) or not _all_instant(session, ctx):
+            break
+        if seen is None:
+            seen = [*trajectory, *played]
+        else:
+            seen.append(step)
+        asked = await _decide(ctx, record, session, seen)
+        if asked["forfeit"] is not None:
+            break
+    # the record grows by the actions played: append them rather than re-writing every one
+    grown: SessionRecord = {**record, "actions": [*record["actions"], *actions]}
+    if asked["forfeit"] is not None:  # an instant seat forfeited: finish records it
+        return {**asked, "record": grown, "trajectory": played}
+    return {"record": grown, "trajectory": played, "turn": None, "decisions": None}
 
 
 async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
