@@ -21,7 +21,6 @@ loop, per move, with the same moves played by plain calls.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 import time
 from pathlib import Path
@@ -33,6 +32,8 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from _common import machine, table
+from langgraph_games.eval.running.event_loop import loop_kind
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.games import GameSession
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
 from langgraph_games.graphs.common.decision import request_to_input
@@ -205,7 +206,7 @@ async def main_async(n: int) -> None:
     ]
     print(
         f"Framework overhead with an instant scripted model ({machine()}; {n} decisions, "
-        f"{episodes} TicTacToe episodes)\n"
+        f"{episodes} TicTacToe episodes; event loop: {loop_kind()})\n"
     )
     print(table(["path", "ms per call", "overhead ms"], rows))
     print(
@@ -224,7 +225,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=300)
     args = parser.parse_args()
-    asyncio.run(main_async(args.decisions))
+    run_loop(main_async(args.decisions))
 
 
 if __name__ == "__main__":
