@@ -102,7 +102,10 @@ class InProcessEpisodes:
         self.concurrency = concurrency
 
     async def __call__(self, requests: Sequence[EpisodeRequest], done: Delivered) -> None:
-        """Play ``requests``, at most ``concurrency`` at once; ``done`` as each finishes."""
+        """Play ``requests``, at most ``concurrency`` at once; ``done`` as each finishes.
+
+        When one fails, the others still playing are cancelled (and not delivered).
+        """
         gate = asyncio.Semaphore(self.concurrency)
 
         async def one(index: int, request: EpisodeRequest) -> None:
@@ -110,7 +113,13 @@ class InProcessEpisodes:
                 played = await self.play(request)
                 done(index, played)
 
-        await asyncio.gather(*(one(i, request) for i, request in enumerate(requests)))
+        tasks = [asyncio.ensure_future(one(i, request)) for i, request in enumerate(requests)]
+        try:
+            await asyncio.gather(*tasks)
+        finally:  # a failure (or Ctrl-C) stops the others: only what finished is recorded
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def play(self, request: EpisodeRequest) -> PlayedEpisode:
         """Play one episode here."""
