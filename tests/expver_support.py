@@ -263,3 +263,8 @@ def train_and_die(out: str, truth_write: int) -> None:
 
     ChromaStore.batch = batch  # type: ignore[method-assign]
     main(["train", "maze", "--rounds", "2", "--model", "coach", "--out", out, "-q"])
+
+
+def coach(messages: Sequence[BaseMessage]) -> str:
+    """:func:`coach_script` as a top-level function (pickled by reference into workers)."""
+    return coach_script()(messages)

@@ -18,12 +18,19 @@ import argparse
 import sys
 from typing import Any
 
-from langgraph_games.cli._options import add_model_flags, model_settings, parse_options
+from langgraph_games.cli._options import (
+    add_model_flags,
+    add_worker_flags,
+    execution_of,
+    model_settings,
+    parse_options,
+)
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import players_epilog
 from langgraph_games.eval.protocols.plans import protocol_for
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.training import TrainSpec, describe_event, run_training
+from langgraph_games.eval.running.training_workers import EpisodeFailedError
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.expver.parts import ExpVerOptions
 from langgraph_games.graphs.expver.records import ExpVerEvent
@@ -145,7 +152,9 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of map 1 (default 0)")
     parser.add_argument("--label", default=None, help="name of the run in tables")
-    parser.add_argument("--concurrency", type=int, default=4, help="test episodes at once")
+    parser.add_argument(
+        "--concurrency", type=int, default=4, help="test episodes at once (default 4)"
+    )
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
     parser.add_argument(
         "--store", default=None, metavar="DIR", help="truth store (default under --out)"
@@ -154,6 +163,7 @@ def add_parser(sub: Any) -> None:
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    add_worker_flags(parser)
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
@@ -203,6 +213,7 @@ def build_spec(args: argparse.Namespace) -> TrainSpec:
         label=args.label,
         expver=expver,
         model=model_settings(args),
+        **execution_of(args),
     )
 
 
@@ -226,6 +237,13 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
+    except EpisodeFailedError as exc:
+        print(
+            f"langgraph-games train: error: {exc}; finished steps are saved, rerun the same "
+            "command to resume",
+            file=sys.stderr,
+        )
+        return 1
     print(f"## Training rounds (ExpVer): {spec.row_label}, {spec.game}, {spec.agent}\n")
     print(report.table)
     print(f"\nresults: {report.results_path} ({report.played} episodes played now)")

@@ -11,14 +11,17 @@ from pathlib import Path
 import pytest
 
 import workers_support
+from expver_support import coach
 from langgraph_games.cli import _options as cli_options
 from langgraph_games.cli import main
 from langgraph_games.eval import ResultsFile, run_arena
 from langgraph_games.eval.running import workers_ray
 from langgraph_games.eval.running.executor import Job, run_jobs
+from langgraph_games.eval.running.training import TrainSpec, run_training
 from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
+from langgraph_games.graphs.expver import ExpVerOptions
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import registry
 from workers_support import (
@@ -69,6 +72,24 @@ async def test_a_ray_arena_writes_the_records_of_one_process(
     assert on_ray.played == one.played == len(records) == 6
     assert {r["match_id"]: stable(r) for r in records} == by_id
     assert stable(one.rows) == stable(on_ray.rows)
+
+
+@needs_ray
+async def test_training_on_ray_writes_the_ledger_and_table_of_one_process(
+    ray_cluster: Path, tmp_path: Path
+) -> None:
+    spec = TrainSpec(game="maze", agent="eeb:coach", test_maps=3, expver=ExpVerOptions(rounds=1))
+    reports = [
+        await run_training(
+            spec.model_copy(update=update), tmp_path / name, model=ScriptedChatModel(script=coach)
+        )
+        for name, update in (("one", {}), ("ray", {"executor": "ray", "workers": 2}))
+    ]
+    assert reports[0].results_path.name == reports[1].results_path.name
+    one, on_ray = (ResultsFile(r.results_path).read().records for r in reports)
+    assert {r["id"]: stable(r) for r in on_ray} == {r["id"]: stable(r) for r in one}
+    assert len(on_ray) == len(one) and reports[1].played == reports[0].played == 10
+    assert reports[1].table == reports[0].table
 
 
 @needs_ray

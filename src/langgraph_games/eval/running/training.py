@@ -27,20 +27,23 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Annotated, Any, Literal, cast
 
+from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict, Field
 
 from langgraph_games.eval.protocols.plans import protocol_for
 from langgraph_games.eval.running.executor import preflight, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
 from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.eval.running.training_workers import training_episodes
 from langgraph_games.eval.scoring.families import counters_of, decisions_of, family_of
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.records import EpisodeResult, Step
+from langgraph_games.graphs.expver.episodes import InProcessEpisodes
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import ExpVerError, ExpVerOptions, Level
 from langgraph_games.graphs.expver.records import (
@@ -55,6 +58,7 @@ from langgraph_games.memory.chroma_store import ChromaStore
 from langgraph_games.memory.embeddings import minilm_index
 from langgraph_games.memory.hooks import load_truths
 from langgraph_games.models.secrets import ModelSettings
+from langgraph_games.players import registry
 from langgraph_games.players.base import Player
 from langgraph_games.players.entry import PlayerRecipe
 from langgraph_games.players.errors import PlayerSpecError
@@ -92,6 +96,13 @@ class TrainSpec(BaseModel):
         label: Names the run in tables (default ``expver``, or ``expver-append`` etc.).
         expver: The loop's options (``levels_per_round`` is set from ``train_maps``).
         model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
+        workers: Worker processes (or Ray actors) playing the test levels of each round
+            at once (``auto``: ``min(cores, test levels, concurrency)``; 1: this
+            process); not hashed: results do not depend on it (see
+            :mod:`~langgraph_games.eval.running.training_workers`).
+        executor: ``local`` (this process or worker processes) or ``ray`` (not hashed).
+        ray_address: The Ray cluster of ``executor="ray"`` (default: ``RAY_ADDRESS``,
+            else a local one; not hashed).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -107,6 +118,9 @@ class TrainSpec(BaseModel):
     label: str | None = None
     expver: ExpVerOptions = Field(default_factory=ExpVerOptions)
     model: ModelSettings = Field(default_factory=dict)
+    workers: Annotated[int, Field(ge=1)] | Literal["auto"] = 1
+    executor: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
 
     @property
     def row_label(self) -> str:
@@ -117,12 +131,12 @@ class TrainSpec(BaseModel):
         return "expver" if mode == "merge" else f"expver-{mode}"
 
     def spec_hash(self, game: Game[Any] | None = None) -> str:
-        """Short hash of what changes results (not the rounds, concurrency or label).
+        """Short hash of what changes results (not the rounds, concurrency, workers or label).
 
         Args:
             game: An engine of the spec's game when the caller has made one already.
         """
-        data = self.model_dump(mode="json", exclude={"label"})
+        data = self.model_dump(mode="json", exclude={"label", "workers", "executor", "ray_address"})
         data["expver"].pop("rounds")
         data["expver"].pop("concurrency")
         data["game"] = (game or make(self.game, **self.options)).versioned_id
@@ -390,6 +404,11 @@ def describe_event(event: ExpVerEvent, score_key: str = "score") -> str | None:
     return f"{where}: {event['event']} score {_score(m, score_key)}, {ok}{again}"
 
 
+def _model_part(agent: str) -> str:
+    """The model spec of an LLM strategy spec (the registry's default when it names none)."""
+    return registry.parse_spec(agent).model or registry.DEFAULT_MODEL
+
+
 def _strategy_player(recipe: PlayerRecipe) -> Callable[[Any, Game[Any]], Player]:
     def build(model: Any, game: Game[Any]) -> Player:
         return recipe.build(game)
@@ -403,6 +422,7 @@ async def run_training(
     *,
     store: str | Path | None = None,
     on_event: Callable[[ExpVerEvent], None] | None = None,
+    model: BaseChatModel | None = None,
 ) -> TrainReport:
     """Run (or resume) a training run and write its results, store and per-round table.
 
@@ -411,13 +431,20 @@ async def run_training(
         out_dir: Folder of the results file (and of the store by default).
         store: The truth store directory (default ``<out>/train-<game>-<hash>-store``).
         on_event: Called with each stream event of the graph (see :func:`describe_event`).
+        model: A chat model object to play, reflect and merge with instead of loading
+            the model ``spec.agent`` names (e.g. a scripted fake); worker processes get
+            it pickled, where a named model is loaded again in each.
 
     Raises:
         PlayerSpecError: ``spec.agent`` is not an LLM strategy.
         ModelUnavailableError: The model cannot be used (checked before anything runs).
         StoreOpenError: The store directory is not usable (another run's, damaged, locked).
+        ValueError: ``spec.executor`` is ``ray`` and Ray is not installed.
+        EpisodeFailedError: An episode failed in a worker (rerun to resume).
     """
     models = ModelPool(**spec.model)
+    if model is not None:
+        models.models[_model_part(spec.agent)] = model
     agent = resolve(spec.agent, models)
     if agent.model is None:
         raise PlayerSpecError(
@@ -442,22 +469,38 @@ async def run_training(
     )
     results = ResultsFile(results_path)
     ledger = FileLedger(results, spec, spec_hash)
+    options = spec.graph_options()
+    factory = _strategy_player(agent)
+    here = InProcessEpisodes(agent.model, factory, options.episode, options.concurrency)
     with ChromaStore(store_path, index=minilm_index(["text"])) as chroma:
-        graph = create_expver_graph(
-            agent.model,
-            spec.game,
-            train_levels=train,
-            test_levels=test,
-            store=chroma,
-            options=spec.graph_options(),
-            player_factory=_strategy_player(agent),
-            ledger=ledger,
-            metrics=family_metrics,
-            run_id=f"train-{spec_hash}",
-        )
-        async for event in graph.astream({}, stream_mode="custom"):
-            if on_event is not None:  # the nodes write ExpVerEvents only
-                on_event(cast("ExpVerEvent", event))
+        async with training_episodes(
+            here,
+            agent,
+            None if model is not None else models,
+            workers=spec.workers,
+            executor=spec.executor,
+            ray_address=spec.ray_address,
+            concurrency=options.concurrency,
+            options=options.episode,
+            tests=test,
+            game=spec.game,
+        ) as episodes:
+            graph = create_expver_graph(
+                agent.model,
+                spec.game,
+                train_levels=train,
+                test_levels=test,
+                store=chroma,
+                options=options,
+                player_factory=factory,
+                ledger=ledger,
+                metrics=family_metrics,
+                run_id=f"train-{spec_hash}",
+                episodes=episodes,
+            )
+            async for event in graph.astream({}, stream_mode="custom"):
+                if on_event is not None:  # the nodes write ExpVerEvents only
+                    on_event(cast("ExpVerEvent", event))
         truths = load_truths(chroma, first.id)
     rounds = [
         r

@@ -151,7 +151,11 @@ class Setup:
 
 @dataclass(frozen=True)
 class Task:
-    """One episode as a worker slot gets it (``index``: its place in the run's jobs)."""
+    """One episode as a worker slot gets it (``index``: its place in the run's jobs).
+
+    ``truths``: lessons per seat of this episode alone (``None``: the setup's); a training
+    run's truths change between rounds, an evaluation run's do not.
+    """
 
     index: int
     job_id: str
@@ -159,6 +163,7 @@ class Task:
     seed: int
     extra: JobFields
     game: Game[Any]
+    truths: dict[int, list[str]] | None = None
 
     def lost_record(self, base: RunFields, why: str) -> PlayedRecord:
         """The ``status: "error"`` record of this episode, lost for the reason ``why``."""
@@ -225,9 +230,8 @@ class SlotPlayer:
                 usage_hook(dict(decision.usage))
 
         job = Job(task.job_id, seats, task.seed, task.extra, self.game_of(task))
-        return await play_job(
-            job, self.setup.base, self.setup.options, self.built, hook, truths=self.setup.truths
-        )
+        truths = self.setup.truths if task.truths is None else task.truths
+        return await play_job(job, self.setup.base, self.setup.options, self.built, hook, truths)
 
 
 def portable(recipe: PlayerRecipe, pool: ModelPool | None) -> PortableSeat:

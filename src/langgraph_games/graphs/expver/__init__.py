@@ -10,6 +10,13 @@ from langgraph_games.graphs.expver.context import (
     RoundWork,
     marker_namespace,
 )
+from langgraph_games.graphs.expver.episodes import (
+    Delivered,
+    EpisodeRequest,
+    EpisodeRunner,
+    InProcessEpisodes,
+    PlayedEpisode,
+)
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import (
     ExpVerError,
@@ -27,15 +34,20 @@ from langgraph_games.graphs.expver.parts import (
 
 __all__ = [
     "IMPERATIVES",
+    "Delivered",
+    "EpisodeRequest",
+    "EpisodeRunner",
     "ExpVerContext",
     "ExpVerError",
     "ExpVerOptions",
     "ExpVerState",
+    "InProcessEpisodes",
     "Ledger",
     "Level",
     "LevelWork",
     "MemoryLedger",
     "MetricsFn",
+    "PlayedEpisode",
     "PlayerFactory",
     "RoundWork",
     "advice_candidates",

@@ -19,6 +19,7 @@ from langgraph.store.base import BaseStore
 from typing_extensions import TypedDict
 
 from langgraph_games.games.base import Game
+from langgraph_games.graphs.expver.episodes import EpisodeRunner
 from langgraph_games.graphs.expver.parts import (
     ExpVerOptions,
     Ledger,
@@ -120,6 +121,8 @@ class ExpVerContext:
         ledger: Where records go and are looked up on a rerun.
         metrics: ``(session, result, trajectory) -> metrics``.
         player_factory: ``(model, engine) -> Player`` for GeoLink.
+        episodes: Plays the loop's episodes (default: on this process's loop with
+            ``player_factory``; see :mod:`~langgraph_games.graphs.expver.episodes`).
         options: The loop's options.
         pool: The training levels (JSON of :class:`Level`), taken in turn.
         tests: The test levels of every round.
@@ -136,6 +139,7 @@ class ExpVerContext:
     ledger: Ledger
     metrics: MetricsFn
     player_factory: PlayerFactory
+    episodes: EpisodeRunner
     options: ExpVerOptions
     pool: tuple[dict[str, Any], ...]
     tests: tuple[Level, ...]

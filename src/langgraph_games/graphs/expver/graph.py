@@ -60,6 +60,7 @@ from langgraph_games.games.registry import make
 from langgraph_games.graphs.eeb.graph import eeb_player
 from langgraph_games.graphs.expver import nodes
 from langgraph_games.graphs.expver.context import ExpVerContext, ExpVerState, marker_namespace
+from langgraph_games.graphs.expver.episodes import EpisodeRunner, InProcessEpisodes
 from langgraph_games.graphs.expver.parts import (
     ExpVerError,
     ExpVerOptions,
@@ -91,6 +92,7 @@ def create_expver_graph(
     ledger: Ledger | None = None,
     metrics: MetricsFn | None = None,
     run_id: str = "expver",
+    episodes: EpisodeRunner | None = None,
 ) -> CompiledStateGraph[ExpVerState, None, ExpVerState, ExpVerState]:
     """Compile the Agent-ExpVer training loop for one game.
 
@@ -110,6 +112,9 @@ def create_expver_graph(
         ledger: Where records go and are looked up on a rerun (default in memory).
         metrics: ``(session, result, trajectory) -> metrics``; default the paper's.
         run_id: Names this run in the store (experience ids, run marker).
+        episodes: Who plays the episodes (default: this process's loop, with
+            ``player_factory``, ``options.concurrency`` test levels at once); see
+            :mod:`~langgraph_games.graphs.expver.episodes`.
 
     Returns:
         The compiled graph (recursion limit raised for long runs). Invoke it with ``{}``
@@ -134,6 +139,7 @@ def create_expver_graph(
         ledger=ledger if ledger is not None else MemoryLedger(),
         metrics=metrics or default_metrics,
         run_id=run_id,
+        episodes=episodes,
     )
     builder = StateGraph(ExpVerState)
     for name, node in (
@@ -175,6 +181,7 @@ def _context(
     ledger: Ledger,
     metrics: MetricsFn,
     run_id: str,
+    episodes: EpisodeRunner | None,
 ) -> ExpVerContext:
     """Check the levels and build the loop's dependencies."""
     if not train_levels or not test_levels:
@@ -205,6 +212,8 @@ def _context(
         ledger=ledger,
         metrics=metrics,
         player_factory=player_factory,
+        episodes=episodes
+        or InProcessEpisodes(model, player_factory, options.episode, options.concurrency),
         options=options,
         pool=tuple(level.model_dump(mode="json") for level in train_levels),
         tests=tuple(test_levels),

@@ -9,8 +9,6 @@ store's async API. Whatever writes the truth base (a weave, a revert) tells the 
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any, Literal
@@ -19,10 +17,9 @@ from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
-from langgraph_games.graphs.episode.records import finished_result
-from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.graphs.expver.advice import advice_candidates
 from langgraph_games.graphs.expver.context import ExpVerContext, marker_namespace
+from langgraph_games.graphs.expver.episodes import EpisodeRequest, PlayedEpisode
 from langgraph_games.graphs.expver.parts import ExpVerError, Level, round_touched
 from langgraph_games.graphs.expver.records import (
     Judged,
@@ -46,6 +43,7 @@ from langgraph_games.memory.truth_weaver import WeaveReport
 __all__ = [
     "claim_store",
     "ensure_reverted",
+    "episode_record",
     "evaluate_tests",
     "last_evaluated",
     "ledger_episode",
@@ -54,6 +52,7 @@ __all__ = [
     "load_experience",
     "mean",
     "play_level",
+    "play_levels",
     "test_record",
     "train_record",
     "weave",
@@ -84,57 +83,96 @@ async def play_level(
     found = ctx.ledger.get(record_id)
     if found is not None:
         return ledger_episode(found, record_id), True
-    engine = make(ctx.game, **level.options)
-    started = time.time()
-    played = await run_episode(
-        engine,
-        [ctx.player_factory(ctx.model, engine)],
-        seed=level.seed,
-        options=ctx.options.episode,
-        truths={0: truths},
-    )
-    result, trajectory = finished_result(played), played["trajectory"]
+    [record] = await play_levels(ctx, [(record_id, level)], truths, round_, split)
+    return record, False
+
+
+async def play_levels(
+    ctx: ExpVerContext,
+    work: Sequence[tuple[str, Level]],
+    truths: Sequence[str],
+    round_: int,
+    split: Literal["train", "replay", "test"],
+) -> list[LedgerEpisode]:
+    """Play each ``(record id, level)`` of ``work`` with the context's episode runner.
+
+    Each episode's record goes to the ledger as soon as it comes back (in this process),
+    so a crash in the middle keeps those finished.
+
+    Returns:
+        The records, in the order of ``work``.
+    """
+    requests = [
+        EpisodeRequest(level, make(ctx.game, **level.options), tuple(truths)) for _, level in work
+    ]
+    records: dict[int, LedgerEpisode] = {}
+
+    def done(index: int, played: PlayedEpisode) -> None:
+        record = episode_record(ctx, work[index][0], requests[index], played, round_, split)
+        ctx.ledger.add(record)
+        records[index] = record
+
+    if requests:
+        await ctx.episodes(requests, done)
+    missing = [work[i][0] for i in range(len(work)) if i not in records]
+    if missing:
+        raise ExpVerError(f"the episode runner did not play {', '.join(missing)}")
+    return [records[i] for i in range(len(work))]
+
+
+def episode_record(
+    ctx: ExpVerContext,
+    record_id: str,
+    request: EpisodeRequest,
+    played: PlayedEpisode,
+    round_: int,
+    split: Literal["train", "replay", "test"],
+) -> LedgerEpisode:
+    """The ledger record of a finished episode (its metrics computed here)."""
+    engine, result, trajectory = request.engine, played.result, played.trajectory
     session = GameSession.from_dict(result["record"])
-    record: LedgerEpisode = {
+    return {
         "kind": "episode",
         "id": record_id,
         "episode_id": record_id,
         "round": round_,
         "split": split,
-        "level": level.id,
+        "level": request.level.id,
         "game": engine.versioned_id,
         "options": engine.options_dict(),
-        "seed": level.seed,
-        "truths": list(truths),
-        "started_at": started,
+        "seed": request.level.seed,
+        "truths": list(request.truths),
+        "started_at": played.started_at,
         "status": result["status"],
         "result": {**result, "players": [dict(seat) for seat in result["players"]]},
         "trajectory": trajectory,
         "metrics": ctx.metrics(session, result, trajectory),
-        "duration_s": time.time() - started,
+        "duration_s": played.duration_s,
     }
-    ctx.ledger.add(record)
-    return record, False
 
 
 async def evaluate_tests(ctx: ExpVerContext, round_: int) -> tuple[dict[str, dict[str, Any]], int]:
-    """Play every test level with the current truths (``concurrency`` at once).
+    """Play every test level with the current truths, all in one batch for the runner.
+
+    Levels the ledger already holds (a resumed run) are not played again; the runner
+    plays the rest (``concurrency`` at once by default, or over worker processes).
 
     Returns:
         The metrics per level id and how many truths the prompt held.
     """
     truths = await ctx.truths.get()
-    gate = asyncio.Semaphore(ctx.options.concurrency)
-
-    async def one(level: Level) -> tuple[str, dict[str, Any]]:
-        async with gate:
-            record, _ = await play_level(
-                ctx, f"r{round_}/test/{level.id}", level, truths, round_, "test"
-            )
-        return level.id, record["metrics"]
-
-    done = await asyncio.gather(*(one(level) for level in ctx.tests))
-    return dict(done), len(truths)
+    found: dict[str, LedgerEpisode] = {}
+    work: list[tuple[str, Level]] = []
+    for level in ctx.tests:
+        record_id = f"r{round_}/test/{level.id}"
+        recorded = ctx.ledger.get(record_id)
+        if recorded is not None:
+            found[level.id] = ledger_episode(recorded, record_id)
+        else:
+            work.append((record_id, level))
+    played = await play_levels(ctx, work, truths, round_, "test")
+    found.update({level.id: record for (_, level), record in zip(work, played, strict=True)})
+    return {level.id: found[level.id]["metrics"] for level in ctx.tests}, len(truths)
 
 
 def test_record(
