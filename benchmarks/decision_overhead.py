@@ -14,8 +14,9 @@ Measures, in the same run:
   LangGraph loop (a node that asks the model, a node that reads the reply and plays).
 The overhead per call is (decision time - bare call time). The last lines compare the
 episode loop with the two-node loop doing the same work: what our loop adds over the least
-LangGraph can do; and a match of two rule players (random vs random) through the episode
-loop, per move, with the same moves played by plain calls.
+LangGraph can do; time a match of two rule players (random vs random) through the episode
+loop, per move, with the same moves played by plain calls; and time one run of an empty
+graph of 0, 1 and 2 nodes: the fixed price of a graph run and of each node.
 """
 
 from __future__ import annotations
@@ -141,6 +142,22 @@ async def rule_moves(episodes: int) -> tuple[float, float]:
     return loop, (time.perf_counter() - start) / moves
 
 
+def empty_graph(nodes: int) -> Any:
+    """A compiled graph of ``nodes`` empty nodes in a row: what one LangGraph run costs."""
+
+    async def nothing(state: _Loop) -> dict[str, Any]:
+        return {}
+
+    builder = StateGraph(_Loop)
+    previous = START
+    for i in range(nodes):
+        builder.add_node(f"n{i}", nothing)
+        builder.add_edge(previous, f"n{i}")
+        previous = f"n{i}"
+    builder.add_edge(previous, END)
+    return builder.compile(checkpointer=False)
+
+
 async def per_call(fn, n: int) -> float:
     await fn()  # warm-up
     start = time.perf_counter()
@@ -190,6 +207,10 @@ async def main_async(n: int) -> None:
     two_node = (time.perf_counter() - start) / (len(model.calls) - calls_before)
     del messages
     rule_loop, rule_plain = await rule_moves(episodes * 4)
+    empty = []
+    for nodes in (0, 1, 2):
+        compiled = empty_graph(nodes)
+        empty.append(await per_call(lambda g=compiled: g.ainvoke({"seed": 0}), n))
 
     rows = [
         ["bare model call (baseline)", f"{bare * 1e3:.3f}", "-"],
@@ -218,6 +239,11 @@ async def main_async(n: int) -> None:
         f"rule players only (random vs random, {episodes * 4} episodes), per move: "
         f"episode loop {rule_loop * 1e3:.3f} ms, plain calls {rule_plain * 1e3:.3f} ms "
         f"({rule_loop / rule_plain:.1f}x)"
+    )
+    print(
+        "one LangGraph run of an empty graph with 0 / 1 / 2 nodes: "
+        + " / ".join(f"{t * 1e3:.3f}" for t in empty)
+        + " ms"
     )
 
 
