@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast
@@ -36,9 +36,9 @@ from langgraph_games.eval.protocols.plans import protocol_for
 from langgraph_games.eval.running.executor import preflight, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
 from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.eval.running.training_report import describe_event, round_table
 from langgraph_games.eval.running.training_workers import training_episodes
 from langgraph_games.eval.scoring.families import counters_of, decisions_of, family_of
-from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
@@ -50,8 +50,6 @@ from langgraph_games.graphs.expver.records import (
     ExpVerEvent,
     LedgerRecord,
     RoundRecord,
-    TestRound,
-    TrainRound,
     validate_ledger_record,
 )
 from langgraph_games.memory.chroma_store import ChromaStore
@@ -298,110 +296,6 @@ class TrainReport:
     truths: list[str] = field(default_factory=list)
     played: int = 0
     table: str = ""
-
-
-ROUND_HEADERS = [
-    "round",
-    "train success %",
-    "train score",
-    "steps",
-    "promoted",
-    "truths added",
-    "merged",
-    "duplicates",
-    "test success %",
-    "test score",
-    "change",
-    "decision",
-]
-
-
-def round_table(records: Sequence[RoundRecord]) -> str:
-    """One line per round: training plays, what TruthWeaver did, the test and the decision.
-
-    Round 0 is the starting policy's test (eq. 6's first baseline). ``decision``: ``kept``,
-    ``reverted`` (the test score dropped), or ``unchanged`` (no truth changed, so the test
-    was not played again).
-    """
-    trains: dict[int, TrainRound] = {}
-    tests: dict[int, TestRound] = {}
-    for record in records:
-        if record["split"] == "train":
-            trains[record["round"]] = record
-        else:
-            tests[record["round"]] = record
-    rows = []
-    for number in sorted({*trains, *tests}):
-        train, test = trains.get(number), tests.get(number)  # round 0 has no training
-        rows.append(
-            [
-                number,
-                *(
-                    [None] * 7
-                    if train is None
-                    else [
-                        100 * float(train["success_rate"]),
-                        train["score"],
-                        train["steps"],
-                        train["promoted"],
-                        train["truths_added"],
-                        train["truths_merged"],
-                        train["duplicates"],
-                    ]
-                ),
-                *(
-                    [None] * 3
-                    if test is None
-                    # Round 0's baseline has no delta.
-                    else [100 * float(test["success_rate"]), test["score"], test.get("delta")]
-                ),
-                None if test is None else test["decision"],
-            ]
-        )
-    return markdown_table(ROUND_HEADERS, rows)
-
-
-def _score(metrics: Mapping[str, Any], key: str) -> str:
-    value = metrics.get(key)
-    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
-
-
-_EVENTS = ("baseline", "round", "plan", "play", "replay", "reflect", "promote")
-
-
-def describe_event(event: ExpVerEvent, score_key: str = "score") -> str | None:
-    """One progress line for a stream event of the ExpVer graph (``None``: nothing to say)."""
-    if event.get("event") not in _EVENTS:  # another writer's custom event
-        return None
-    if event["event"] == "baseline" or event["event"] == "round":
-        r = event["record"]
-        again = " (recorded earlier)" if event.get("cached") else ""
-        delta = f", change {r['delta']:+.1f}" if "delta" in r else ""  # round 0 has none
-        return (
-            f"round {r['round']} test: success {100 * float(r['success_rate']):.0f}%, "
-            f"score {float(r['score']):.1f}{delta}: {r['decision']}{again}"
-        )
-    if event["event"] == "plan":
-        return f"round {event['round']}: training on {', '.join(event['levels'])}"
-    where = f"round {event['round']} {event['level']}".rstrip()
-    if event["event"] == "promote":
-        weave = event["weave"]
-        woven = ""
-        if weave:
-            woven = (
-                f"; truths +{weave['added']} added, {weave['merged']} merged, "
-                f"{weave['duplicates']} duplicates, {weave['already_present']} already there"
-            )
-        kept_out = f"; {event['not_promoted']}" if event["not_promoted"] else ""
-        return f"{where}: {event['verdict'] or event['status']}{woven}{kept_out}"
-    again = " (recorded earlier)" if event["cached"] else ""
-    if event["event"] == "reflect":
-        exp = event["experience"]
-        text = exp.get("text") or (exp.get("provenance") or {}).get("verdict", "")
-        return f"{where}: experience{again}: {str(text)[:100]}"
-    m = event["metrics"]
-    ok = "success" if m.get("success") else "no success"
-    return f"{where}: {event['event']} score {_score(m, score_key)}, {ok}{again}"
 
 
 def _model_part(agent: str) -> str:
