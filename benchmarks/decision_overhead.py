@@ -66,7 +66,12 @@ async def _gamebot_turn(model: ScriptedChatModel, session: GameSession, config: 
     """One GAMEBoT decision as plain calls: prompt, model, read, score, play."""
     messages = build_gamebot_messages(session.game, session.observe(0))
     reply, _ = await ainvoke_measured(model, messages, config)
-    decision = parse_gamebot_reply(session.game, session.state, 0, str(reply.text))
+    _read_and_play(session, str(reply.text))
+
+
+def _read_and_play(session: GameSession, text: str) -> None:
+    """Read and score seat 0's reply, then play its move (the first legal one if none)."""
+    decision = parse_gamebot_reply(session.game, session.state, 0, text)
     decision.scores = score_intermediate(
         session.game, session.state, 0, decision.intermediate, decision.action
     )
@@ -99,15 +104,7 @@ def two_node_loop(model: ScriptedChatModel) -> Any:
 
     async def play(state: _Loop) -> dict[str, Any]:
         session = sessions[state["seed"]]
-        text = replies.pop(state["seed"])
-        decision = parse_gamebot_reply(session.game, session.state, 0, text)
-        decision.scores = score_intermediate(
-            session.game, session.state, 0, decision.intermediate, decision.action
-        )
-        action = decision.action
-        if action is None or not session.game.is_legal(session.state, 0, action):
-            action = session.legal_actions(0)[0]
-        session.step(action, 0)
+        _read_and_play(session, replies.pop(state["seed"]))
         _opponent_moves(session, state["seed"])
         return {"done": session.done}
 

@@ -18,7 +18,7 @@ import hashlib
 import json
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -246,16 +246,25 @@ SCENARIOS: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
 }
 
 
+async def play_scenarios(scenarios: Mapping[str, Callable[[], Awaitable[Any]]]) -> dict[str, Any]:
+    """Each scenario's output, by scenario name, played one after another."""
+    return {name: await scenario() for name, scenario in scenarios.items()}
+
+
+def write_pinned(path: Path, scenarios: Mapping[str, Callable[[], Awaitable[Any]]]) -> None:
+    """Play ``scenarios`` and write their outputs to ``path`` as the pinned JSON."""
+    pinned = asyncio.run(play_scenarios(scenarios))
+    path.write_text(json.dumps(pinned, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    sys.stdout.write(f"wrote {path.name} ({path.stat().st_size:,} bytes)\n")
+
+
 async def play_all() -> dict[str, Any]:
     """Every scenario's trajectories and prompt fingerprints, by scenario name."""
-    return {name: await scenario() for name, scenario in SCENARIOS.items()}
+    return await play_scenarios(SCENARIOS)
 
 
 def main() -> None:
-    pinned = asyncio.run(play_all())
-    PINNED.write_text(json.dumps(pinned, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    size = PINNED.stat().st_size
-    sys.stdout.write(f"wrote {PINNED.name} ({size:,} bytes)\n")
+    write_pinned(PINNED, SCENARIOS)
 
 
 if __name__ == "__main__":

@@ -14,10 +14,8 @@ Regenerate (after an intended change only): ``python tests/rule_playouts.py``.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -42,7 +40,7 @@ from langgraph_games.players import (
     SurroundSpacePlayer,
 )
 from langgraph_games.players.base import Decision, DecisionRequest, Player, SearchPlayer
-from pinned_trajectories import cycling, normalized
+from pinned_trajectories import cycling, normalized, play_scenarios, write_pinned
 
 PINNED = Path(__file__).parent / "graphs" / "golden" / "rule_playouts.json"
 
@@ -236,14 +234,11 @@ SCENARIOS: dict[str, Callable[[], Awaitable[list[dict[str, Any]]]]] = {
 
 async def play_all() -> dict[str, Any]:
     """Every scenario's episode summaries, by scenario name."""
-    return {name: await scenario() for name, scenario in SCENARIOS.items()}
+    return await play_scenarios(SCENARIOS)
 
 
 def main() -> None:
-    pinned = asyncio.run(play_all())
-    PINNED.write_text(json.dumps(pinned, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    size = PINNED.stat().st_size
-    sys.stdout.write(f"wrote {PINNED.name} ({size:,} bytes)\n")
+    write_pinned(PINNED, SCENARIOS)
 
 
 if __name__ == "__main__":
