@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
+from langgraph_games.eval.running.executor import Job, run_jobs
+from langgraph_games.graphs import EpisodeOptions
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
 KILL_MARKER = "LGG_TEST_KILL_MARKER"
@@ -44,6 +46,20 @@ def stable(value: Any) -> Any:
     if isinstance(value, list):
         return [stable(v) for v in value]
     return value
+
+
+async def run_small_jobs(jobs: list[Job], path: Path, **kwargs: Any) -> tuple[int, int]:
+    """``run_jobs`` of ``jobs`` into ``path``: 4 at once, 4 steps each, no retries, quiet."""
+    return await run_jobs(
+        jobs,
+        base={"kind": "match", "spec_hash": "test"},
+        results=ResultsFile(path),
+        options=EpisodeOptions(max_retries=0, max_steps=4),
+        concurrency=4,
+        progress=False,
+        total=len(jobs),
+        **kwargs,
+    )
 
 
 def small_arena(**kwargs: Any) -> ArenaSpec:

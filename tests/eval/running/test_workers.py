@@ -15,7 +15,7 @@ import pytest
 
 from langgraph_games.cli._options import add_worker_flags, workers_of
 from langgraph_games.eval import ResultsFile, run_arena
-from langgraph_games.eval.running.executor import Job, run_jobs
+from langgraph_games.eval.running.executor import Job
 from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.running.workers import (
     EndpointShare,
@@ -38,6 +38,7 @@ from workers_support import (
     assert_an_interrupted_run_resumes_once,
     dies_once,
     first_legal_move,
+    run_small_jobs,
     small_arena,
     stable,
 )
@@ -66,23 +67,10 @@ def _jobs(model: ScriptedChatModel, count: int) -> list[Job]:
     return [Job(f"j{i}", [recipe, recipe], i, {"match_id": f"j{i}"}, game) for i in range(count)]
 
 
-async def _run(jobs: list[Job], path: Path, **kwargs: Any) -> tuple[int, int]:
-    return await run_jobs(
-        jobs,
-        base={"kind": "match", "spec_hash": "test"},
-        results=ResultsFile(path),
-        options=EpisodeOptions(max_retries=0, max_steps=4),
-        concurrency=4,
-        progress=False,
-        total=len(jobs),
-        **kwargs,
-    )
-
-
 async def test_an_episode_error_in_a_worker_is_its_record(tmp_path: Path) -> None:
     dead = ScriptedChatModel(responses=[ConnectionError("endpoint down")])
     path = tmp_path / "r.jsonl"
-    played, errors = await _run(_jobs(dead, 3), path, workers=2)
+    played, errors = await run_small_jobs(_jobs(dead, 3), path, workers=2)
     records = ResultsFile(path).read().records
     assert (played, errors) == (3, 3)
     assert sorted(r["match_id"] for r in records) == ["j0", "j1", "j2"]
@@ -94,7 +82,8 @@ async def test_a_killed_worker_loses_no_episode_and_writes_none_twice(
 ) -> None:
     monkeypatch.setenv(KILL_MARKER, str(tmp_path / "killed-once"))
     path = tmp_path / "r.jsonl"
-    played, errors = await _run(_jobs(ScriptedChatModel(script=dies_once), 6), path, workers=2)
+    jobs = _jobs(ScriptedChatModel(script=dies_once), 6)
+    played, errors = await run_small_jobs(jobs, path, workers=2)
     assert (tmp_path / "killed-once").exists()  # a worker did die
     records = ResultsFile(path).read().records
     assert (played, errors) == (6, 0)
@@ -135,7 +124,7 @@ def test_workers_must_be_at_least_one() -> None:
 
 
 async def test_no_jobs_start_no_workers(tmp_path: Path) -> None:
-    assert await _run([], tmp_path / "r.jsonl", workers=4) == (0, 0)
+    assert await run_small_jobs([], tmp_path / "r.jsonl", workers=4) == (0, 0)
     assert asyncio.get_running_loop().is_running()
 
 

@@ -16,11 +16,10 @@ from langgraph_games.cli import _options as cli_options
 from langgraph_games.cli import main
 from langgraph_games.eval import ResultsFile, run_arena
 from langgraph_games.eval.running import workers_ray
-from langgraph_games.eval.running.executor import Job, run_jobs
+from langgraph_games.eval.running.executor import Job
 from langgraph_games.eval.running.training import TrainSpec, run_training
 from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
 from langgraph_games.games import make
-from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.graphs.expver import ExpVerOptions
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import registry
@@ -28,6 +27,7 @@ from workers_support import (
     KILL_MARKER,
     assert_an_interrupted_run_resumes_once,
     dies_once,
+    run_small_jobs,
     small_arena,
     stable,
 )
@@ -100,17 +100,7 @@ async def test_a_killed_ray_worker_loses_no_episode_and_writes_none_twice(
     game = make("connect4")
     jobs = [Job(f"j{i}", [recipe, recipe], i, {"match_id": f"j{i}"}, game) for i in range(6)]
     path = tmp_path / "r.jsonl"
-    played, errors = await run_jobs(
-        jobs,
-        base={"kind": "match", "spec_hash": "test"},
-        results=ResultsFile(path),
-        options=EpisodeOptions(max_retries=0, max_steps=4),
-        concurrency=4,
-        progress=False,
-        total=len(jobs),
-        workers=2,
-        executor="ray",
-    )
+    played, errors = await run_small_jobs(jobs, path, workers=2, executor="ray")
     assert (ray_cluster / "killed-once").exists()  # an actor's process did die mid-episode
     records = ResultsFile(path).read().records
     assert (played, errors) == (6, 0)
