@@ -1,9 +1,10 @@
 """Pieces shared by the single-call agents (GAMEBoT, EvoEmpirBench, Minesweeper).
 
-A single-prompt agent builds its messages, calls the model once, and parses the reply.
-The call node records tokens and latency the same way the GAMEBoT graph does;
-:func:`reply_decision` builds the :class:`~langgraph_games.players.base.Decision` from the
-graph state. The graphs take the live engine and state from their runtime context
+A single-prompt agent builds its messages, calls the model once, and parses the reply, all
+in one node (:func:`compile_model_check`). The call records tokens and latency the same
+way the GAMEBoT graph does; :func:`reply_decision` builds the
+:class:`~langgraph_games.players.base.Decision` from the graph state. The graphs take
+the live engine and state from their runtime context
 (:class:`~langgraph_games.graphs.common.decision.LiveGame`) when they are given one.
 
 Reading a long reply is slow synchronous work, and the agents' nodes run on the event
@@ -22,6 +23,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from langgraph_games.graphs.common.decision import DecisionOutput, LiveGame
 from langgraph_games.graphs.common.llm import reply_text
@@ -149,23 +151,32 @@ def compile_model_check(
     check: Any,
     name: str,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """The shape every single-call strategy graph shares: ``model -> check -> END``.
+    """The shape every single-call strategy graph shares: one node, ``model``, then ``END``.
 
-    ``call`` builds the prompt and asks the model (usage recorded), passing its node's
-    ``config`` to the model call; ``check`` reads the
-    reply into a decision (the graph's only output). Two nodes, because each LangGraph
-    node costs a fixed overhead per decision and the pieces need no checkpoint between
-    them. The run's context is a :class:`~langgraph_games.graphs.common.decision.LiveGame`.
+    The node awaits ``call(state, config, runtime)``, which builds the prompt and asks the
+    model (usage recorded), passing the node's ``config`` to the model call, then
+    ``check(state, runtime)`` on the state with that update, which reads the reply into a
+    decision (the graph's only output); its update holds both. One node per model call,
+    not one per piece: each LangGraph node costs a fixed overhead per decision (about a
+    sixth of a millisecond), and the pieces need no checkpoint or stream event between
+    them. Token streaming and tracing are unchanged (the model call runs inside the
+    node, with its config), and the node's update still carries the prompt and reply.
+    The run's context is a :class:`~langgraph_games.graphs.common.decision.LiveGame`.
     """
+
+    async def model(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+        asked: dict[str, Any] = await call(state, config, runtime)
+        read: Mapping[str, Any] = await check({**state, **asked}, runtime)
+        return {**asked, **read}
+
     builder = StateGraph(
         state_schema,
         context_schema=LiveGame,
         input_schema=input_schema,
         output_schema=DecisionOutput,
     )
-    builder.add_node("model", call)
-    builder.add_node("check", check)
+    node: Any = model  # (state, config, runtime): a combination add_node's overloads omit
+    builder.add_node("model", node)
     builder.add_edge(START, "model")
-    builder.add_edge("model", "check")
-    builder.add_edge("check", END)
+    builder.add_edge("model", END)
     return builder.compile(checkpointer=False, name=name)

@@ -3,7 +3,7 @@
 ``create_eeb_agent(model, game)`` compiles a decision graph (see
 :mod:`langgraph_games.graphs.common.decision`)::
 
-    model -> check -> END
+    model -> END    (one node: ask, then check)
 
 - ``model`` builds the paper's two messages (:func:`build_eeb_messages`, from
   :mod:`langgraph_games.graphs.eeb.prompts`): a system prompt (role, legend, priorities,
@@ -11,11 +11,11 @@
   which Agent-ExpVer's memory fills) and a user prompt (the game state, actions, scoring,
   rules, answer format, and the loop's feedback when it asks again); no dialogue history,
   as released. It then calls the model with retries, recording tokens and latency.
-- ``check`` reads the reply (:func:`parse_eeb_reply`): maze replies by ``Action: X`` and
+- ``check``, in the same node, reads the reply (:func:`parse_eeb_reply`): maze replies by ``Action: X`` and
   the released fallbacks (``action X``, ``choice: X``, a number at the end, "move up two
   steps"); Match-2 replies as the JSON ``{"action": {"type", "pos", "index"}}``.
 
-Two nodes, as for GAMEBoT: each LangGraph node costs a fixed overhead per decision, and
+One node, as for GAMEBoT: each LangGraph node costs a fixed overhead per decision, and
 the pieces stay usable as plain functions.
 
 What happens to an unusable reply is the episode loop's business (re-asks, then the

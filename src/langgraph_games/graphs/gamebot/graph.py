@@ -3,20 +3,20 @@
 ``create_gamebot_agent(model, game)`` compiles a decision graph (see
 :mod:`langgraph_games.graphs.common.decision`)::
 
-    model -> check -> END
+    model -> END    (one node: ask, then check)
 
 - ``model`` builds the game's three-part prompt (rules, input, output; our own words in
   :mod:`langgraph_games.graphs.gamebot.prompts`) as the system message, plus truths from
   memory, and the observation (plus feedback on a rejected answer) as the user message,
   then calls the chat model with retries, recording tokens and latency.
-- ``check`` reads the ``[Intermediate Thinking Results k: ...]`` answers and the move:
+- ``check``, in the same node, reads the ``[Intermediate Thinking Results k: ...]`` answers and the move:
   the first action named after the last ``Chosen Move`` (or the game's final label),
   by the game's reader (an answer whose final section lists two different actions is
   ambiguous), and scores each intermediate answer against the rule-based ground truth.
 
 The pieces are plain functions too (:func:`build_gamebot_messages`,
-:func:`parse_gamebot_reply`, :func:`score_intermediate`), for graphs of your own. Two
-nodes rather than one per piece: each LangGraph node costs a fixed overhead per decision
+:func:`parse_gamebot_reply`, :func:`score_intermediate`), for graphs of your own. One
+node rather than one per piece: each LangGraph node costs a fixed overhead per decision
 (see ``benchmarks/decision_overhead.py``), and the pieces need no checkpoint between them.
 
 Variants: ``"gamebot"`` (the paper's prompts), ``"action_only"`` and ``"cot"`` (the two

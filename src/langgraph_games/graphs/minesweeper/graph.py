@@ -3,7 +3,7 @@
 ``create_minesweeper_agent(model, variant=...)`` compiles a decision graph (see
 :mod:`langgraph_games.graphs.common.decision`)::
 
-    model -> check -> END
+    model -> END    (one node: ask, then check)
 
 - ``model`` builds one user message, the *prompt before* (rules; tips with +Tips), the
   board (the engine's observation) and the *prompt after* (answer format; the step-back
@@ -14,7 +14,7 @@
   shown and its answer, which the episode loop fills from the trajectory), or takes it
   as given in the input key ``previous``. Then one model call with retries, recording
   tokens and latency.
-- ``check`` reads the reply with the paper's parser (:func:`parse_minesweeper_reply`), the
+- ``check``, in the same node, reads the reply with the paper's parser (:func:`parse_minesweeper_reply`), the
   last ``r,row,col`` or ``f,row,col``. An off-board triple is the step-consuming
   ``invalid:position`` answer; text without a triple has no action, and with the paper's
   protocol (no re-asks, the game's fallback) the game answers it with ``invalid answer,
