@@ -197,16 +197,18 @@ async def _play(
             graph_input, config, context=context, stream_mode="updates"
         ):
             played = update.get("step") or {}
-            if "record" in played and not args.quiet:  # not a forfeit at the step's start
+            if "record" in played and not args.quiet:
                 # a step plays instant seats' moves after the first: each has its own board
-                for step in played["trajectory"]:
+                # (a forfeit's step, which plays no move, has none)
+                for step in (s for s in played["trajectory"] if s["actions"]):
                     board = {
                         **played["record"],
                         "actions": played["record"]["actions"][: step["step"] + 1],
                     }
                     _print_step(game, step, board, names, args.full)
-            if "finish" in update:
-                result = update["finish"]["result"]
+            for changes in update.values():  # the ending step's update, or finish's
+                if isinstance(changes, dict) and changes.get("result") is not None:
+                    result = changes["result"]
             if "__interrupt__" in update:
                 request = update["__interrupt__"][0].value
         if request is None:

@@ -43,7 +43,7 @@ async def test_records_are_those_of_the_one_step_per_node_loop(name: str) -> Non
 async def _nodes(
     game_id: str, players: Sequence[Player], seed: int = 0, **options: Any
 ) -> tuple[list[int], dict[str, Any]]:
-    """The steps played by each ``step`` node of an episode, and its result."""
+    """The moves played by each ``step`` node of an episode, and its result."""
     record: SessionRecord = {"game": game_id, "options": {}, "seed": seed, "actions": []}
     context = EpisodeContext(players=players, options=EpisodeOptions(**options))
     per_node: list[int] = []
@@ -52,9 +52,12 @@ async def _nodes(
         {"record": record}, context=context, stream_mode="updates"
     ):
         if "step" in update:
-            per_node.append(len(update["step"].get("trajectory") or []))
-        if "finish" in update:
-            result = dict(update["finish"]["result"])
+            steps = update["step"].get("trajectory") or []
+            per_node.append(sum(1 for step in steps if step["actions"]))
+            if update["step"].get("result") is not None:  # the step that ended the episode
+                assert not result
+                result = dict(update["step"]["result"])
+        assert "finish" not in update  # only for an episode over before its first step
     return per_node, result
 
 
@@ -107,7 +110,7 @@ async def test_the_step_limit_and_the_end_of_the_game_stop_a_run_of_instant_move
     assert per_node == [9] and result["status"] == "finished"
 
 
-async def test_an_instant_seat_that_forfeits_ends_the_run_and_finish_records_it() -> None:
+async def test_an_instant_seat_that_forfeits_ends_the_run_and_its_step_records_it() -> None:
     seats: list[Player] = [RandomPlayer(seed=9), Stubborn(["(1,1)"])]
     per_node, result = await _nodes("tictactoe", seats, seed=9, fallback="forfeit")
     assert result["status"] == "forfeit" and result["forfeit"] == 1

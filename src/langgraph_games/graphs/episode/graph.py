@@ -1,10 +1,12 @@
 """The episode loop: one game between players, as a LangGraph graph.
 
-``step -> step ... -> finish``: each ``step`` observes the acting seats, asks their
-players and plays the joint move, and a router after it (and at the start) goes to
-``finish`` once the game is over, a seat forfeited or the step limit is reached. One node
-per game step, not two: LangGraph costs a fixed overhead per node execution, and the
-loop is what every model call goes through. For the same reason a ``step`` goes on to
+``step -> step ... -> END``: each ``step`` observes the acting seats, asks their players
+and plays the joint move; the ``step`` after which the game is over, a seat has forfeited
+or the step limit is reached also writes the episode's ``result`` (and the forfeit's
+step), and the router after it ends the run. ``finish`` only ends an episode that is over
+before any step (a step limit of 0, a finished record). One node per game step, not two,
+and no node of its own for the ending: LangGraph costs a fixed overhead per node
+execution, and the loop is what every model call goes through. For the same reason a ``step`` goes on to
 play every following move whose acting seats are all instant (``Player.instant``: rule
 players computing their move locally), until the game is over, the step limit is reached,
 a seat forfeits or a seat that is not instant is to act: a model against a rule player
@@ -35,7 +37,7 @@ re-asked attempts.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
@@ -157,8 +159,8 @@ async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[s
     session = ctx.sessions.get(record)
     trajectory: Sequence[Step] = state.get("trajectory") or []
     asked = await _decide(ctx, record, session, trajectory)
-    if asked["forfeit"] is not None:  # a decision without an action: finish records it
-        return asked
+    if asked["forfeit"] is not None:  # a decision without an action: the episode ends
+        return _ended(ctx, session, record, trajectory, [], asked)
     played: list[Step] = []
     actions: list[Any] = []
     seen: list[Step] | None = None  # the trajectory as the next instant seats see it
@@ -177,17 +179,55 @@ async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[s
             break
     # the record grows by the actions played: append them rather than re-writing every one
     grown: SessionRecord = {**record, "actions": [*record["actions"], *actions]}
-    if asked["forfeit"] is not None:  # an instant seat forfeited: finish records it
-        return {**asked, "record": grown, "trajectory": played}
+    if asked["forfeit"] is not None:  # an instant seat forfeited
+        return _ended(ctx, session, grown, trajectory, played, asked)
+    if _over(session, ctx):
+        return _ended(ctx, session, grown, trajectory, played, None)
     return {"record": grown, "trajectory": played, "turn": None, "decisions": None}
 
 
+def _ended(
+    ctx: EpisodeContext,
+    session: GameSession,
+    record: SessionRecord,
+    before: Sequence[Step],
+    played: list[Step],
+    forfeit: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The update of a ``step`` that ends the episode: its steps, the record, the result.
+
+    ``forfeit`` is the forfeiting ask (its turn, decisions and seat), if a seat forfeited.
+    """
+    asked = forfeit or {"turn": None, "decisions": None, "forfeit": None}
+    steps, result = _outcome(ctx, session, record, [*before, *played], asked)
+    return {**asked, "record": record, "trajectory": [*played, *steps], "result": result}
+
+
 async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
+    """End an episode that was over before a step (a step limit of 0, a finished record)."""
     record = state["record"]
-    session = runtime.context.sessions.get(record)
+    ctx = runtime.context
+    trajectory = state.get("trajectory") or []
+    steps, result = _outcome(ctx, ctx.sessions.get(record), record, trajectory, state)
+    return {"result": result, "trajectory": steps}
+
+
+def _outcome(
+    ctx: EpisodeContext,
+    session: GameSession,
+    record: SessionRecord,
+    trajectory: Sequence[Step],
+    ending: Mapping[str, Any],
+) -> tuple[list[Step], EpisodeResult]:
+    """The steps that end an episode (the forfeit's, if any) and its result.
+
+    ``trajectory`` is every step played; ``ending`` holds the forfeiting seat
+    (``forfeit``) with its ``turn`` and ``decisions``, or no seat. The episode's live
+    session is dropped.
+    """
+    forfeit: int | None = ending.get("forfeit")
+    turn: Turn | None = ending.get("turn")
     new_steps: list[Step] = []
-    forfeit = state.get("forfeit")
-    turn = state.get("turn")
     returns = list(session.returns)
     status = "finished" if session.done else "truncated"
     if forfeit is not None:
@@ -201,14 +241,13 @@ async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
                 "step": len(session.actions),
                 "turn": session.state.turn,
                 "observations": turn["observations"] if turn is not None else {},
-                "decisions": state.get("decisions") or {},
+                "decisions": ending.get("decisions") or {},
                 "actions": {},
                 "events": [{"type": "forfeit", "player": forfeit}],
             }
         )
     best = max(returns) if returns else 0.0
     winners = [p for p, r in enumerate(returns) if r == best and best > min(returns)]
-    trajectory = [*(state.get("trajectory") or []), *new_steps]
     result: EpisodeResult = {
         "status": status,
         "record": record,
@@ -216,17 +255,19 @@ async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict
         "winners": winners,
         "steps": len(session.actions),
         "forfeit": forfeit,
-        "players": summarize_players(trajectory, session.game.num_players),
+        "players": summarize_players([*trajectory, *new_steps], session.game.num_players),
     }
-    runtime.context.forget(record)
-    return {"result": result, "trajectory": new_steps}
+    ctx.forget(record)
+    return new_steps, result
 
 
 # Routers are coroutines: LangGraph runs a synchronous router of an async graph in a
 # worker thread, a thread hop per step for a dictionary lookup.
 async def _next_move(
     state: EpisodeState, runtime: Runtime[EpisodeContext]
-) -> Literal["step", "finish"]:
+) -> Literal["step", "finish", "__end__"]:
+    if state.get("result") is not None:  # the step that ended the episode recorded it
+        return "__end__"  # END
     if state.get("forfeit") is not None or _stopped(state, runtime.context):
         return "finish"
     return "step"
@@ -273,7 +314,7 @@ def create_episode_graph(
     builder.add_node("step", _step)
     builder.add_node("finish", _finish)
     builder.add_conditional_edges(START, _next_move)
-    builder.add_conditional_edges("step", _next_move)
+    builder.add_conditional_edges("step", _next_move, ["step", "finish", END])
     builder.add_edge("finish", END)
     compiled = builder.compile(checkpointer=checkpointer, store=store, name="episode")
     if plain:
