@@ -1,13 +1,18 @@
 """Concurrent matches against a model with a fixed latency: in-process vs workers vs Ray.
 
 Usage: python benchmarks/concurrency.py [--latencies 0.1 1] [--sizes 1 8 64 256]
-       [--modes inprocess workers ray] [--workers 2] [--warmup 4] [--baseline-calls 300]
+       [--modes inprocess workers ray] [--workers 2] [--warmup 4] [--moves 6]
+       [--baseline-calls 300]
 
 N Connect Four matches run at once, both seats played by the GAMEBoT agent on a scripted
-model that takes ``latency`` seconds per call. Every match stops after 6 moves (no Connect
-Four game ends sooner), so each makes exactly 6 calls one after another and the ideal run
-takes 6 x latency: an ideal throughput of N / latency calls per second. The efficiency is
-achieved / ideal. Aim: at least 90% at N = 64 with a 100 ms model.
+model that takes ``latency`` seconds per call. Every match stops after ``--moves`` moves
+(default 6; at most 22, where the scripted play wins, and no Connect Four game ends before
+move 7), so each makes exactly that many calls one after another and the ideal run takes
+moves x latency: an ideal throughput of N / latency calls per second. The efficiency is
+achieved / ideal. Aim: at least 90% at N = 64 with a 100 ms model. Short matches weigh the
+start of a batch most: the matches' first decisions queue for the CPU together, so the
+last of a process's M matches asks its first question about M x (CPU per call) late, and
+with 6 moves that delay is a tenth of the run.
 
 Modes: ``inprocess`` (``run_episode`` under ``asyncio.gather`` on this process's loop inside
 ``steady_gc``, starts spaced by ``START_SPACING_S``, as the executor with one worker),
@@ -64,7 +69,7 @@ from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import registry
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
-MOVES = 6
+MAX_MOVES = 22  # the scripted play (first legal move on both seats) wins at move 22
 
 
 def first_legal_move(messages) -> str:
@@ -100,10 +105,10 @@ def cpu_seconds() -> float:
     return sum(times.get(pid, 0.0) for pid in tree)
 
 
-async def inprocess(n: int, latency: float) -> int:
+async def inprocess(n: int, latency: float, moves: int) -> int:
     model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
     player = gamebot_player(model, "connect4")
-    options = EpisodeOptions(max_retries=0, max_steps=MOVES)
+    options = EpisodeOptions(max_retries=0, max_steps=moves)
 
     async def started(i: int) -> Any:
         await asyncio.sleep(i * START_SPACING_S)  # as the executor starts a batch
@@ -123,7 +128,13 @@ def _jobs(model: ScriptedChatModel, n: int, first: int = 0) -> list[Job]:
 
 
 async def steady(
-    mode: str, latency: float, sizes: list[int], workers: int, warmup: int, folder: Path
+    mode: str,
+    latency: float,
+    sizes: list[int],
+    workers: int,
+    warmup: int,
+    folder: Path,
+    moves: int,
 ) -> tuple[float, list[tuple[int, float, float]]]:
     """Start a pool once, warm it up, then time one batch per size.
 
@@ -132,7 +143,7 @@ async def steady(
     """
     model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
     fields = {"base": {"kind": "match", "spec_hash": "bench"}, "progress": False}
-    fields["options"] = EpisodeOptions(max_retries=0, max_steps=MOVES)
+    fields["options"] = EpisodeOptions(max_retries=0, max_steps=moves)
     setup, _, count = prepare(
         _jobs(model, max(sizes)), slots=workers, setup_fields=fields, pool=None
     )
@@ -161,7 +172,7 @@ async def steady(
             await pool.run(tasks, deliver, lambda _: None)
             elapsed, cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
             assert len(finished) == n, (len(finished), n)
-            rows.append((n * MOVES, elapsed, cpu))  # each match makes exactly 6 calls
+            rows.append((n * moves, elapsed, cpu))  # each match makes exactly `moves` calls
     return startup, rows
 
 
@@ -227,8 +238,11 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", choices=modes, default=None)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--warmup", type=int, default=4, help="warm-up episodes per worker")
+    parser.add_argument("--moves", type=int, default=6, help=f"moves per match (1-{MAX_MOVES})")
     parser.add_argument("--baseline-calls", type=int, default=300)
     args = parser.parse_args()
+    if not 1 <= args.moves <= MAX_MOVES:
+        parser.error(f"--moves must be 1 to {MAX_MOVES}; got {args.moves}")
     chosen = args.modes or [m for m in modes if m != "ray" or have_ray()]
     plain, two_node = run_loop(baselines(args.baseline_calls))
     rows, startups = [], []
@@ -239,12 +253,21 @@ def main() -> None:
                     with steady_gc():  # as the executor (and the command line) run episodes
                         for n in args.sizes:
                             cpu0, wall0 = cpu_seconds(), time.perf_counter()
-                            calls = run_loop(inprocess(n, latency))
+                            calls = run_loop(inprocess(n, latency, args.moves))
+                            assert calls == n * args.moves, (calls, n * args.moves)
                             elapsed, cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
                             rows.append(_row(latency, n, mode, calls, elapsed, cpu, two_node))
                     continue
                 startup, measured = run_loop(
-                    steady(mode, latency, args.sizes, args.workers, args.warmup, Path(scratch))
+                    steady(
+                        mode,
+                        latency,
+                        args.sizes,
+                        args.workers,
+                        args.warmup,
+                        Path(scratch),
+                        args.moves,
+                    )
                 )
                 label = f"{mode}={args.workers}"
                 startups.append(f"{label} at {latency * 1e3:.0f} ms: {startup:.2f} s")
@@ -252,8 +275,8 @@ def main() -> None:
                     rows.append(_row(latency, n, label, calls, elapsed, cpu, two_node))
     rows.sort(key=lambda r: (float(str(r[0]).split()[0]), int(str(r[1]))))
     print(
-        f"Concurrent matches against a fixed-latency scripted model ({machine()}; "
-        f"event loop: {loop_kind()})\n"
+        f"Concurrent matches of {args.moves} moves against a fixed-latency scripted model "
+        f"({machine()}; event loop: {loop_kind()})\n"
     )
     print(
         f"Baselines, CPU per call with an instant model: plain Python loop {plain:.2f} ms, "
