@@ -69,6 +69,7 @@ from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import registry
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
+MOVES = 6  # moves per match unless --moves says otherwise
 MAX_MOVES = 22  # the scripted play (first legal move on both seats) wins at move 22
 
 
@@ -238,7 +239,7 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", choices=modes, default=None)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--warmup", type=int, default=4, help="warm-up episodes per worker")
-    parser.add_argument("--moves", type=int, default=6, help=f"moves per match (1-{MAX_MOVES})")
+    parser.add_argument("--moves", type=int, default=MOVES, help=f"moves per match (1-{MAX_MOVES})")
     parser.add_argument("--baseline-calls", type=int, default=300)
     args = parser.parse_args()
     if not 1 <= args.moves <= MAX_MOVES:
