@@ -93,3 +93,15 @@ async def test_a_gamebot_decision_streams_the_embedded_models_tokens() -> None:
         if isinstance(message, AIMessageChunk) and meta["langgraph_node"] == "model"
     ]
     assert len([t for t in tokens if t]) >= 2
+
+
+async def test_greedy_answers_do_not_depend_on_the_thread_count() -> None:
+    """Worker processes run llama.cpp with fewer threads than one process: same records."""
+    session = GameSession("connect4")
+    graph_input = request_to_input(request_for(session))
+    texts = []
+    for threads in (1, 2):
+        graph = create_gamebot_agent(LocalChatModel(max_tokens=64, n_threads=threads), "connect4")
+        decision = (await graph.ainvoke(graph_input))["decision"]
+        texts.append(decision.raw_outputs[0])
+    assert texts[0] and texts[1] == texts[0]
