@@ -114,7 +114,7 @@ def test_chroma_errors_are_wrapped_and_repair_rebuilds(
 ) -> None:
     expected = build(store_dir)
     truncate(folder(store_dir, "vectors"))
-    monkeypatch.setattr(chroma_store_module, "check_store", lambda store, directory: None)
+    monkeypatch.setattr(chroma_store_module, "check_store", lambda store, directory, **_: None)
     with ChromaStore(store_dir, index=index()) as store:  # opened unchecked
         with pytest.raises(StoreDamagedError, match="repair") as caught:
             nearest(store)

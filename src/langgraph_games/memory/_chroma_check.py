@@ -12,12 +12,20 @@ files) makes Chroma raise its own internal errors on any read instead.
 collection (the first, middle and last) it asks the index for the nearest neighbours of
 the record's own vector; a sound index returns the record itself (or a duplicate at
 distance 0) and as many neighbours as asked for, up to the number of records.
+
+A store on a Chroma server is shared: other clients may be writing while one opens, and
+the server's index can briefly lag its records (or fail to open a segment it is writing).
+So a server store's probe is asked again for about a second and a half before it counts,
+and a problem that stays is reported, never repaired at open: a rebuild replaces the
+vectors collection, and the other clients' writes to it would fail. ``repair()`` does it
+when the caller knows no one else writes.
 """
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -54,6 +62,8 @@ PROBE_NEIGHBOURS = 10
 """Neighbours asked for per probe (fewer back than records and this: the index lost some)."""
 SAME_POINT = 1e-5
 """Cosine distance under which a neighbour is the probed vector itself (or a copy of it)."""
+SERVER_SETTLE_S = (0.05, 0.1, 0.2, 0.4, 0.8)
+"""Waits before each new probe of a server store's index while it shows a problem."""
 
 
 def chroma_errors() -> tuple[type[BaseException], ...]:
@@ -90,6 +100,19 @@ def index_problem(collection: Any) -> str | None:
         if record not in ids and not (distances and float(distances[0]) <= SAME_POINT):
             return f"its vector index does not find the record {record!r} by its own vector"
     return None
+
+
+def _probe(collection: Any, waits: tuple[float, ...]) -> str | None:
+    """:func:`index_problem` (a read error as a problem), asked again after each wait."""
+    for wait in (*waits, None):
+        try:
+            problem = index_problem(collection)
+        except chroma_errors() as exc:
+            problem = f"Chroma cannot read its vector index ({type(exc).__name__}: {exc})"
+        if problem is None or wait is None:
+            return problem
+        time.sleep(wait)
+    return None  # not reached: the last round returns
 
 
 def vectors_lost(collection: Any) -> bool:
@@ -135,7 +158,7 @@ def damaged(location: str, collection: str, what: str, fix: str) -> StoreDamaged
     )
 
 
-def check_store(store: Checkable, directory: Path | None) -> None:
+def check_store(store: Checkable, directory: Path | None, *, shared: bool = False) -> None:
     """Check a store that was just opened; rebuild a lost vector index or raise.
 
     - The items collection must be readable; if its (never searched) index files are
@@ -144,9 +167,13 @@ def check_store(store: Checkable, directory: Path | None) -> None:
       does not, a store opened with an index config rebuilds it from the records (a
       :meth:`~ChromaStore.reindex`, with a logged warning); one opened without an index
       config never reads vectors, so it only logs the problem and the fix.
+    - A ``shared`` store (on a server, or through a client the caller made) is probed
+      again while it shows a problem (:data:`SERVER_SETTLE_S`), and one that stays is
+      raised, not rebuilt.
 
     Raises:
-        StoreDamagedError: The items cannot be read, or the rebuild did not help.
+        StoreDamagedError: The items cannot be read, the rebuild did not help, or a
+            server store's index stays unusable.
     """
     errors = chroma_errors()
     items, vectors = f"{store.name}-items", f"{store.name}-vectors"
@@ -164,12 +191,19 @@ def check_store(store: Checkable, directory: Path | None) -> None:
         raise damaged(
             store.location, items, f"Chroma cannot read it ({type(exc).__name__}: {exc})", fix
         ) from exc
-    try:
-        problem = index_problem(store._vectors)
-    except errors as exc:
-        problem = f"Chroma cannot read its vector index ({type(exc).__name__}: {exc})"
+    problem = _probe(store._vectors, SERVER_SETTLE_S if shared else ())
     if problem is None:
         return
+    if shared:
+        raise damaged(
+            store.location,
+            vectors,
+            f"{problem} (still after {sum(SERVER_SETTLE_S):.2g} s)",
+            "Other clients may be using the store, so it is not rebuilt "
+            "when it opens: call repair() on it while no other client writes to it (it "
+            "rebuilds the vector index from the records), or restore the server's files "
+            "from a copy",
+        )
     if store.embeddings is None:
         logger.warning(
             "ChromaStore %s, collection %r: %s. Opened without an index config, the store "

@@ -168,7 +168,7 @@ class ChromaStore(BaseStore):
         try:
             try:
                 self._check_index(reindex)
-                check_store(self, self._directory)
+                check_store(self, self._directory, shared=host is not None or client is not None)
             except chroma_errors() as exc:
                 raise self._failed("opening", exc) from exc
         except BaseException:
