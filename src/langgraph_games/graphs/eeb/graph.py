@@ -11,9 +11,10 @@
   which Agent-ExpVer's memory fills) and a user prompt (the game state, actions, scoring,
   rules, answer format, and the loop's feedback when it asks again); no dialogue history,
   as released. It then calls the model with retries, recording tokens and latency.
-- ``check``, in the same node, reads the reply (:func:`parse_eeb_reply`): maze replies by ``Action: X`` and
-  the released fallbacks (``action X``, ``choice: X``, a number at the end, "move up two
-  steps"); Match-2 replies as the JSON ``{"action": {"type", "pos", "index"}}``.
+- ``check``, in the same node, reads the reply (:func:`parse_eeb_reply`): maze replies by
+  ``Action: X`` and the released fallbacks (``action X``, ``choice: X``, a number at the
+  end, "move up two steps"); Match-2 replies as the JSON
+  ``{"action": {"type", "pos", "index"}}``.
 
 One node, as for GAMEBoT: each LangGraph node costs a fixed overhead per decision, and
 the pieces stay usable as plain functions.

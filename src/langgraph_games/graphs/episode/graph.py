@@ -6,21 +6,21 @@ or the step limit is reached also writes the episode's ``result`` (and the forfe
 step), and the router after it ends the run. ``finish`` only ends an episode that is over
 before any step (a step limit of 0, a finished record). One node per game step, not two,
 and no node of its own for the ending: LangGraph costs a fixed overhead per node
-execution, and the loop is what every model call goes through. For the same reason a ``step`` goes on to
-play every following move whose acting seats are all instant (``Player.instant``: rule
-players computing their move locally), until the game is over, the step limit is reached,
-a seat forfeits or a seat that is not instant is to act: a model against a rule player
-costs one node per model call, two rule players one node per episode. Each move still
-has its own trajectory step. A checkpoint is written after each node (with
-``durability="sync"``, before the next one starts), so a run killed mid-node replays its
-moves on resume (rule players are deterministic: the same moves again). The graph
-state holds only the session record ``{game, options, seed, actions}`` and the trajectory,
-both JSON, so a SQLite checkpointer can persist it and an interrupted episode resumes
-where it stopped. The live ``GameSession`` is cached in the run's context and rebuilt from
-the record when the cache does not match (after a resume, for instance). What each seat
-saw and said earlier (its observations and its last answer) is read from the trajectory
-and passed in every request, so players keep no per-episode state and a resumed episode
-keeps its strategies' memory.
+execution, and the loop is what every model call goes through. For the same reason a
+``step`` goes on to play every following move whose acting seats are all instant
+(``Player.instant``: rule players computing their move locally), until the game is over,
+the step limit is reached, a seat forfeits or a seat that is not instant is to act: a
+model against a rule player costs one node per model call, two rule players one node per
+episode. Each move still has its own trajectory step. A checkpoint is written after each
+node (with ``durability="sync"``, before the next one starts), so a run killed mid-node
+replays its moves on resume (rule players are deterministic: the same moves again). The
+graph state holds only the session record ``{game, options, seed, actions}`` and the
+trajectory, both JSON, so a SQLite checkpointer can persist it and an interrupted episode
+resumes where it stopped. The live ``GameSession`` is cached in the run's context and
+rebuilt from the record when the cache does not match (after a resume, for instance). What
+each seat saw and said earlier (its observations and its last answer) is read from the
+trajectory and passed in every request, so players keep no per-episode state and a resumed
+episode keeps its strategies' memory.
 
 In a ``step`` the acting seats of people (interactive players, asked through LangGraph
 interrupts) are asked first, one by one, then every other acting player concurrently. An

@@ -9,10 +9,11 @@
   :mod:`langgraph_games.graphs.gamebot.prompts`) as the system message, plus truths from
   memory, and the observation (plus feedback on a rejected answer) as the user message,
   then calls the chat model with retries, recording tokens and latency.
-- ``check``, in the same node, reads the ``[Intermediate Thinking Results k: ...]`` answers and the move:
-  the first action named after the last ``Chosen Move`` (or the game's final label),
-  by the game's reader (an answer whose final section lists two different actions is
-  ambiguous), and scores each intermediate answer against the rule-based ground truth.
+- ``check``, in the same node, reads the ``[Intermediate Thinking Results k: ...]``
+  answers and the move: the first action named after the last ``Chosen Move`` (or the
+  game's final label), by the game's reader (an answer whose final section lists two
+  different actions is ambiguous), and scores each intermediate answer against the
+  rule-based ground truth.
 
 The pieces are plain functions too (:func:`build_gamebot_messages`,
 :func:`parse_gamebot_reply`, :func:`score_intermediate`), for graphs of your own. One

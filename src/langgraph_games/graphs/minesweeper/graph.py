@@ -14,18 +14,19 @@
   shown and its answer, which the episode loop fills from the trajectory), or takes it
   as given in the input key ``previous``. Then one model call with retries, recording
   tokens and latency.
-- ``check``, in the same node, reads the reply with the paper's parser (:func:`parse_minesweeper_reply`), the
-  last ``r,row,col`` or ``f,row,col``. An off-board triple is the step-consuming
-  ``invalid:position`` answer; text without a triple has no action, and with the paper's
-  protocol (no re-asks, the game's fallback) the game answers it with ``invalid answer,
-  ...`` and counts an invalid step. ``info["move_check"]`` holds the logic solver's
-  verdict on the operation's claim
+- ``check``, in the same node, reads the reply with the paper's parser
+  (:func:`parse_minesweeper_reply`), the last ``r,row,col`` or ``f,row,col``. An off-board
+  triple is the step-consuming ``invalid:position`` answer; text without a triple has no
+  action, and with the paper's protocol (no re-asks, the game's fallback) the game answers
+  it with ``invalid answer, ...`` and counts an invalid step. ``info["move_check"]`` holds
+  the logic solver's verdict on the operation's claim
   (:func:`~langgraph_games.games.minesweeper.metrics.move_check`). When the prompt asks
-  for the certain cells (``report_cells``), the ``[Intermediate Thinking Results 1/2:
-  ...]`` answers are scored against the solver's certainly-safe and certainly-mined cells
-  (F1, :func:`score_reported_cells`), as GAMEBoT scores its subproblems.
+  for the certain cells (``report_cells``), the
+  ``[Intermediate Thinking Results 1/2: ...]`` answers are scored against the solver's
+  certainly-safe and certainly-mined cells (F1, :func:`score_reported_cells`), as GAMEBoT
+  scores its subproblems.
 
-Two nodes, as for GAMEBoT: each LangGraph node costs a fixed overhead per decision, and
+One node, as for GAMEBoT: each LangGraph node costs a fixed overhead per decision, and
 the pieces stay usable as plain functions.
 
 Variants (:class:`~langgraph_games.graphs.minesweeper.prompts.Variant`, cumulative in
