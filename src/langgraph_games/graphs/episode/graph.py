@@ -192,13 +192,14 @@ def _ended(
     record: SessionRecord,
     before: Sequence[Step],
     played: list[Step],
-    forfeit: dict[str, Any] | None,
+    forfeiting: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The update of a ``step`` that ends the episode: its steps, the record, the result.
 
-    ``forfeit`` is the forfeiting ask (its turn, decisions and seat), if a seat forfeited.
+    ``forfeiting`` is the ask in which a seat forfeited (its turn, decisions and seat), if
+    one did.
     """
-    asked = forfeit or {"turn": None, "decisions": None, "forfeit": None}
+    asked = forfeiting or {"turn": None, "decisions": None, "forfeit": None}
     steps, result = _outcome(ctx, session, record, [*before, *played], asked)
     return {**asked, "record": record, "trajectory": [*played, *steps], "result": result}
 
