@@ -7,7 +7,9 @@ Measures, in the same run:
 - one GAMEBoT decision through its graph (prompt, model, parse, verify against ground
   truth), called directly (the same JSON input every time, and a JSON input built from the
   request each time, as a server sees) and through the player adapter;
-- one step of the episode loop with that player on TicTacToe;
+- one step of the episode loop with that player on TicTacToe, as an unwatched arena runs
+  it (the decision graph's one node called directly) and with the decision graph run as a
+  nested graph, as a traced or streamed episode runs it (``GraphPlayer(direct=False)``);
 - the same GAMEBoT work per call without the loop (two baselines, same episodes and
   seeds): as plain function calls (build the prompt, call the model, read and score the
   reply, play the move, then the opponent's move), and as a minimal hand-written two-node
@@ -155,6 +157,20 @@ def empty_graph(nodes: int) -> Any:
     return builder.compile(checkpointer=False)
 
 
+async def episode_calls(model: ScriptedChatModel, player: Any, episodes: int) -> float:
+    """Seconds per model call of ``episodes`` TicTacToe episodes of ``player`` vs random."""
+    calls_before = len(model.calls)
+    start = time.perf_counter()
+    for seed in range(episodes):
+        await run_episode(
+            "tictactoe",
+            [player, RandomPlayer(seed=seed)],
+            seed=seed,
+            options=EpisodeOptions(max_retries=0),
+        )
+    return (time.perf_counter() - start) / (len(model.calls) - calls_before)
+
+
 async def per_call(fn, n: int) -> float:
     await fn()  # warm-up
     start = time.perf_counter()
@@ -178,18 +194,10 @@ async def main_async(n: int) -> None:
     adapter = await per_call(lambda: player.adecide(request), n)
 
     episodes = max(5, n // 20)
-    calls_before = len(model.calls)
-    start = time.perf_counter()
-    for seed in range(episodes):
-        await run_episode(
-            "tictactoe",
-            [player, RandomPlayer(seed=seed)],
-            seed=seed,
-            options=EpisodeOptions(max_retries=0),
-        )
-    elapsed = time.perf_counter() - start
-    calls = len(model.calls) - calls_before
-    per_episode_call = elapsed / calls
+    per_episode_call = await episode_calls(model, player, episodes)
+    nested_player = gamebot_player(model, "tictactoe")
+    nested_player.direct = False
+    nested_call = await episode_calls(model, nested_player, episodes)
 
     calls_before = len(model.calls)
     start = time.perf_counter()
@@ -219,6 +227,11 @@ async def main_async(n: int) -> None:
             f"{per_episode_call * 1e3:.3f}",
             f"{(per_episode_call - bare) * 1e3:.3f}",
         ],
+        [
+            "episode loop, decisions as nested runs",
+            f"{nested_call * 1e3:.3f}",
+            f"{(nested_call - bare) * 1e3:.3f}",
+        ],
         ["same work, plain calls", f"{plain * 1e3:.3f}", f"{(plain - bare) * 1e3:.3f}"],
         ["same work, two-node loop", f"{two_node * 1e3:.3f}", f"{(two_node - bare) * 1e3:.3f}"],
     ]
@@ -228,7 +241,8 @@ async def main_async(n: int) -> None:
     )
     print(table(["path", "ms per call", "overhead ms"], rows))
     print(
-        f"\nepisode loop / two-node loop (same work): {per_episode_call / two_node:.2f}x; "
+        f"\nepisode loop / two-node loop (same work): {per_episode_call / two_node:.2f}x "
+        f"(decisions as nested runs: {nested_call / two_node:.2f}x); "
         f"LangGraph's own share per call (two-node - plain): {(two_node - plain) * 1e3:.3f} ms, "
         f"the episode loop's (loop - plain): {(per_episode_call - plain) * 1e3:.3f} ms"
     )

@@ -26,6 +26,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from langgraph_games.graphs.common.decision import DecisionOutput, LiveGame
+from langgraph_games.graphs.common.direct import register_direct_node
 from langgraph_games.graphs.common.llm import reply_text
 from langgraph_games.models.messages import clip_reply, reply_too_long
 from langgraph_games.models.usage import ainvoke_measured
@@ -162,6 +163,9 @@ def compile_model_check(
     them. Token streaming and tracing are unchanged (the model call runs inside the
     node, with its config), and the node's update still carries the prompt and reply.
     The run's context is a :class:`~langgraph_games.graphs.common.decision.LiveGame`.
+    The graph is registered for direct calls of its node
+    (:mod:`~langgraph_games.graphs.common.direct`): ``call`` and ``check`` may read the
+    runtime's ``context`` and ``store``, nothing else of the run.
     """
 
     async def model(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
@@ -179,4 +183,6 @@ def compile_model_check(
     builder.add_node("model", node)
     builder.add_edge(START, "model")
     builder.add_edge("model", END)
-    return builder.compile(checkpointer=False, name=name)
+    compiled = builder.compile(checkpointer=False, name=name)
+    register_direct_node(compiled, model)
+    return compiled
