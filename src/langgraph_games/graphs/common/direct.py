@@ -2,20 +2,20 @@
 
 A decision graph invoked inside the episode loop is a nested LangGraph run. That run
 costs a fixed price per decision (its own loop, checkpoint bookkeeping, start and end
-events, a task for its node: about 0.5 ms, a third of the episode loop's work per model
+events, a task for its node: about 0.6 ms, a third of the episode loop's work per model
 call with an instant model), and what it adds over calling its node is what others can
 see of it: its run in a trace, its events in ``astream(..., subgraphs=True)``, the node
 name on streamed tokens. When nobody is there to see them (no callback handler in the
 calling node's config: no tracer, no ``stream_mode="messages"``, no ``astream_events``,
-and no parent streaming its subgraphs), :class:`~langgraph_games.graphs.common.decision.
-GraphPlayer` calls the node itself, with the same input, the caller's config and a
-runtime holding the same context and store; the decision is the same. When anyone
-watches, the graph runs as a graph.
+and no parent streaming its subgraphs),
+:class:`~langgraph_games.graphs.common.decision.GraphPlayer` calls the node itself, with
+the same input, the caller's config and a runtime holding the same context and store;
+the decision is the same. When anyone watches, the graph runs as a graph.
 
-Only graphs registered here take that path: :func:`~langgraph_games.graphs.common.
-prompt_agent.compile_model_check` registers the single-call strategies it compiles
-(GAMEBoT, EvoEmpirBench, Minesweeper Agent), whose node reads nothing of the run but
-its context and store.
+Only graphs registered here take that path:
+:func:`~langgraph_games.graphs.common.prompt_agent.compile_model_check` registers the
+single-call strategies it compiles (GAMEBoT, EvoEmpirBench, Minesweeper Agent), whose
+node reads nothing of the run but its context and store.
 """
 
 from __future__ import annotations
