@@ -14,6 +14,7 @@ from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions, create_episode_graph, run_episode
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.records import SessionRecord
+from langgraph_games.graphs.human.player import HumanPlayer
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import (
     Decision,
@@ -143,6 +144,8 @@ def test_builtin_search_players_are_instant_and_nothing_else_is() -> None:
     assert FirstLegal().instant is False  # a subclass keeps the default
     # the executor's progress wrapper keeps what it wraps
     assert _Counted(RandomPlayer(), print).instant and not _Counted(FirstLegal(), print).instant
+    person = _Counted(HumanPlayer(), print)
+    assert person.interactive and not person.instant
 
 
 async def test_a_run_killed_mid_node_replays_the_node_on_resume() -> None:

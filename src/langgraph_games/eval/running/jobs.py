@@ -85,6 +85,7 @@ class _Counted(Player):
         self.inner = inner
         self.name = inner.name
         self.instant = inner.instant
+        self.interactive = inner.interactive
         self.hook = hook
 
     async def adecide(self, request: DecisionRequest) -> Decision:
