@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from langgraph_games.cli import main
+from langgraph_games.cli import build_parser, main
+from langgraph_games.cli._commands import COMMANDS
 from langgraph_games.players import player_entries
 
 
@@ -89,6 +90,44 @@ def test_console_script_runs() -> None:
         check=True,
     )
     assert "Result after" in result.stdout
+
+
+_LOADED_BY_HELP = """
+import sys
+from langgraph_games.cli import build_parser, main
+from langgraph_games.cli._commands import COMMANDS
+try:
+    main(["--help"])
+except SystemExit:
+    pass
+heavy = {"langgraph", "langchain_core", "chromadb", "langgraph_games.eval"}
+print(sorted(heavy & {*sys.modules, *(m.split(".")[0] for m in sys.modules)}))
+"""
+
+
+def test_top_level_help_lists_every_command_without_loading_them() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _LOADED_BY_HELP], capture_output=True, text=True, check=True
+    )
+    listed, loaded = result.stdout.rsplit("\n", 2)[:2]
+    assert loaded == "[]", f"--help loaded {loaded}"
+    for name, (_, help_text) in COMMANDS.items():
+        assert name in listed and " ".join(help_text.split()[:4]) in " ".join(listed.split())
+
+
+def test_a_command_gets_its_options_whatever_comes_before_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["play", "tictactoe", "-q", "--seed", "3"]) == 0
+    with pytest.raises(SystemExit) as exc:
+        main(["no-such-command"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'no-such-command'" in err and "'arena'" in err
+    full = build_parser()  # every command's options, for code that inspects them
+    assert full.parse_args(["arena", "tictactoe", "--players", "random", "random"]).game == (
+        "tictactoe"
+    )
 
 
 def test_arena_and_report_commands(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]

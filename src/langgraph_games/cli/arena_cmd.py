@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
@@ -26,9 +27,9 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``arena`` sub-command."""
-    parser = sub.add_parser(
+    parser = add_command(
+        sub,
         "arena",
-        help="round-robin matches between players, with O/I tables (GAMEBoT)",
         epilog=players_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
@@ -54,9 +55,9 @@ __all__ = ["add_parser", "parse_sweep", "parse_variants", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``eval`` sub-command."""
-    parser = sub.add_parser(
+    parser = add_command(
+        sub,
         "eval",
-        help="evaluate one agent over many episodes with the game's paper metrics",
         epilog=players_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._players import player_lines
 from langgraph_games.games.registry import list_games
 
@@ -13,10 +14,7 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``games`` sub-command."""
-    parser = sub.add_parser(
-        "games",
-        help="list the games with their options, then the players with their settings",
-    )
+    parser = add_command(sub, "games")
     parser.add_argument("--verbose", "-v", action="store_true", help="also list subproblems")
     parser.set_defaults(run=run)
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import add_scoring_flags, scoring_of
 from langgraph_games.eval.ratings.leaderboard import RatingSettings, build_leaderboard
 from langgraph_games.eval.ratings.matches import load_matches
@@ -17,9 +18,9 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``leaderboard`` sub-command."""
-    parser = sub.add_parser(
+    parser = add_command(
+        sub,
         "leaderboard",
-        help="Elo and openskill ratings, O, I and win rates with bootstrap intervals",
         description="Rate the players of two-seat matches in results files: Elo and "
         "openskill ratings, O, I and win rates with bootstrap intervals, per game and "
         "overall, and how many more matches each pair needs to be told apart.",

@@ -11,6 +11,8 @@ import importlib
 import sys
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
+
 __all__ = ["LOOPBACK_HOSTS", "add_parser", "run"]
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -18,9 +20,9 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 def add_parser(sub: Any) -> None:
     """Register the ``mcp`` sub-command."""
-    parser = sub.add_parser(
+    parser = add_command(
+        sub,
         "mcp",
-        help="serve every game's tools (new game, observe, legal moves, move, result) over MCP",
         description=(
             "Serve the game tools over the Model Context Protocol, on stdio (for a client "
             "that launches this command) or streamable HTTP at http://HOST:PORT/mcp. Each "

@@ -24,6 +24,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
@@ -47,9 +48,9 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``play`` sub-command."""
-    parser = sub.add_parser(
+    parser = add_command(
+        sub,
         "play",
-        help="play one game and print the board after each move",
         epilog=players_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

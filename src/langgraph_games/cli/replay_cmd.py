@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.eval.reports.replay import record_id, write_replays
 from langgraph_games.eval.running.records import load_results
@@ -16,10 +17,7 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``replay`` sub-command."""
-    parser = sub.add_parser(
-        "replay",
-        help="write self-contained HTML replays of matches and episodes, with an index",
-    )
+    parser = add_command(sub, "replay")
     parser.add_argument("results", nargs="+", help=".jsonl results files written by arena/eval")
     parser.add_argument(
         "--match",

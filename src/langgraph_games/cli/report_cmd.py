@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import add_scoring_flags, scoring_of
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.eval.reports.report import build_report, write_report
@@ -15,9 +16,7 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``report`` sub-command."""
-    parser = sub.add_parser(
-        "report", help="print and write the paper tables and plots of results files"
-    )
+    parser = add_command(sub, "report")
     parser.add_argument(
         "results", nargs="+", help=".jsonl results files written by arena, eval or train"
     )

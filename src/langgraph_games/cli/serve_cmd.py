@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import players_epilog
@@ -24,9 +25,9 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``serve`` sub-command."""
-    parser = sub.add_parser(
+    parser = add_command(
+        sub,
         "serve",
-        help="a local web page to play against any player spec, with its reasoning shown",
         epilog=players_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

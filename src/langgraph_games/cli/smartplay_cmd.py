@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -25,9 +26,9 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``smartplay`` sub-command."""
-    parser = sub.add_parser(
+    parser = add_command(
+        sub,
         "smartplay",
-        help="run the SmartPlay benchmark for one or more agents and print Table 2",
         description="Play the SmartPlay settings (Bandit, RPS, Hanoi, MessengerL1, "
         "MessengerL2, Crafter) with each agent and print the human-normalised scores "
         "(Table 2), the capability scores and the raw scores. " + MINECRAFT_OFFLINE + ".",

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import add_model_flags, model_settings
 from langgraph_games.cli._paths import output_file
 from langgraph_games.eval.running.contexts import DEFAULT_CACHE, game_document, study_document
@@ -27,7 +28,7 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``study`` sub-command."""
-    parser = sub.add_parser("study", help="read a document into a game context for SPRING (cached)")
+    parser = add_command(sub, "study")
     parser.add_argument(
         "document",
         nargs="?",

@@ -18,6 +18,7 @@ import argparse
 import sys
 from typing import Any
 
+from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     add_model_flags,
     add_worker_flags,
@@ -42,9 +43,9 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: Any) -> None:
     """Register the ``train`` sub-command."""
-    parser = sub.add_parser(
+    parser = add_command(
+        sub,
         "train",
-        help="Agent-ExpVer training rounds: learn verified truths, with resume",
         description="Agent-ExpVer training rounds on the maze or Match-2: GeoLink plays with "
         "the truths, InsightForce reflects, replays verify, TruthWeaver merges, rounds that "
         "lower the test score are reverted. Rerun the same command to resume.",
