@@ -1,8 +1,8 @@
 """The ``langgraph-games`` command: one sub-module per sub-command.
 
 Only the sub-command being run is imported (with what it needs): the others are listed
-from :data:`~langgraph_games.cli._commands.COMMANDS` by name and help, so ``--help`` and
-the light commands start without loading LangGraph, LangChain or Chroma.
+from :data:`~langgraph_games.cli._commands.COMMANDS` by name and help, so the top-level
+``--help`` starts without loading LangGraph, LangChain or Chroma.
 """
 
 from __future__ import annotations

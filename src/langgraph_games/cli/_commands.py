@@ -1,8 +1,8 @@
 """The sub-commands by name: module and one-line help, known without importing any.
 
 The top-level parser lists every command from this table and builds the options of the
-one being run only (see :func:`langgraph_games.cli.build_parser`), so ``--help`` and a
-light command do not load LangGraph, LangChain or Chroma.
+one being run only (see :func:`langgraph_games.cli.build_parser`), so the top-level
+``--help`` loads neither LangGraph, LangChain nor Chroma.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from langgraph_games.graphs.minesweeper.graph import minesweeper_player
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import MinimaxPlayer, RandomPlayer, request_for
 from langgraph_games.players.base import Decision, ParseStatus
+from pinned_trajectories import normalized
 from streaming_support import TraceRecorder, message_chunks
 
 GAMEBOT = "[Intermediate Thinking Results 1: None]\nChosen Move: {}"
@@ -91,15 +92,6 @@ class _CountedRuns:
         monkeypatch.setattr(player.graph, "ainvoke", counted)
 
 
-def _without_times(value: Any) -> Any:
-    """``value`` with every ``latency_s`` set to 0 (wall times differ between runs)."""
-    if isinstance(value, dict):
-        return {k: 0.0 if k == "latency_s" else _without_times(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_without_times(v) for v in value]
-    return value
-
-
 async def _play(game: str, build: Build, replies: list[str], opponent: bool, direct: bool) -> Any:
     player = build(ScriptedChatModel(responses=replies), direct)
     seats = [player, RandomPlayer(seed=3)] if opponent else [player]
@@ -113,7 +105,7 @@ async def test_direct_decisions_record_what_the_graph_run_records(
 ) -> None:
     nested = await _play(game, build, replies, opponent, direct=False)
     direct = await _play(game, build, replies, opponent, direct=True)
-    assert _without_times(direct) == _without_times(nested)
+    assert normalized(direct) == normalized(nested)
     attempts = [
         attempt
         for step in nested["trajectory"]
