@@ -44,7 +44,8 @@ _NODES: WeakKeyDictionary[Any, DirectNode] = WeakKeyDictionary()
 # LangGraph's configurable keys: the runtime of the node being run (only a LangGraph
 # node's config has it), and a parent streaming its subgraphs' events
 # (``astream(..., subgraphs=True)``). tests/graphs/episode/test_direct_decisions.py checks
-# that such a stream still shows the decision graph's own updates.
+# both: an unwatched episode calls the node, and such a stream still shows the decision
+# graph's own updates.
 _RUNTIME_KEY = "__pregel_runtime"
 _SUBGRAPH_STREAM_KEY = "__pregel_stream"
 
