@@ -99,7 +99,7 @@ async def run_unobserved(
         The node's update, or ``None`` when the graph has no registered node or the run
         is watched (see :func:`unobserved_config`): then the caller runs the graph.
     """
-    node = _NODES.get(graph)
+    node = direct_node(graph)
     if node is None:
         return None
     config = unobserved_config()
