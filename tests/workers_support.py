@@ -95,3 +95,19 @@ async def assert_an_interrupted_run_resumes_once(arena: ArenaSpec, folder: Path)
     ids = [r["match_id"] for r in ResultsFile(path).read().records]
     assert report.skipped == 3 and report.played == 5
     assert len(ids) == len(set(ids)) == 8
+
+
+PADDING = 100_000
+"""Characters of thinking before each answer of :func:`long_winded`: a record of a few
+decisions is then larger than a pipe's buffer (64 KiB on Linux)."""
+
+
+def long_winded(messages: Any) -> str:
+    """:func:`first_legal_move` after a long preamble (kept in the record's raw outputs)."""
+    return "thinking " * (PADDING // 9) + "\n" + first_legal_move(messages)
+
+
+def note_process(record: dict[str, Any], game: Any) -> None:
+    """A run's ``finish``: note which process finished the record, and its game."""
+    record["finished_in"] = os.getpid()
+    record["finished_game"] = game.id

@@ -113,7 +113,8 @@ async def run_jobs(
             calls and tokens so far (LLM episodes are long: this one moves every step).
         total: Size of the whole run (for the bar; finished ones count as done).
         finish: Adds fields to a record before it is written (e.g. family metrics); it
-            gets the record and the job's game.
+            gets the record and the job's game. With workers it runs in the worker, so
+            it must be picklable (a module-level function).
         on_record: Called with each record after it is written.
         truths: Lessons per seat, read once by the caller and given to every episode
             (evaluation runs give the agent's seat the truth store's lessons).
@@ -152,12 +153,13 @@ async def run_jobs(
         if on_record is not None:
             on_record(record)
 
-    def write(job: Job, record: PlayedRecord) -> None:
-        # The worker processes' records arrive on a loop that plays no episode itself.
-        if finish is not None and record["status"] != "error":
-            finish(record, job.game)
-        results.append(record)
-        written(record)
+    def write(came: list[tuple[int, PlayedRecord]]) -> None:
+        # The workers' records, finished there (``finish`` ran in the worker), arrive on
+        # a loop that plays no episode itself: those that came together share one fsync.
+        records = [record for _, record in came]
+        results.extend(records)
+        for record in records:
+            written(record)
 
     async def one(job: Job, position: int) -> None:
         async with episodes_at_once.slot():  # taken in job order: nothing awaited before
@@ -192,9 +194,10 @@ async def run_jobs(
                     "options": options,
                     "truths": {k: list(v) for k, v in truths.items()} if truths else None,
                     "progress": progress,
+                    "finish": finish,
                 },
                 pool=models,
-                deliver=lambda index, record: write(jobs[index], record),
+                deliver=write,
                 on_decision=on_usage,
             )
         else:

@@ -1,7 +1,8 @@
 """Results files: one JSON line per finished episode, appended atomically, read tolerantly.
 
-A line is written with a single ``write`` on a file opened in append mode and flushed to
-disk before the next one, so a crash can at worst leave a truncated *last* line. Readers
+A line is written with a single ``write`` on a file opened in append mode, and flushed to
+disk before the call returns (records that come together share one flush), so a crash can
+at worst leave a truncated *last* line. Readers
 skip (and report) lines that are not complete JSON objects; writers first end such a
 truncated line so the next record starts on a line of its own. A rerun reads the ids of
 finished records and skips them, which is how interrupted runs resume.
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,17 +53,47 @@ class ResultsFile:
         Raises:
             TypeError: The record is not JSON-serialisable (nothing is written then).
         """
-        line = (json.dumps(record, separators=(",", ":"), default=_jsonable) + "\n").encode()
+        self.extend([record])
+
+    def extend(self, records: Iterable[Mapping[str, Any]]) -> None:
+        """Append records, each as a single line, with one ``fsync`` for them all.
+
+        Every line is still one ``write``; the one ``fsync`` at the end makes them all
+        durable at once, so a writer that gets several records together (the records
+        from worker processes) pays for one flush, not one per record.
+
+        Raises:
+            TypeError: A record is not JSON-serialisable: it is not written, every other
+                record is (durably), and the error names how many were left out.
+        """
+        lines: list[bytes] = []
+        errors: list[TypeError] = []
+        for record in records:
+            try:
+                text = json.dumps(record, separators=(",", ":"), default=_jsonable)
+            except TypeError as exc:
+                errors.append(exc)
+                continue
+            lines.append((text + "\n").encode())
+        if lines:
+            self._write(lines)
+        if errors:
+            raise TypeError(
+                f"{len(errors)} record(s) not written, not JSON-serialisable: {errors[0]}"
+            ) from errors[0]
+
+    def _write(self, lines: list[bytes]) -> None:
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
                 if _ends_without_newline(self.path):
                     os.write(fd, b"\n")  # end a line truncated by an earlier crash
-                view = memoryview(line)
-                while view:
-                    written = os.write(fd, view)
-                    view = view[written:]
+                for line in lines:
+                    view = memoryview(line)
+                    while view:
+                        written = os.write(fd, view)
+                        view = view[written:]
                 os.fsync(fd)
             finally:
                 os.close(fd)

@@ -142,8 +142,9 @@ class WorkerEpisodes:
             for index, request in enumerate(requests)
         ]
 
-        def deliver(index: int, record: PlayedRecord) -> None:
-            done(index, played_of(record, requests[index].level.id))
+        def deliver(came: list[tuple[int, PlayedRecord]]) -> None:
+            for index, record in came:
+                done(index, played_of(record, requests[index].level.id))
 
         await pool.run(tasks, deliver, _no_usage)
 

@@ -138,6 +138,9 @@ class Setup:
         truths: Lessons per seat.
         progress: Report each decision's usage (for the decisions bar).
         slots: How many worker slots the run has.
+        finish: Adds fields to each played record (not an error's) with its game, in
+            the worker, before the record is sent (the evaluation's metrics replay the
+            episode: work the one writer should not do for every worker).
     """
 
     base: RunFields
@@ -147,6 +150,7 @@ class Setup:
     truths: dict[int, list[str]] | None
     progress: bool
     slots: int = 1
+    finish: Callable[[PlayedRecord, Game[Any]], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -231,7 +235,10 @@ class SlotPlayer:
 
         job = Job(task.job_id, seats, task.seed, task.extra, self.game_of(task))
         truths = self.setup.truths if task.truths is None else task.truths
-        return await play_job(job, self.setup.base, self.setup.options, self.built, hook, truths)
+        record = await play_job(job, self.setup.base, self.setup.options, self.built, hook, truths)
+        if self.setup.finish is not None and record["status"] != "error":
+            self.setup.finish(record, job.game)
+        return record
 
 
 def portable(recipe: PlayerRecipe, pool: ModelPool | None) -> PortableSeat:
@@ -325,7 +332,7 @@ def prepare(
         jobs: The episodes to play (not empty).
         slots: Worker slots asked for (fewer start when an endpoint has fewer call slots,
             or when there are fewer jobs).
-        setup_fields: ``base``, ``options``, ``truths`` and ``progress``.
+        setup_fields: ``base``, ``options``, ``truths``, ``progress`` and ``finish``.
         pool: The run's models (named models are loaded again in each slot).
         cores: Cores the slots share (default: this machine's); a run on the embedded
             local model gives each slot's llama.cpp ``cores // slots`` threads (at least
@@ -356,6 +363,7 @@ def prepare(
         truths=setup_fields.get("truths"),
         progress=bool(setup_fields.get("progress")),
         slots=count,
+        finish=setup_fields.get("finish"),
     )
     tasks = [
         Task(i, job.job_id, [seats[id(r)] for r in job.seats], job.seed, job.extra, job.game)

@@ -10,7 +10,8 @@ usage, a worker lost); this module does the rest, the same for every backend:
 - ``concurrency`` bounds the episodes in flight across all slots: a task is sent only while
   fewer than ``concurrency`` are out, to the slot with the fewest.
 - The parent stays the one writer: each record is delivered (appended, one atomic line, by
-  the caller) as it comes back, and the progress bars move here.
+  the caller) as it comes back, those that came back together at once (one ``fsync``),
+  and the progress bars move here.
 - A worker that dies (killed, out of memory, a Ray node lost) loses only its episodes in
   flight: they are sent again, to a fresh worker in the same slot, at most
   :data:`~langgraph_games.eval.running.workers.MAX_ATTEMPTS` times in all, then recorded
@@ -119,20 +120,20 @@ class WorkerPool:
     async def run(
         self,
         tasks: Sequence[Task],
-        deliver: Callable[[int, PlayedRecord], None],
+        deliver: Callable[[list[tuple[int, PlayedRecord]]], None],
         on_usage: Callable[[dict[str, Any]], None],
     ) -> None:
-        """Play ``tasks``; ``deliver(index, record)`` in this process as each finishes."""
+        """Play ``tasks``; ``deliver`` in this process gets the records as they come back.
+
+        ``deliver`` is called with ``(index, record)`` of every record that came back
+        together, in the order they came, so the writer can append them with one
+        ``fsync`` (a record per ``fsync`` made the one writer the bottleneck of a batch).
+        """
         loop = asyncio.get_running_loop()
         pending = list(reversed(tasks))
         by_index = {task.index: task for task in tasks}
         attempts = dict.fromkeys(by_index, 0)
         left = len(tasks)
-
-        def finish(index: int, record: PlayedRecord) -> None:
-            nonlocal left
-            left -= 1
-            deliver(index, record)
 
         while left:
             in_flight = sum(len(out) for out in self.out)
@@ -143,6 +144,7 @@ class WorkerPool:
                 attempts[task.index] += 1
                 self.backend.send(slot, task)
                 in_flight += 1
+            came: list[tuple[int, PlayedRecord]] = []
             for event in await loop.run_in_executor(None, self.backend.events, 0.2):
                 if isinstance(event, Usage):
                     on_usage(event.usage)
@@ -151,7 +153,7 @@ class WorkerPool:
                         self.out[event.slot].discard(event.index)
                         for usage in event.usages:
                             on_usage(usage)
-                        finish(event.index, event.record)
+                        came.append((event.index, event.record))
                 else:
                     for index in sorted(self.out[event.slot], reverse=True):
                         if attempts[index] >= MAX_ATTEMPTS:
@@ -159,11 +161,14 @@ class WorkerPool:
                                 f"WorkerLost: {event.why} while playing this episode, "
                                 f"{attempts[index]} time(s)"
                             )
-                            finish(index, by_index[index].lost_record(self.setup.base, why))
+                            came.append((index, by_index[index].lost_record(self.setup.base, why)))
                         else:
                             pending.append(by_index[index])
                     self.out[event.slot].clear()
                     await loop.run_in_executor(None, self.backend.start, event.slot, self.setup)
+            if came:
+                left -= len(came)
+                deliver(came)
 
 
 async def run_on_workers(
@@ -173,7 +178,7 @@ async def run_on_workers(
     concurrency: int,
     setup_fields: Mapping[str, Any],
     pool: ModelPool | None,
-    deliver: Callable[[int, PlayedRecord], None],
+    deliver: Callable[[list[tuple[int, PlayedRecord]]], None],
     on_decision: Callable[[dict[str, Any]], None],
     executor: Executor = "local",
     ray_address: str | None = None,
@@ -188,7 +193,8 @@ async def run_on_workers(
         concurrency: Episodes in flight across all slots.
         setup_fields: ``base``, ``options``, ``truths`` and ``progress`` for the workers.
         pool: The run's models (named models are loaded again in each worker).
-        deliver: Called in this process with each job's index and finished record.
+        deliver: Called in this process with each job's index and finished record, for
+            every record that came back together (see :meth:`WorkerPool.run`).
         on_decision: Called with each decision's usage (for the progress bar).
         executor: ``local`` (worker processes on this machine) or ``ray``.
         ray_address: The Ray cluster (default: ``RAY_ADDRESS``, else a local one).

@@ -3,9 +3,13 @@
 Each slot is one process started with the ``spawn`` context (so nothing of the parent's
 state leaks in but what is sent), with its own asyncio loop playing every task it gets at
 once (:class:`~langgraph_games.eval.running.workers.SlotPlayer`). Tasks go to a slot's own
-queue; records and decisions' usage come back on one queue shared by all slots. A slot
-whose process has ended is reported lost (after every message it sent before dying has
-been read), and the dispatcher starts a fresh process in it
+queue. Records and decisions' usage come back on the slot's own pipe, written by the
+worker's event loop itself, without blocking it (:class:`_Outbox`): a
+``multiprocessing.Queue`` hands each message to a feeder thread, which waits for the GIL
+while the loop plays episodes (up to the 5 ms switch interval, several times per message),
+and a record then reached the parent 10-20 ms after its episode ended. A slot whose
+process has ended is reported lost (after every message it sent before dying has been
+read), and the dispatcher starts a fresh process in it
 (:mod:`~langgraph_games.eval.running.workers_dispatch`).
 """
 
@@ -13,9 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import pickle
 import queue
 import signal
-import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -35,17 +42,52 @@ from langgraph_games.eval.running.workers import (
 
 __all__ = ["ProcessBackend"]
 
-_LIVENESS_EVERY_S = 1.0
-"""How often a busy parent still looks for dead workers (an idle one looks at every pause)."""
+
+_HEADER = 4
+"""Bytes of a message's length before its pickle on a worker's pipe (big-endian)."""
 
 
-def _worker_main(number: int, setup: Setup, inbox: Any, outbox: Any) -> None:
+def _worker_main(number: int, setup: Setup, inbox: Any, outbox: Connection) -> None:
     """A worker process: play the tasks of ``inbox`` on one asyncio loop until ``None``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     run_loop(_serve(number, setup, inbox, outbox))
 
 
-async def _serve(number: int, setup: Setup, inbox: Any, outbox: Any) -> None:
+class _Outbox:
+    """A worker's messages to the parent: length-prefixed pickles on its own pipe.
+
+    The event loop writes each one at once through a pipe transport, which buffers what
+    the pipe cannot take yet and writes it as the parent reads, so a parent busy writing
+    records never blocks the worker's loop and no thread waits for the GIL.
+    """
+
+    def __init__(self, transport: asyncio.WriteTransport) -> None:
+        self.transport = transport
+
+    @classmethod
+    async def open(cls, connection: Connection) -> _Outbox:
+        """The outbox on ``connection``'s pipe (which it takes over and closes)."""
+        pipe = os.fdopen(os.dup(connection.fileno()), "wb", buffering=0)
+        connection.close()
+        transport, _ = await asyncio.get_running_loop().connect_write_pipe(
+            asyncio.BaseProtocol, pipe
+        )
+        return cls(transport)
+
+    def put(self, message: tuple[Any, ...]) -> None:
+        """Send ``message`` (written now, or as soon as the pipe has room)."""
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        self.transport.write(len(data).to_bytes(_HEADER, "big") + data)
+
+    async def close(self) -> None:
+        """Close after everything put has been written (the parent reads until the end)."""
+        while self.transport.get_write_buffer_size() and not self.transport.is_closing():
+            await asyncio.sleep(0.005)
+        self.transport.close()
+
+
+async def _serve(number: int, setup: Setup, inbox: Any, connection: Connection) -> None:
+    outbox = await _Outbox.open(connection)
     player = SlotPlayer(number, setup)
     tune_worker_process()
     loop = asyncio.get_running_loop()
@@ -71,6 +113,7 @@ async def _serve(number: int, setup: Setup, inbox: Any, outbox: Any) -> None:
             handle.add_done_callback(running.discard)
     if running:
         await asyncio.gather(*running)
+    await outbox.close()
 
 
 def take_waiting(inbox: Any) -> list[Task | None]:
@@ -89,14 +132,50 @@ def take_waiting(inbox: Any) -> list[Task | None]:
     return tasks
 
 
+@dataclass
+class _Worker:
+    """The parent's side of one slot's process: its task queue and the pipe it writes."""
+
+    process: BaseProcess
+    inbox: Any
+    pipe: Connection
+    unread: bytearray = field(default_factory=bytearray)
+    ended: bool = False  # the pipe is at its end: the process exited or is exiting
+
+    def read(self) -> list[Event]:
+        """Every whole message in the pipe now (it never blocks)."""
+        while not self.ended:
+            try:
+                chunk = os.read(self.pipe.fileno(), 1 << 16)
+            except BlockingIOError:
+                break
+            self.unread += chunk
+            self.ended = not chunk
+        found: list[Event] = []
+        start = 0
+        while len(self.unread) - start >= _HEADER:
+            size = int.from_bytes(self.unread[start : start + _HEADER], "big")
+            end = start + _HEADER + size
+            if len(self.unread) < end:
+                break  # the rest is on its way (or died with its writer)
+            found.append(_event(pickle.loads(self.unread[start + _HEADER : end])))
+            start = end
+        del self.unread[:start]
+        return found
+
+
+def _event(message: tuple[Any, ...]) -> Event:
+    if message[0] == "decision":
+        return Usage(message[1], message[2])
+    return Finished(message[1], message[2], message[3])
+
+
 class ProcessBackend:
     """Spawned worker processes, one per slot (see the module docstring)."""
 
     def __init__(self) -> None:
         self.ctx = multiprocessing.get_context("spawn")
-        self.outbox: Any = self.ctx.Queue()
-        self.workers: dict[int, tuple[BaseProcess, Any]] = {}
-        self.looked = time.monotonic()
+        self.workers: dict[int, _Worker] = {}
 
     def cores(self) -> int:
         """This machine's cores (those this process may use)."""
@@ -104,59 +183,61 @@ class ProcessBackend:
 
     def start(self, slot: int, setup: Setup) -> None:
         """Start a process for ``slot`` (the old one, if any, has ended)."""
+        old = self.workers.pop(slot, None)
+        if old is not None:
+            old.pipe.close()
         inbox = self.ctx.Queue()
+        pipe, writer = self.ctx.Pipe(duplex=False)
         process = self.ctx.Process(
             target=_worker_main,
-            args=(slot, setup, inbox, self.outbox),
+            args=(slot, setup, inbox, writer),
             daemon=True,
             name=f"langgraph-games-worker-{slot}",
         )
-        process.start()
-        self.workers[slot] = (process, inbox)
+        try:
+            process.start()
+        finally:
+            writer.close()  # the worker's copy is its own: the pipe ends when it exits
+        os.set_blocking(pipe.fileno(), False)
+        self.workers[slot] = _Worker(process, inbox, pipe)
 
     def send(self, slot: int, task: Task) -> None:
         """Put ``task`` on the slot's queue."""
-        self.workers[slot][1].put(task)
+        self.workers[slot].inbox.put(task)
 
     def events(self, timeout: float) -> list[Event]:
-        """The messages waiting (up to ``timeout`` s for the first), then any slot lost."""
-        from_workers = self._drain(timeout)
-        now = time.monotonic()
-        if not from_workers or now - self.looked >= _LIVENESS_EVERY_S:
-            self.looked = now
-            dead = [slot for slot, (p, _) in self.workers.items() if not p.is_alive()]
-            if dead:
-                # What a dead worker sent before it died is in the pipe: read it first.
-                from_workers += self._drain(0.05)
-                from_workers += [self._lost(slot) for slot in dead]
-        return from_workers
+        """The messages waiting (up to ``timeout`` s for the first), then any slot lost.
+
+        A slot is lost once its process has ended, after every message it sent before.
+        """
+        watched: list[Any] = []
+        for worker in self.workers.values():
+            watched.append(worker.process.sentinel)
+            if not worker.ended:
+                watched.append(worker.pipe)
+        ready = set(wait(watched, timeout))
+        found: list[Event] = []
+        for slot, worker in self.workers.items():
+            if worker.pipe in ready or worker.process.sentinel in ready:
+                found += worker.read()
+            if worker.process.sentinel in ready:
+                found.append(self._lost(slot))
+        return found
 
     def close(self, *, at_once: bool) -> None:
         """Stop the processes: let them finish (``None`` on each queue) or terminate."""
         if not at_once:
-            for _, inbox in self.workers.values():
-                inbox.put(None)
-            for process, _ in self.workers.values():
-                process.join(10)
-        for process, _ in self.workers.values():
-            if process.is_alive():
-                process.terminate()
-                process.join(5)
-
-    def _drain(self, timeout: float) -> list[Event]:
-        found: list[Event] = []
-        wait: float | None = timeout
-        while True:
-            try:
-                message = self.outbox.get(timeout=wait) if wait else self.outbox.get_nowait()
-            except queue.Empty:
-                return found
-            if message[0] == "decision":
-                found.append(Usage(message[1], message[2]))
-            else:
-                found.append(Finished(message[1], message[2], message[3]))
-            wait = None
+            for worker in self.workers.values():
+                worker.inbox.put(None)
+            for worker in self.workers.values():
+                worker.process.join(10)
+        for worker in self.workers.values():
+            if worker.process.is_alive():
+                worker.process.terminate()
+                worker.process.join(5)
+            worker.pipe.close()
 
     def _lost(self, slot: int) -> Event:
-        process = self.workers[slot][0]
+        process = self.workers[slot].process
+        process.join(1)  # ended: this reaps it and reads its exit code
         return Lost(slot, f"worker process {slot} ended (exit code {process.exitcode})")
