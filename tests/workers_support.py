@@ -75,7 +75,11 @@ def small_arena(**kwargs: Any) -> ArenaSpec:
 
 
 async def assert_an_interrupted_run_resumes_once(arena: ArenaSpec, folder: Path) -> None:
-    """Stop ``arena`` (8 matches) after 3 records as a crash would, run it again: 8 ids, once."""
+    """Stop ``arena`` (8 matches) after 3 records as a crash would, run it again: 8 ids, once.
+
+    Records that came back from workers together are written together before their
+    callbacks run, so the file may hold more than the 3 seen when the run stopped.
+    """
     written = 0
 
     class Interrupted(Exception):
@@ -90,10 +94,11 @@ async def assert_an_interrupted_run_resumes_once(arena: ArenaSpec, folder: Path)
     with pytest.raises(Interrupted):
         await run_arena(arena, folder, progress=False, on_match=count)
     path = next(folder.glob("*.jsonl"))
-    assert len(ResultsFile(path).read().records) == 3
+    done = len(ResultsFile(path).read().records)
+    assert 3 <= done < 8
     report = await run_arena(arena, folder, progress=False)
     ids = [r["match_id"] for r in ResultsFile(path).read().records]
-    assert report.skipped == 3 and report.played == 5
+    assert report.skipped == done and report.played == 8 - done
     assert len(ids) == len(set(ids)) == 8
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
 import os
 import pickle
 from collections.abc import Callable
@@ -12,6 +14,7 @@ import pytest
 
 from langgraph_games.eval import ResultsFile
 from langgraph_games.eval.running import results as results_module
+from langgraph_games.eval.running import workers_pool
 from langgraph_games.eval.running.executor import Job
 from langgraph_games.eval.running.records import PlayedRecord
 from langgraph_games.eval.running.workers import (
@@ -24,7 +27,7 @@ from langgraph_games.eval.running.workers import (
     prepare,
 )
 from langgraph_games.eval.running.workers_dispatch import WorkerPool
-from langgraph_games.eval.running.workers_pool import _Worker
+from langgraph_games.eval.running.workers_pool import _Outbox, _Worker
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
@@ -94,6 +97,51 @@ def test_a_workers_pipe_gives_whole_messages_however_the_bytes_arrive() -> None:
         os.write(write_end, _frame(("record", 1, 8, record))[:100])  # then its writer dies
         os.close(write_end)
         assert worker.read() == [] and worker.ended  # half a message is not a message
+
+
+async def _carried(messages: list[tuple[Any, ...]]) -> tuple[list[Event], bool]:
+    """``messages`` put on a worker's outbox, as the parent's side reads them, and whether
+    the parent saw the pipe end once the outbox closed."""
+    reader, writer = multiprocessing.get_context("spawn").Pipe(duplex=False)
+    if workers_pool._PIPE_TRANSPORT:
+        os.set_blocking(reader.fileno(), False)
+    worker = _Worker(process=cast(Any, None), inbox=None, pipe=reader)
+    outbox = await _Outbox.open(writer)
+    for message in messages:
+        outbox.put(message)  # never blocks the loop, however much is waiting
+    got: list[Event] = []
+    closing = asyncio.ensure_future(outbox.close())
+    while not worker.ended:
+        got += worker.read()
+        await asyncio.sleep(0.001)
+    await closing
+    reader.close()
+    return got, worker.ended
+
+
+@pytest.mark.parametrize("transport", [True, False], ids=["pipe-transport", "send-bytes"])
+async def test_an_outbox_carries_messages_larger_than_the_pipe_in_order(
+    transport: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workers_pool, "_PIPE_TRANSPORT", transport)
+    big = {"match_id": "big", "text": "z" * 300_000}  # several times a pipe's buffer
+    messages: list[tuple[Any, ...]] = [
+        ("decision", 0, {"calls": 1}),
+        ("record", 0, 3, big),
+        ("record", 0, 4, {"match_id": "small"}),
+    ]
+    if not transport:  # send_bytes waits for a reader: read while it writes
+        got, ended = await asyncio.wait_for(_carried(messages[:1] + messages[2:]), 10)
+        assert got == [Usage(0, {"calls": 1}), Finished(0, 4, {"match_id": "small"})]
+        assert ended
+        return
+    got, ended = await asyncio.wait_for(_carried(messages), 10)
+    assert got == [
+        Usage(0, {"calls": 1}),
+        Finished(0, 3, big),
+        Finished(0, 4, {"match_id": "small"}),
+    ]
+    assert ended
 
 
 def _jobs(script: Callable[[Any], str], count: int) -> list[Job]:

@@ -46,6 +46,10 @@ __all__ = ["ProcessBackend"]
 _HEADER = 4
 """Bytes of a message's length before its pickle on a worker's pipe (big-endian)."""
 
+_PIPE_TRANSPORT = os.name == "posix"
+"""Whether a worker's pipe is written through the event loop (POSIX pipes); elsewhere each
+message is sent with ``Connection.send_bytes``, which may wait for the parent to read."""
+
 
 def _worker_main(number: int, setup: Setup, inbox: Any, outbox: Connection) -> None:
     """A worker process: play the tasks of ``inbox`` on one asyncio loop until ``None``."""
@@ -61,12 +65,17 @@ class _Outbox:
     records never blocks the worker's loop and no thread waits for the GIL.
     """
 
-    def __init__(self, transport: asyncio.WriteTransport) -> None:
+    def __init__(
+        self, transport: asyncio.WriteTransport | None, connection: Connection | None = None
+    ) -> None:
         self.transport = transport
+        self.connection = connection
 
     @classmethod
     async def open(cls, connection: Connection) -> _Outbox:
         """The outbox on ``connection``'s pipe (which it takes over and closes)."""
+        if not _PIPE_TRANSPORT:
+            return cls(None, connection)
         pipe = os.fdopen(os.dup(connection.fileno()), "wb", buffering=0)
         connection.close()
         transport, _ = await asyncio.get_running_loop().connect_write_pipe(
@@ -77,10 +86,18 @@ class _Outbox:
     def put(self, message: tuple[Any, ...]) -> None:
         """Send ``message`` (written now, or as soon as the pipe has room)."""
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        if self.transport is None:
+            assert self.connection is not None
+            self.connection.send_bytes(data)
+            return
         self.transport.write(len(data).to_bytes(_HEADER, "big") + data)
 
     async def close(self) -> None:
         """Close after everything put has been written (the parent reads until the end)."""
+        if self.transport is None:
+            assert self.connection is not None
+            self.connection.close()
+            return
         while self.transport.get_write_buffer_size() and not self.transport.is_closing():
             await asyncio.sleep(0.005)
         self.transport.close()
@@ -144,6 +161,8 @@ class _Worker:
 
     def read(self) -> list[Event]:
         """Every whole message in the pipe now (it never blocks)."""
+        if not _PIPE_TRANSPORT:
+            return self._received()
         while not self.ended:
             try:
                 chunk = os.read(self.pipe.fileno(), 1 << 16)
@@ -161,6 +180,16 @@ class _Worker:
             found.append(_event(pickle.loads(self.unread[start + _HEADER : end])))
             start = end
         del self.unread[:start]
+        return found
+
+    def _received(self) -> list[Event]:
+        """The messages sent with ``Connection.send_bytes`` (where pipes have no transport)."""
+        found: list[Event] = []
+        try:
+            while not self.ended and self.pipe.poll():
+                found.append(_event(pickle.loads(self.pipe.recv_bytes())))
+        except (EOFError, OSError):
+            self.ended = True
         return found
 
 
@@ -198,7 +227,8 @@ class ProcessBackend:
             process.start()
         finally:
             writer.close()  # the worker's copy is its own: the pipe ends when it exits
-        os.set_blocking(pipe.fileno(), False)
+        if _PIPE_TRANSPORT:
+            os.set_blocking(pipe.fileno(), False)
         self.workers[slot] = _Worker(process, inbox, pipe)
 
     def send(self, slot: int, task: Task) -> None:
