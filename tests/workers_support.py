@@ -116,3 +116,8 @@ def note_process(record: dict[str, Any], game: Any) -> None:
     """A run's ``finish``: note which process finished the record, and its game."""
     record["finished_in"] = os.getpid()
     record["finished_game"] = game.id
+
+
+def finish_fails(record: dict[str, Any], game: Any) -> None:
+    """A run's ``finish`` with a bug: every record it is given makes it fail."""
+    raise ValueError(f"no metrics for {record['match_id']}")

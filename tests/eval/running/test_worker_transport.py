@@ -32,7 +32,14 @@ from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import registry
-from workers_support import PADDING, first_legal_move, long_winded, note_process, run_small_jobs
+from workers_support import (
+    PADDING,
+    finish_fails,
+    first_legal_move,
+    long_winded,
+    note_process,
+    run_small_jobs,
+)
 
 
 def _counting_fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -180,6 +187,20 @@ async def test_finish_runs_in_the_worker_before_the_record_is_written(tmp_path: 
     assert all(r["finished_game"] == "connect4" for r in finished)
     assert all(r["finished_in"] != os.getpid() for r in finished)  # not the writer
     assert "finished_in" not in by_id["bad"]  # an error's record is not finished
+
+
+async def test_a_finish_that_fails_in_a_worker_is_that_episodes_error(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    played, errors = await run_small_jobs(
+        _jobs(first_legal_move, 3), path, workers=2, finish=finish_fails
+    )
+    records = ResultsFile(path).read().records
+    assert (played, errors) == (3, 3)  # every episode has its record: none waits forever
+    assert sorted(r["match_id"] for r in records) == ["j0", "j1", "j2"]
+    assert all(
+        r["error"] == f"finishing the record failed: ValueError: no metrics for {r['match_id']}"
+        for r in records
+    )
 
 
 class _Batches:

@@ -221,7 +221,7 @@ class SlotPlayer:
     async def play(
         self, task: Task, on_usage: Callable[[dict[str, Any]], None] | None
     ) -> PlayedRecord:
-        """Play ``task``; its record (a seat that cannot be resolved is an error record)."""
+        """Play ``task``; its record (an error record: a seat not resolved, a failed finish)."""
         try:
             seats = [self.recipe_of(seat) for seat in task.seats]
         except Exception as exc:  # noqa: BLE001 - recorded on this episode
@@ -237,7 +237,11 @@ class SlotPlayer:
         truths = self.setup.truths if task.truths is None else task.truths
         record = await play_job(job, self.setup.base, self.setup.options, self.built, hook, truths)
         if self.setup.finish is not None and record["status"] != "error":
-            self.setup.finish(record, job.game)
+            try:
+                self.setup.finish(record, job.game)
+            except Exception as exc:  # noqa: BLE001 - recorded on this episode
+                why = f"finishing the record failed: {type(exc).__name__}: {exc}"
+                return task.lost_record(self.setup.base, why)
         return record
 
 

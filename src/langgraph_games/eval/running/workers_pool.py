@@ -115,8 +115,17 @@ async def _serve(number: int, setup: Setup, inbox: Any, connection: Connection) 
     async def play(task: Task, delay: float) -> None:
         if delay:
             await asyncio.sleep(delay)
-        record = await player.play(task, on_usage)
-        outbox.put(("record", number, task.index, record))
+        # The parent waits for a record of every task: a failure here is that record.
+        try:
+            record = await player.play(task, on_usage)
+        except Exception as exc:  # noqa: BLE001
+            why = f"{type(exc).__name__} in worker {number}: {exc}"
+            record = task.lost_record(setup.base, why)
+        try:
+            outbox.put(("record", number, task.index, record))
+        except Exception as exc:  # noqa: BLE001
+            why = f"the record could not be sent from worker {number}: {type(exc).__name__}: {exc}"
+            outbox.put(("record", number, task.index, task.lost_record(setup.base, why)))
 
     running: set[asyncio.Task[None]] = set()
     stopped = False
