@@ -189,10 +189,11 @@ async def test_finish_runs_in_the_worker_before_the_record_is_written(tmp_path: 
     assert "finished_in" not in by_id["bad"]  # an error's record is not finished
 
 
-async def test_a_finish_that_fails_in_a_worker_is_that_episodes_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_finish_that_fails_is_that_episodes_error(tmp_path: Path, workers: int) -> None:
     path = tmp_path / "r.jsonl"
     played, errors = await run_small_jobs(
-        _jobs(first_legal_move, 3), path, workers=2, finish=finish_fails
+        _jobs(first_legal_move, 3), path, workers=workers, finish=finish_fails
     )
     records = ResultsFile(path).read().records
     assert (played, errors) == (3, 3)  # every episode has its record: none waits forever

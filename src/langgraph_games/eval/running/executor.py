@@ -26,7 +26,13 @@ from typing import Any, Literal
 
 from langgraph_games import __version__
 from langgraph_games.eval.running.gc_tuning import steady_gc
-from langgraph_games.eval.running.jobs import START_SPACING_S, Job, PlayerCache, play_job
+from langgraph_games.eval.running.jobs import (
+    START_SPACING_S,
+    Job,
+    PlayerCache,
+    finish_record,
+    play_job,
+)
 from langgraph_games.eval.running.players import ModelPool, check_models
 from langgraph_games.eval.running.records import PlayedRecord, RunFields
 from langgraph_games.eval.running.results import ResultsFile
@@ -114,7 +120,8 @@ async def run_jobs(
         total: Size of the whole run (for the bar; finished ones count as done).
         finish: Adds fields to a record before it is written (e.g. family metrics); it
             gets the record and the job's game. With workers it runs in the worker, so
-            it must be picklable (a module-level function).
+            it must be picklable (a module-level function). One that fails makes that
+            episode's error record.
         on_record: Called with each record after it is written.
         truths: Lessons per seat, read once by the caller and given to every episode
             (evaluation runs give the agent's seat the truth store's lessons).
@@ -176,7 +183,7 @@ async def run_jobs(
             # Metrics replay the episode and the append encodes and fsyncs the record:
             # slow synchronous work, done in a worker thread so the other episodes go on.
             if finish is not None and record["status"] != "error":
-                await asyncio.to_thread(finish, record, job.game)
+                record = await asyncio.to_thread(finish_record, job, base, record, finish)
             await asyncio.to_thread(results.append, record)
             written(record)
 

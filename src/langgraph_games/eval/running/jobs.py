@@ -26,7 +26,7 @@ from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.players.base import Decision, DecisionRequest, Player
 from langgraph_games.players.entry import PlayerRecipe
 
-__all__ = ["START_SPACING_S", "Job", "PlayerCache", "job_record", "play_job"]
+__all__ = ["START_SPACING_S", "Job", "PlayerCache", "finish_record", "job_record", "play_job"]
 
 START_SPACING_S = 0.001
 """Between the starts of episodes begun at once: about one decision's CPU.
@@ -177,4 +177,31 @@ def job_record(
     record["status"] = "error"
     if error is not None:
         record["error"] = error
+    return record
+
+
+def finish_record(
+    job: Job,
+    base: RunFields,
+    record: PlayedRecord,
+    finish: Callable[[PlayedRecord, Game[Any]], None] | None,
+) -> PlayedRecord:
+    """``record`` with the fields ``finish`` adds (an error's record is kept as it is).
+
+    A ``finish`` that fails makes the episode's error record, naming the failure, in one
+    process and in workers alike (a run goes on; a rerun plays the episode again).
+    """
+    if finish is None or record["status"] == "error":
+        return record
+    try:
+        finish(record, job.game)
+    except Exception as exc:  # noqa: BLE001 - recorded on this episode
+        return job_record(
+            base,
+            job.extra,
+            game=job.game.versioned_id,
+            seed=job.seed,
+            seats=[recipe.spec.label for recipe in job.seats],
+            error=f"finishing the record failed: {type(exc).__name__}: {exc}",
+        )
     return record

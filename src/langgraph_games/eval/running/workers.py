@@ -35,7 +35,13 @@ from typing import Any, Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
-from langgraph_games.eval.running.jobs import Job, PlayerCache, job_record, play_job
+from langgraph_games.eval.running.jobs import (
+    Job,
+    PlayerCache,
+    finish_record,
+    job_record,
+    play_job,
+)
 from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.running.records import JobFields, PlayedRecord, RunFields
 from langgraph_games.games.base import Game
@@ -236,13 +242,7 @@ class SlotPlayer:
         job = Job(task.job_id, seats, task.seed, task.extra, self.game_of(task))
         truths = self.setup.truths if task.truths is None else task.truths
         record = await play_job(job, self.setup.base, self.setup.options, self.built, hook, truths)
-        if self.setup.finish is not None and record["status"] != "error":
-            try:
-                self.setup.finish(record, job.game)
-            except Exception as exc:  # noqa: BLE001 - recorded on this episode
-                why = f"finishing the record failed: {type(exc).__name__}: {exc}"
-                return task.lost_record(self.setup.base, why)
-        return record
+        return finish_record(job, self.setup.base, record, self.setup.finish)
 
 
 def portable(recipe: PlayerRecipe, pool: ModelPool | None) -> PortableSeat:
