@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from langgraph_games.eval.running.records import JobFields, PlayedRecord, RunFields
 from langgraph_games.games.base import Game
@@ -25,8 +25,18 @@ from langgraph_games.graphs.episode.records import finished_result
 from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.players.base import Decision, DecisionRequest, Player
 from langgraph_games.players.entry import PlayerRecipe
+from langgraph_games.players.spec import PlayerSpec
 
-__all__ = ["START_SPACING_S", "Job", "PlayerCache", "finish_record", "job_record", "play_job"]
+__all__ = [
+    "START_SPACING_S",
+    "Episode",
+    "Job",
+    "PlayerCache",
+    "error_record",
+    "finish_record",
+    "job_record",
+    "play_job",
+]
 
 START_SPACING_S = 0.001
 """Between the starts of episodes begun at once: about one decision's CPU.
@@ -196,12 +206,43 @@ def finish_record(
     try:
         finish(record, job.game)
     except Exception as exc:  # noqa: BLE001 - recorded on this episode
-        return job_record(
-            base,
-            job.extra,
-            game=job.game.versioned_id,
-            seed=job.seed,
-            seats=[recipe.spec.label for recipe in job.seats],
-            error=f"finishing the record failed: {type(exc).__name__}: {exc}",
-        )
+        return error_record(base, job, f"finishing the record failed: {type(exc).__name__}: {exc}")
     return record
+
+
+class _Seat(Protocol):
+    @property
+    def spec(self) -> PlayerSpec:
+        """The seat's parsed spec."""
+
+
+class Episode(Protocol):
+    """What an episode's error record is made of: a :class:`Job`, or a worker's task."""
+
+    @property
+    def extra(self) -> JobFields:
+        """The job's own record fields."""
+
+    @property
+    def game(self) -> Game[Any]:
+        """The game played."""
+
+    @property
+    def seed(self) -> int:
+        """The episode's seed."""
+
+    @property
+    def seats(self) -> Sequence[_Seat]:
+        """Each seat, with its parsed spec."""
+
+
+def error_record(base: RunFields, episode: Episode, why: str) -> PlayedRecord:
+    """The ``status: "error"`` record of ``episode``, for the reason ``why``."""
+    return job_record(
+        base,
+        episode.extra,
+        game=episode.game.versioned_id,
+        seed=episode.seed,
+        seats=[seat.spec.label for seat in episode.seats],
+        error=why,
+    )

@@ -38,8 +38,8 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph_games.eval.running.jobs import (
     Job,
     PlayerCache,
+    error_record,
     finish_record,
-    job_record,
     play_job,
 )
 from langgraph_games.eval.running.players import ModelPool
@@ -177,14 +177,7 @@ class Task:
 
     def lost_record(self, base: RunFields, why: str) -> PlayedRecord:
         """The ``status: "error"`` record of this episode, lost for the reason ``why``."""
-        return job_record(
-            base,
-            self.extra,
-            game=self.game.versioned_id,
-            seed=self.seed,
-            seats=[seat.spec.label for seat in self.seats],
-            error=why,
-        )
+        return error_record(base, self, why)
 
 
 class SlotPlayer:
