@@ -1,7 +1,7 @@
 """Episodes taking turns on one event loop, against the same episodes without turns.
 
 Usage: python benchmarks/turns.py [--sizes 32 64] [--latency 0.1] [--moves 6]
-       [--repeats 10]
+       [--repeats 10] [--spacing 0.001]
 
 N Connect Four matches run at once in this process (both seats the GAMEBoT agent on a
 scripted model of fixed latency, starts spaced as the executor spaces them), in batches
@@ -12,7 +12,8 @@ that both see the same machine. For each it prints the efficiency against the id
 (moves x latency for the batch) as median and range over the repeats, the CPU per model
 call, and, measured in every batch, the median and 90th percentile of the *reply wait*:
 from a reply landing to its episode's next question (a decision's own CPU plus waiting
-for the others).
+for the others). ``--spacing 0`` starts every match at once: the bunching that the
+executor's start spacing works around, and that turns undo by themselves.
 """
 
 from __future__ import annotations
@@ -59,14 +60,14 @@ class Stamped(ScriptedChatModel):
 
 
 async def measure(
-    sizes: list[int], latency: float, moves: int, repeats: int
+    sizes: list[int], latency: float, moves: int, repeats: int, spacing: float
 ) -> dict[tuple[int, bool], dict[str, list[float]]]:
     model = Stamped(script=first_legal_move, latency_s=latency)
     player = gamebot_player(model, "connect4")
     options = EpisodeOptions(max_retries=0, max_steps=moves)
 
     async def one(i: int, turns: bool) -> Any:
-        await asyncio.sleep(i * START_SPACING_S)
+        await asyncio.sleep(i * spacing)
         _MATCH.set(i)
         if not turns:
             return await run_episode("connect4", [player, player], seed=i, options=options)
@@ -96,11 +97,12 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.1)
     parser.add_argument("--moves", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--spacing", type=float, default=START_SPACING_S, help="seconds")
     args = parser.parse_args()
     if args.latency <= 0:
         parser.error(f"--latency must be above 0 (the ideal divides by it); got {args.latency}")
     with steady_gc():
-        out = run_loop(measure(args.sizes, args.latency, args.moves, args.repeats))
+        out = run_loop(measure(args.sizes, args.latency, args.moves, args.repeats, args.spacing))
     rows = []
     for n in args.sizes:
         for turns in (False, True):
@@ -117,8 +119,9 @@ def main() -> None:
                 ]
             )
     print(
-        f"{args.moves}-move matches at {args.latency * 1e3:.0f} ms, {args.repeats} batches each "
-        f"way, alternating ({machine()}; event loop: {loop_kind()})\n"
+        f"{args.moves}-move matches at {args.latency * 1e3:.0f} ms, starts "
+        f"{args.spacing * 1e3:g} ms apart, {args.repeats} batches each way, alternating "
+        f"({machine()}; event loop: {loop_kind()})\n"
     )
     headers = ["N", "episodes", "efficiency (median)", "range", "CPU ms/call"]
     headers += ["reply wait ms (median)", "p90"]
