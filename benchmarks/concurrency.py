@@ -15,8 +15,7 @@ last of a process's M matches asks its first question about M x (CPU per call) l
 with 6 moves that delay is a tenth of the run.
 
 Modes: ``inprocess`` (``run_episode`` under ``asyncio.gather`` on this process's loop inside
-``steady_gc``, starts spaced by ``START_SPACING_S``, each episode taking turns, as the
-executor with one worker),
+``steady_gc``, starts spaced by ``START_SPACING_S``, as the executor with one worker),
 ``workers`` (``--workers`` worker processes) and ``ray`` (``--workers`` Ray actors on a
 local ``ray.init()`` cluster). Workers and Ray are measured in the *steady state*: the
 executor's worker pool (:class:`~langgraph_games.eval.running.workers_dispatch.WorkerPool`,
@@ -67,7 +66,6 @@ from langgraph_games.eval.running.workers_ray import have_ray
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
 from langgraph_games.models import ScriptedChatModel
-from langgraph_games.models.turns import taking_turns
 from langgraph_games.players import registry
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
@@ -115,8 +113,7 @@ async def inprocess(n: int, latency: float, moves: int) -> int:
 
     async def started(i: int) -> Any:
         await asyncio.sleep(i * START_SPACING_S)  # as the executor starts a batch
-        async with taking_turns():  # as the executor plays an episode
-            return await run_episode("connect4", [player, player], seed=i, options=options)
+        return await run_episode("connect4", [player, player], seed=i, options=options)
 
     await asyncio.gather(*(started(i) for i in range(n)))
     return len(model.calls)

@@ -43,7 +43,6 @@ from langgraph_games.memory._chroma_rebuild import RepairReport, rebuild
 from langgraph_games.memory._chroma_write import write_items
 from langgraph_games.memory._codec import check_namespace_for_put, check_put_value, item_id
 from langgraph_games.memory.errors import EmbeddingDimensionError, StoreOpenError
-from langgraph_games.models.turns import turn_given_up
 
 __all__ = ["ChromaStore", "RepairReport"]
 
@@ -314,26 +313,19 @@ class ChromaStore(BaseStore):
         return self._execute(plan, queries, texts)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        """Async :meth:`batch`: embeddings awaited, Chroma calls run in a worker thread.
-
-        An episode taking turns (:mod:`~langgraph_games.models.turns`) gives its turn up
-        while it waits here.
-        """
+        """Async :meth:`batch`: embeddings awaited, Chroma calls run in a worker thread."""
         plan = self._plan(ops)
         queries: list[list[float]] = []
         texts: list[list[float]] = []
-        async with turn_given_up():
-            if self.embeddings is not None:
-                if plan.queries:
-                    got = await asyncio.gather(
-                        *(self.embeddings.aembed_query(q) for q in plan.queries)
-                    )
-                    queries = self._checked(got, len(plan.queries))
-                if plan.texts:
-                    texts = self._checked(
-                        await self.embeddings.aembed_documents(plan.texts), len(plan.texts)
-                    )
-            return await asyncio.to_thread(self._execute, plan, queries, texts)
+        if self.embeddings is not None:
+            if plan.queries:
+                got = await asyncio.gather(*(self.embeddings.aembed_query(q) for q in plan.queries))
+                queries = self._checked(got, len(plan.queries))
+            if plan.texts:
+                texts = self._checked(
+                    await self.embeddings.aembed_documents(plan.texts), len(plan.texts)
+                )
+        return await asyncio.to_thread(self._execute, plan, queries, texts)
 
     def _failed(self, doing: str, exc: BaseException) -> StoreOpenError:
         return damaged(

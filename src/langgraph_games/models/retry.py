@@ -16,9 +16,7 @@ Every wait is recorded as a :class:`RetryWait` (``waits=``, and in the error aft
 last attempt). Each attempt holds a slot of a
 :class:`~langgraph_games.models.limiter.CallLimiter` (the caller's, else the endpoint's
 from :func:`~langgraph_games.models.limiter.limiter_for`); the wait between attempts holds
-none, so a failing call does not keep others out. Inside
-:func:`~langgraph_games.models.turns.taking_turns` a call gives its episode's turn up while
-it waits (for a slot, for the reply, before the next attempt) and takes it again after.
+none, so a failing call does not keep others out.
 """
 
 from __future__ import annotations
@@ -40,7 +38,6 @@ from langchain_core.runnables import RunnableConfig
 from langgraph_games.models.errors import ModelCallError, ModelError
 from langgraph_games.models.limiter import CallLimiter, limiter_for
 from langgraph_games.models.ratelimit import max_retry_wait_of, rate_limiter_for
-from langgraph_games.models.turns import turn_given_up
 
 __all__ = [
     "RetryWait",
@@ -300,22 +297,21 @@ async def ainvoke_with_retry(
     gate = limiter if limiter is not None else limiter_for(model)
     record: list[RetryWait] = [] if waits is None else waits
     start = len(record)
-    async with turn_given_up():  # other episodes work while this one waits
-        for attempt in range(attempts):
-            try:
-                async with gate.slot():
-                    reply: AIMessage = await model.ainvoke(list(messages), config=config)
-            except ModelError:
-                raise
-            except Exception as exc:
-                if attempt + 1 < attempts and is_transient(exc):
-                    wait = _plan(model, exc, attempt, base_delay_s, max_retry_wait_s)
-                    record.append(wait)
-                    _note(model, name, wait)
-                    await _asleep(wait.wait_s)
-                    continue
-                raise _failed(model, name, exc, record[start:]) from exc
-            return reply
+    for attempt in range(attempts):
+        try:
+            async with gate.slot():
+                reply: AIMessage = await model.ainvoke(list(messages), config=config)
+        except ModelError:
+            raise
+        except Exception as exc:
+            if attempt + 1 < attempts and is_transient(exc):
+                wait = _plan(model, exc, attempt, base_delay_s, max_retry_wait_s)
+                record.append(wait)
+                _note(model, name, wait)
+                await _asleep(wait.wait_s)
+                continue
+            raise _failed(model, name, exc, record[start:]) from exc
+        return reply
     raise ModelCallError(_label(model, name), "no attempts were made")  # pragma: no cover
 
 

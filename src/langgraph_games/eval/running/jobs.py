@@ -23,7 +23,6 @@ from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import finished_result
 from langgraph_games.graphs.episode.run import run_episode
-from langgraph_games.models.turns import taking_turns
 from langgraph_games.players.base import Decision, DecisionRequest, Player
 from langgraph_games.players.entry import PlayerRecipe
 from langgraph_games.players.spec import PlayerSpec
@@ -143,14 +142,13 @@ async def play_job(
         ]
         if hook is not None:
             players = [_Counted(player, hook) for player in players]
-        async with taking_turns():  # decisions one after another, as their replies land
-            episode = await run_episode(
-                job.game,
-                players,
-                seed=job.seed,
-                options=options,
-                truths=truths,
-            )
+        episode = await run_episode(
+            job.game,
+            players,
+            seed=job.seed,
+            options=options,
+            truths=truths,
+        )
     except Exception as exc:  # noqa: BLE001 - recorded on this episode; the others go on
         record["error"] = f"{type(exc).__name__}: {exc}"
     else:

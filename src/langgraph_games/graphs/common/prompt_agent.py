@@ -29,7 +29,6 @@ from langgraph_games.graphs.common.decision import DecisionOutput, LiveGame
 from langgraph_games.graphs.common.direct import register_direct_node
 from langgraph_games.graphs.common.llm import reply_text
 from langgraph_games.models.messages import clip_reply, reply_too_long
-from langgraph_games.models.turns import turn_given_up
 from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players.base import Decision, ParseStatus
 
@@ -143,8 +142,7 @@ async def read_off_loop(reply: str, read: Callable[..., T], *args: Any) -> T:
     """
     if len(reply) <= INLINE_READ_CHARS:
         return read(*args)
-    async with turn_given_up():  # other episodes work meanwhile (see models.turns)
-        return await asyncio.to_thread(read, *args)
+    return await asyncio.to_thread(read, *args)
 
 
 def compile_model_check(
