@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -140,6 +141,21 @@ def test_a_ray_address_without_the_ray_executor_is_refused(
 async def test_the_ray_executor_without_ray_is_a_clear_error_in_the_api(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(workers_ray, "ray", None)
+    monkeypatch.setattr(workers_ray, "have_ray", lambda: False)
     with pytest.raises(ValueError, match=r"pip install 'langgraph-games\[ray\]'"):
         await run_arena(small_arena(executor="ray"), tmp_path, progress=False)
+
+
+@needs_ray
+def test_ray_is_imported_only_by_a_run_that_uses_it() -> None:
+    """Importing Ray takes about half a second: no command or worker process pays it unasked."""
+    code = (
+        "import sys\n"
+        "import langgraph_games.cli._running, langgraph_games.cli._options\n"
+        "import langgraph_games.eval.running.workers_pool\n"
+        "from langgraph_games.eval.running.workers_ray import have_ray\n"
+        "assert have_ray()\n"
+        "print('ray' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stderr

@@ -22,10 +22,13 @@ that has already called ``ray.init()`` is used as it is (and left running). Each
 for ``min(1, CPUs / slots)`` CPUs, so every slot fits on the cluster.
 
 Ray is optional (the ``ray`` extra): without it, asking for this backend is a clear error.
+It is imported when a run asks for this backend, not with this module: importing Ray takes
+about half a second, which every command and every worker process paid before.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from typing import Any
 
@@ -40,21 +43,27 @@ from langgraph_games.eval.running.workers import (
     Task,
 )
 
-ray: Any
-try:
-    import ray
-    from ray.exceptions import RayActorError, WorkerCrashedError
-except ImportError:  # the optional extra
-    ray = None
-
 __all__ = ["RAY_MISSING", "RayBackend", "SlotActor", "have_ray"]
 
 RAY_MISSING = "--executor ray needs Ray, which is not installed: pip install 'langgraph-games[ray]'"
 
 
 def have_ray() -> bool:
-    """Whether Ray can be imported here."""
-    return ray is not None
+    """Whether Ray can be imported here (without importing it)."""
+    return importlib.util.find_spec("ray") is not None
+
+
+def _ray() -> Any:
+    """The ``ray`` module, imported on first use.
+
+    Raises:
+        ValueError: Ray is not installed.
+    """
+    if not have_ray():
+        raise ValueError(RAY_MISSING)
+    import ray  # the optional extra, imported only by a run that uses it
+
+    return ray
 
 
 class SlotActor:
@@ -79,8 +88,9 @@ class RayBackend:
     """Ray actors, one per slot (see the module docstring)."""
 
     def __init__(self, address: str | None = None) -> None:
-        if ray is None:
-            raise ValueError(RAY_MISSING)
+        self.ray = _ray()
+        errors = self.ray.exceptions
+        self._lost_errors = (errors.RayActorError, errors.WorkerCrashedError)
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.owned = False
         self.actors: dict[int, Any] = {}
@@ -89,9 +99,9 @@ class RayBackend:
 
     def connect(self) -> None:
         """Join the cluster (or start a local one) unless this process already has."""
-        if not ray.is_initialized():
+        if not self.ray.is_initialized():
             try:
-                ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
+                self.ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 where = self.address or "a local cluster"
                 raise ValueError(
@@ -103,15 +113,15 @@ class RayBackend:
     def cores(self) -> int:
         """The cluster's CPUs."""
         self.connect()
-        return max(1, int(ray.cluster_resources().get("CPU", 1)))
+        return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def start(self, slot: int, setup: Setup) -> None:
         """Start an actor for ``slot`` (the old one, if any, is killed and forgotten)."""
         self.connect()
         if slot in self.actors:
-            ray.kill(self.actors[slot], no_restart=True)
+            self.ray.kill(self.actors[slot], no_restart=True)
         cpus = min(1.0, self.cores() / setup.slots)
-        actor_class = ray.remote(num_cpus=cpus, max_restarts=0)(SlotActor)
+        actor_class = self.ray.remote(num_cpus=cpus, max_restarts=0)(SlotActor)
         self.actors[slot] = actor_class.remote(slot, setup)
         self.generation[slot] = self.generation.get(slot, 0) + 1
 
@@ -124,17 +134,20 @@ class RayBackend:
         """The calls finished (up to ``timeout`` s for the first); a failed one loses its slot."""
         if not self.calls:
             return []
-        ready, rest = ray.wait(list(self.calls), num_returns=1, timeout=timeout)
+        ready, rest = self.ray.wait(list(self.calls), num_returns=1, timeout=timeout)
         if ready and rest:
-            ready += ray.wait(rest, num_returns=len(rest), timeout=0)[0]
+            ready += self.ray.wait(rest, num_returns=len(rest), timeout=0)[0]
         found: list[Event] = []
         for call in ready:
             slot, generation = self.calls.pop(call, (-1, -1))
             if generation != self.generation.get(slot):
                 continue  # a call of an actor already reported lost
             try:
-                index, record, usages = ray.get(call)
-            except (RayActorError, WorkerCrashedError) as exc:
+                index, record, usages = self.ray.get(call)
+            except (
+                self.ray.exceptions.RayActorError,
+                self.ray.exceptions.WorkerCrashedError,
+            ) as exc:
                 why = f"{type(exc).__name__}: {_first_line(exc)}"
                 found.append(Lost(slot, f"the Ray actor of slot {slot} died ({why})"))
                 self.generation[slot] = -generation  # its other calls fail too: ignore them
@@ -144,14 +157,14 @@ class RayBackend:
 
     def close(self, *, at_once: bool) -> None:
         """Kill the actors (their calls are done or abandoned); end a cluster started here."""
-        if ray is None or not ray.is_initialized():
+        if not self.ray.is_initialized():
             return
         for actor in self.actors.values():
-            ray.kill(actor, no_restart=True)
+            self.ray.kill(actor, no_restart=True)
         self.actors.clear()
         self.calls.clear()
         if self.owned:
-            ray.shutdown()
+            self.ray.shutdown()
             self.owned = False
 
 
