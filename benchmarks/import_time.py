@@ -1,4 +1,4 @@
-"""Import time: ``import langgraph_games``, ``langgraph_games.games`` and the CLI's ``--help``.
+"""Import time: ``import langgraph_games``, ``langgraph_games.games`` and CLI commands' start.
 
 Usage: python benchmarks/import_time.py [--runs 5]
 
@@ -24,6 +24,8 @@ CASES = {
     "import langgraph_games": ["-c", "import langgraph_games"],
     "import langgraph_games.games": ["-c", "import langgraph_games.games"],
     "langgraph-games --help": ["-m", "langgraph_games.cli", "--help"],
+    "langgraph-games games": ["-m", "langgraph_games.cli", "games"],
+    "langgraph-games arena --help": ["-m", "langgraph_games.cli", "arena", "--help"],
 }
 
 

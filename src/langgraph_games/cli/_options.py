@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from langgraph_games.cli._limits import apply_endpoint_limits, parse_rate_limits
 from langgraph_games.eval.running.workers import default_workers
 from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
 from langgraph_games.eval.scoring.metrics import Scoring
 from langgraph_games.models.factory import ACCEPTED_FORMS
-from langgraph_games.models.ratelimit import set_default_limits
 
 __all__ = [
     "add_scoring_flags",
@@ -42,48 +41,6 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
         except json.JSONDecodeError:
             options[key.strip()] = value
     return options
-
-
-def parse_rate_limits(items: Sequence[str] | None) -> float | dict[str, float] | None:
-    """Read ``--rate-limit`` values: ``RPS`` for every endpoint, ``SPEC=RPS`` for one model.
-
-    Returns:
-        ``None`` (no flag), one number (only bare ``RPS`` given), or a mapping from model
-        spec to requests per second where ``"*"`` holds a bare ``RPS``.
-
-    Raises:
-        ValueError: A rate that is not a positive number, or a model spec given twice.
-
-    Example:
-        >>> parse_rate_limits(["2"])
-        2.0
-        >>> parse_rate_limits(["0.5", "anthropic:claude-sonnet-4-5=0.2"])
-        {'*': 0.5, 'anthropic:claude-sonnet-4-5': 0.2}
-    """
-    if not items:
-        return None
-    rates: dict[str, float] = {}
-    for item in items:
-        spec, sep, text = item.rpartition("=")
-        key = spec.strip() if sep else "*"
-        if sep and not key:
-            raise ValueError(f"--rate-limit {item!r}: name a model spec before '=' (SPEC=RPS)")
-        try:
-            rate = float(text)
-        except ValueError:
-            rate = float("nan")
-        if not math.isfinite(rate) or rate <= 0:
-            raise ValueError(
-                f"--rate-limit {item!r}: the rate is a number of requests per second > 0, "
-                "written RPS (every model endpoint) or SPEC=RPS (one model, e.g. "
-                "anthropic:claude-sonnet-4-5=0.5)"
-            )
-        if key in rates:
-            raise ValueError(f"--rate-limit gives {key!r} twice")
-        rates[key] = rate
-    if list(rates) == ["*"]:
-        return rates["*"]
-    return rates
 
 
 def add_model_flags(parser: Any) -> None:
@@ -142,23 +99,6 @@ def model_settings(args: Any) -> dict[str, Any]:
         "api_key": args.api_key,
     }
     return {k: v for k, v in settings.items() if v is not None}
-
-
-def apply_endpoint_limits(args: Any) -> None:
-    """Make ``--rate-limit`` and ``--max-retry-wait`` the process's endpoint settings.
-
-    Every model the command builds then goes through them (and the manifest's model
-    descriptions record them). Commands without model flags leave the settings alone.
-
-    Raises:
-        ValueError: A bad ``--rate-limit`` or ``--max-retry-wait``.
-    """
-    if not hasattr(args, "rate_limit"):
-        return
-    wait = args.max_retry_wait
-    if wait is not None and (not math.isfinite(wait) or wait < 0):
-        raise ValueError(f"--max-retry-wait is a number of seconds >= 0, got {wait}")
-    set_default_limits(parse_rate_limits(args.rate_limit), wait)
 
 
 def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from langgraph_games.cli._options import apply_endpoint_limits
+from langgraph_games.cli._limits import apply_endpoint_limits
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.gc_tuning import steady_gc
 from langgraph_games.games.errors import GameError
