@@ -89,8 +89,6 @@ class RayBackend:
 
     def __init__(self, address: str | None = None) -> None:
         self.ray = _ray()
-        errors = self.ray.exceptions
-        self._lost_errors = (errors.RayActorError, errors.WorkerCrashedError)
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.owned = False
         self.actors: dict[int, Any] = {}
