@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from langgraph_games.cli import build_parser, main
-from langgraph_games.cli._options import apply_endpoint_limits, model_settings, parse_rate_limits
+from langgraph_games.cli._limits import apply_endpoint_limits, parse_rate_limits
+from langgraph_games.cli._options import model_settings
 from langgraph_games.models import describe_model, load_chat_model
 from langgraph_games.models.ratelimit import default_limits, set_default_limits
 

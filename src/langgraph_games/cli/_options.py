@@ -7,7 +7,6 @@ import os
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from langgraph_games.cli._limits import apply_endpoint_limits, parse_rate_limits
 from langgraph_games.eval.running.workers import default_workers
 from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
 from langgraph_games.eval.scoring.metrics import Scoring
@@ -15,9 +14,7 @@ from langgraph_games.models.factory import ACCEPTED_FORMS
 
 __all__ = [
     "add_scoring_flags",
-    "apply_endpoint_limits",
     "parse_options",
-    "parse_rate_limits",
     "scoring_of",
 ]
 
@@ -89,8 +86,9 @@ def model_settings(args: Any) -> dict[str, Any]:
     """The model settings given on the command line (unset ones left out).
 
     ``--rate-limit`` and ``--max-retry-wait`` are not among them: they are the process's
-    endpoint settings (:func:`apply_endpoint_limits`), kept out of a run's spec like the
-    concurrency, since they change how fast a run goes, not what it computes.
+    endpoint settings (:func:`~langgraph_games.cli._limits.apply_endpoint_limits`), kept
+    out of a run's spec like the concurrency, since they change how fast a run goes, not
+    what it computes.
     """
     settings = {
         "temperature": args.temperature,
