@@ -29,7 +29,12 @@ Framework CPU per call is the CPU time (user + system) of this process and every
 under it (worker processes; Ray's workers and daemons) over the batch, read from
 ``/proc``, divided by the model calls (Linux only). Measured in the same run with an
 instant model, as baselines: a plain Python loop calling the model, and a minimal
-two-node LangGraph loop (a prompt node and a model node, looping).
+two-node LangGraph loop (a prompt node and a model node, looping). And under each row's
+load: as many two-node loops at once, of as many calls, at the same latency and start
+spacing, in one process or in ``--workers`` processes each on its own loop (warmed up,
+collector tuned, as the workers), the size split evenly; Ray rows use the processes'
+figures. That row's efficiency is what the minimal LangGraph loop itself reaches on this
+machine at that moment, and "vs it" compares CPU per call under the same load.
 Everything runs on the event loop the command line uses (uvloop where installed; set
 ``LANGGRAPH_GAMES_EVENT_LOOP=asyncio`` for asyncio's own, see
 ``langgraph_games.eval.running.event_loop``); the header names it.
@@ -40,12 +45,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import operator
 import os
 import re
 import sys
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
@@ -57,8 +64,9 @@ from _common import machine, table
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.executor import Job
-from langgraph_games.eval.running.gc_tuning import steady_gc
+from langgraph_games.eval.running.gc_tuning import steady_gc, tune_worker_process
 from langgraph_games.eval.running.jobs import START_SPACING_S
+from langgraph_games.eval.running.records import PlayedRecord
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.workers import prepare
 from langgraph_games.eval.running.workers_dispatch import WorkerPool, make_backend
@@ -73,7 +81,7 @@ MOVES = 6  # moves per match unless --moves says otherwise
 MAX_MOVES = 22  # the scripted play (first legal move on both seats) wins at move 22
 
 
-def first_legal_move(messages) -> str:
+def first_legal_move(messages: list[Any]) -> str:
     """Answer both subproblems with None and play the first legal move listed."""
     legal = re.findall(r"'([^']+)'", _LEGAL.findall(messages[-1].text)[-1])
     return (
@@ -151,7 +159,7 @@ async def steady(
     results = ResultsFile(folder / f"{mode}-{latency}.jsonl")
     finished: list[str] = []
 
-    def deliver(came: list[tuple[int, dict[str, Any]]]) -> None:
+    def deliver(came: list[tuple[int, PlayedRecord]]) -> None:
         records = [record for _, record in came]
         assert all(r["status"] != "error" for r in records), [r.get("error") for r in records]
         results.extend(records)  # as the executor writes them: one fsync for those together
@@ -181,15 +189,11 @@ async def steady(
 class _Loop(TypedDict):
     messages: Annotated[list[Any], operator.add]
     turns: int
+    limit: int
 
 
-async def baselines(calls: int) -> tuple[float, float]:
-    """CPU ms per call: a plain loop calling the model, and a two-node LangGraph loop."""
-    model = ScriptedChatModel(script=lambda _: "Chosen Move: 1")
-    start = cpu_seconds()
-    for i in range(calls):
-        await model.ainvoke([HumanMessage(f"move {i}?")])
-    plain = (cpu_seconds() - start) / calls * 1e3
+def two_node_loop(model: ScriptedChatModel) -> Any:
+    """The minimal hand-written loop: a prompt node and a model node, ``limit`` times."""
 
     async def prompt(state: _Loop) -> dict[str, Any]:
         return {"messages": [HumanMessage(f"move {state['turns']}?")]}
@@ -204,31 +208,142 @@ async def baselines(calls: int) -> tuple[float, float]:
     graph.add_edge(START, "prompt")
     graph.add_edge("prompt", "call")
     graph.add_conditional_edges(
-        "call", lambda s: END if s["turns"] >= calls else "prompt", ["prompt", END]
+        "call", lambda s: END if s["turns"] >= s["limit"] else "prompt", ["prompt", END]
     )
-    app = graph.compile()
+    return graph.compile()
+
+
+async def baselines(calls: int) -> tuple[float, float]:
+    """CPU ms per call: a plain loop calling the model, and a two-node LangGraph loop."""
+    model = ScriptedChatModel(script=lambda _: "Chosen Move: 1")
     start = cpu_seconds()
-    await app.ainvoke({"messages": [], "turns": 0}, {"recursion_limit": 3 * calls + 10})
+    for i in range(calls):
+        await model.ainvoke([HumanMessage(f"move {i}?")])
+    plain = (cpu_seconds() - start) / calls * 1e3
+    app = two_node_loop(model)
+    start = cpu_seconds()
+    await app.ainvoke({"messages": [], "turns": 0, "limit": calls}, {"recursion_limit": 3 * calls})
     two_node = (cpu_seconds() - start) / calls * 1e3
     return plain, two_node
 
 
+_LOOPS: dict[float, tuple[ScriptedChatModel, Any]] = {}
+
+
+async def two_node_batch(n: int, latency: float, moves: int) -> int:
+    """``n`` two-node loops of ``moves`` calls at once, started as the executor starts a batch.
+
+    The loop is compiled once per latency, in each process.
+
+    Returns:
+        The model calls made.
+    """
+    if latency not in _LOOPS:
+        model = ScriptedChatModel(script=lambda _: "Chosen Move: 1", latency_s=latency)
+        _LOOPS[latency] = model, two_node_loop(model)
+    model, app = _LOOPS[latency]
+    before = len(model.calls)
+
+    async def started(i: int) -> None:
+        await asyncio.sleep(i * START_SPACING_S)
+        state = {"messages": [], "turns": 0, "limit": moves}
+        await app.ainvoke(state, {"recursion_limit": 3 * moves})
+
+    await asyncio.gather(*(started(i) for i in range(n)))
+    return len(model.calls) - before
+
+
+def two_node_process(conn: Connection) -> None:
+    """Play the two-node batches ``conn`` sends, on one loop, as a worker process plays episodes.
+
+    Each order is ``(n, latency, moves)``, answered with the calls made; ``None`` ends it.
+    The collector is tuned after the first batch, the warm-up.
+    """
+
+    async def serve() -> None:
+        loop, tuned = asyncio.get_running_loop(), False
+        while (order := await loop.run_in_executor(None, conn.recv)) is not None:
+            calls = await two_node_batch(*order)
+            if not tuned:
+                tune_worker_process()
+                tuned = True
+            conn.send(calls)
+
+    run_loop(serve())
+
+
+def two_node_under_load(
+    latency: float, sizes: list[int], processes: int, moves: int
+) -> list[tuple[int, float, float]]:
+    """The two-node loop under the load of each size: as many loops, the same latency.
+
+    With one process the loops run here (inside ``steady_gc``, as the in-process mode);
+    with more, in as many spawned processes, started and warmed up once, each size split
+    evenly among them.
+
+    Returns:
+        Per size ``(calls, seconds, cpu_seconds)``.
+    """
+    rows = []
+    if processes == 1:
+        with steady_gc():
+            run_loop(two_node_batch(4, latency, moves))  # compile it, as the workers warm up
+            for n in sizes:
+                cpu0, wall0 = cpu_seconds(), time.perf_counter()
+                calls = run_loop(two_node_batch(n, latency, moves))
+                rows.append((calls, time.perf_counter() - wall0, cpu_seconds() - cpu0))
+        return rows
+    context = multiprocessing.get_context("spawn")
+    links = [context.Pipe() for _ in range(processes)]
+    started = [context.Process(target=two_node_process, args=(child,)) for _, child in links]
+    for process in started:
+        process.start()
+    try:
+        for conn, _ in links:
+            conn.send((4, latency, moves))
+        for conn, _ in links:
+            conn.recv()
+        for n in sizes:
+            shares = [n // processes + (i < n % processes) for i in range(processes)]
+            cpu0, wall0 = cpu_seconds(), time.perf_counter()
+            for (conn, _), share in zip(links, shares, strict=True):
+                conn.send((share, latency, moves))
+            calls = sum(conn.recv() for conn, _ in links)
+            rows.append((calls, time.perf_counter() - wall0, cpu_seconds() - cpu0))
+    finally:
+        for conn, _ in links:
+            conn.send(None)
+        for process in started:
+            process.join()
+    return rows
+
+
 def _row(
-    latency: float, n: int, label: str, calls: int, elapsed: float, cpu: float, two_node: float
+    latency: float,
+    n: int,
+    label: str,
+    measured: tuple[int, float, float],
+    two_node: float,
+    loaded: tuple[int, float, float],
 ) -> list[object]:
+    calls, elapsed, cpu = measured
+    ideal = n / latency
     cpu_ms = cpu / calls * 1e3
-    achieved, ideal = calls / elapsed, n / latency
+    loaded_calls, loaded_elapsed, loaded_cpu = loaded
     return [
         f"{latency * 1e3:.0f} ms",
         n,
         label,
         calls,
         f"{elapsed:.2f}",
-        f"{achieved:,.1f}",
+        f"{calls / elapsed:,.1f}",
         f"{ideal:,.1f}",
-        f"{100 * achieved / ideal:.1f}%",
+        f"{100 * calls / elapsed / ideal:.1f}%",
         f"{cpu_ms:.2f}",
         f"{cpu_ms / two_node:.2f}x",
+        f"{100 * loaded_calls / loaded_elapsed / ideal:.1f}%",
+        f"{loaded_cpu / loaded_calls * 1e3:.2f}",
+        f"{cpu / calls / (loaded_cpu / loaded_calls):.2f}x",
     ]
 
 
@@ -248,33 +363,43 @@ def main() -> None:
     chosen = args.modes or [m for m in modes if m != "ray" or have_ray()]
     plain, two_node = run_loop(baselines(args.baseline_calls))
     rows, startups = [], []
+    loaded: dict[tuple[float, int], list[tuple[int, float, float]]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         for latency in args.latencies:
+            for processes in sorted({1 if m == "inprocess" else args.workers for m in chosen}):
+                loaded[latency, processes] = two_node_under_load(
+                    latency, args.sizes, processes, args.moves
+                )
             for mode in chosen:
                 if mode == "inprocess":
+                    measured = []
                     with steady_gc():  # as the executor (and the command line) run episodes
                         for n in args.sizes:
                             cpu0, wall0 = cpu_seconds(), time.perf_counter()
                             calls = run_loop(inprocess(n, latency, args.moves))
                             assert calls == n * args.moves, (calls, n * args.moves)
-                            elapsed, cpu = time.perf_counter() - wall0, cpu_seconds() - cpu0
-                            rows.append(_row(latency, n, mode, calls, elapsed, cpu, two_node))
-                    continue
-                startup, measured = run_loop(
-                    steady(
-                        mode,
-                        latency,
-                        args.sizes,
-                        args.workers,
-                        args.warmup,
-                        Path(scratch),
-                        args.moves,
+                            measured.append(
+                                (calls, time.perf_counter() - wall0, cpu_seconds() - cpu0)
+                            )
+                    label, processes = mode, 1
+                else:
+                    startup, measured = run_loop(
+                        steady(
+                            mode,
+                            latency,
+                            args.sizes,
+                            args.workers,
+                            args.warmup,
+                            Path(scratch),
+                            args.moves,
+                        )
                     )
-                )
-                label = f"{mode}={args.workers}"
-                startups.append(f"{label} at {latency * 1e3:.0f} ms: {startup:.2f} s")
-                for n, (calls, elapsed, cpu) in zip(args.sizes, measured, strict=True):
-                    rows.append(_row(latency, n, label, calls, elapsed, cpu, two_node))
+                    label, processes = f"{mode}={args.workers}", args.workers
+                    startups.append(f"{label} at {latency * 1e3:.0f} ms: {startup:.2f} s")
+                for n, row, load in zip(
+                    args.sizes, measured, loaded[latency, processes], strict=True
+                ):
+                    rows.append(_row(latency, n, label, row, two_node, load))
     rows.sort(key=lambda r: (float(str(r[0]).split()[0]), int(str(r[1]))))
     print(
         f"Concurrent matches of {args.moves} moves against a fixed-latency scripted model "
@@ -290,7 +415,8 @@ def main() -> None:
             "episodes per worker): " + "; ".join(startups) + "\n"
         )
     headers = ["latency", "N", "mode", "calls", "seconds", "calls/s", "ideal N/latency"]
-    headers += ["efficiency", "CPU ms/call", "vs two-node"]
+    headers += ["efficiency", "CPU ms/call", "vs two-node (instant)"]
+    headers += ["two-node, same load: efficiency", "CPU ms/call", "vs it"]
     print(table(headers, rows))
 
 
