@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).parent))
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import END, START, StateGraph
 
 from _common import machine, table
@@ -81,13 +81,31 @@ MOVES = 6  # moves per match unless --moves says otherwise
 MAX_MOVES = 22  # the scripted play (first legal move on both seats) wins at move 22
 
 
-def first_legal_move(messages: list[Any]) -> str:
+def reported(messages: list[Any], text: str) -> AIMessage:
+    """``text`` as a reply whose usage the model reports, as a provider's does.
+
+    Without it the scripted model would count the prompt's words on every call, work a
+    model server does, not the framework. Tokens are estimated at four characters each.
+    """
+    prompt = sum(len(m.text) for m in messages) // 4
+    usage = {"input_tokens": prompt, "output_tokens": len(text) // 4}
+    usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
+    return AIMessage(content=text, usage_metadata=usage)
+
+
+def first_legal_move(messages: list[Any]) -> AIMessage:
     """Answer both subproblems with None and play the first legal move listed."""
     legal = re.findall(r"'([^']+)'", _LEGAL.findall(messages[-1].text)[-1])
-    return (
+    return reported(
+        messages,
         "[Intermediate Thinking Results 1: None]\n[Intermediate Thinking Results 2: None]\n"
-        f"Chosen Move: {legal[0]}"
+        f"Chosen Move: {legal[0]}",
     )
+
+
+def move_one(messages: list[Any]) -> AIMessage:
+    """The two-node loop's model: always move 1."""
+    return reported(messages, "Chosen Move: 1")
 
 
 def cpu_seconds() -> float:
@@ -215,7 +233,7 @@ def two_node_loop(model: ScriptedChatModel) -> Any:
 
 async def baselines(calls: int) -> tuple[float, float]:
     """CPU ms per call: a plain loop calling the model, and a two-node LangGraph loop."""
-    model = ScriptedChatModel(script=lambda _: "Chosen Move: 1")
+    model = ScriptedChatModel(script=move_one)
     start = cpu_seconds()
     for i in range(calls):
         await model.ainvoke([HumanMessage(f"move {i}?")])
@@ -239,7 +257,7 @@ async def two_node_batch(n: int, latency: float, moves: int) -> int:
         The model calls made.
     """
     if latency not in _LOOPS:
-        model = ScriptedChatModel(script=lambda _: "Chosen Move: 1", latency_s=latency)
+        model = ScriptedChatModel(script=move_one, latency_s=latency)
         _LOOPS[latency] = model, two_node_loop(model)
     model, app = _LOOPS[latency]
     before = len(model.calls)
