@@ -30,10 +30,12 @@ under it (worker processes; Ray's workers and daemons) over the batch, read from
 ``/proc``, divided by the model calls (Linux only). Measured in the same run with an
 instant model, as baselines: a plain Python loop calling the model, and a minimal
 two-node LangGraph loop (a prompt node and a model node, looping). And under each row's
-load: as many two-node loops at once, of as many calls, at the same latency and start
-spacing, in one process or in ``--workers`` processes each on its own loop (warmed up,
-collector tuned, as the workers), the size split evenly; Ray rows use the processes'
-figures. That row's efficiency is what the minimal LangGraph loop itself reaches on this
+load, the least a LangGraph program playing these matches does: the same GAMEBoT work
+(prompt, model call, reading and scoring the reply against the ground truth, the move)
+in a minimal hand-written two-node loop (:func:`same_work_loop`), as many matches at once,
+at the same latency and start spacing, in one process or in ``--workers`` processes each
+on its own loop (warmed up, collector tuned, as the workers), the size split evenly; Ray
+rows use the processes' figures. Its efficiency is what that program reaches on this
 machine at that moment, and "vs it" compares CPU per call under the same load.
 Everything runs on the event loop the command line uses (uvloop where installed; set
 ``LANGGRAPH_GAMES_EVENT_LOOP=asyncio`` for asyncio's own, see
@@ -58,6 +60,7 @@ from typing import Annotated, Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).parent))
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from _common import machine, table
@@ -71,9 +74,15 @@ from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.workers import prepare
 from langgraph_games.eval.running.workers_dispatch import WorkerPool, make_backend
 from langgraph_games.eval.running.workers_ray import have_ray
-from langgraph_games.games import make
+from langgraph_games.games import GameSession, make
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
+from langgraph_games.graphs.gamebot.graph import (
+    build_gamebot_messages,
+    parse_gamebot_reply,
+    score_intermediate,
+)
 from langgraph_games.models import ScriptedChatModel
+from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players import registry
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
@@ -245,11 +254,66 @@ async def baselines(calls: int) -> tuple[float, float]:
     return plain, two_node
 
 
-_LOOPS: dict[float, tuple[ScriptedChatModel, Any]] = {}
+class _Match(TypedDict):
+    match: int
+    moves: int
+    done: bool
 
 
-async def two_node_batch(n: int, latency: float, moves: int) -> int:
-    """``n`` two-node loops of ``moves`` calls at once, started as the executor starts a batch.
+def same_work_loop(model: ScriptedChatModel) -> tuple[Any, dict[int, GameSession]]:
+    """The matches' GAMEBoT work in a minimal hand-written two-node LangGraph loop.
+
+    ``ask`` builds the seat's GAMEBoT prompt and calls the model; ``play`` reads and
+    scores the reply against the ground truth and plays its move (the first legal one if
+    it has none), until the match is over or has made its ``moves``. No records, retries,
+    fallbacks or usage roll-ups: the least a LangGraph program playing these matches does.
+
+    Returns:
+        The compiled loop, and the sessions it plays (one per ``match`` in its input).
+    """
+    sessions: dict[int, GameSession] = {}
+    replies: dict[int, str] = {}
+
+    async def ask(state: _Match, config: RunnableConfig) -> dict[str, Any]:
+        session = sessions[state["match"]]
+        seat = session.current_players[0]
+        messages = build_gamebot_messages(session.game, session.observe(seat))
+        reply, _ = await ainvoke_measured(model, messages, config)
+        replies[state["match"]] = str(reply.text)
+        return {}
+
+    async def play(state: _Match) -> dict[str, Any]:
+        session = sessions[state["match"]]
+        seat = session.current_players[0]
+        decision = parse_gamebot_reply(
+            session.game, session.state, seat, replies.pop(state["match"])
+        )
+        decision.scores = score_intermediate(
+            session.game, session.state, seat, decision.intermediate, decision.action
+        )
+        action = decision.action
+        if action is None or not session.game.is_legal(session.state, seat, action):
+            action = session.legal_actions(seat)[0]
+        session.step(action, seat)
+        return {"done": session.done or len(session.actions) >= state["moves"]}
+
+    async def route(state: _Match) -> str:
+        return END if state["done"] else "ask"
+
+    builder = StateGraph(_Match)
+    builder.add_node("ask", ask)
+    builder.add_node("play", play)
+    builder.add_edge(START, "ask")
+    builder.add_edge("ask", "play")
+    builder.add_conditional_edges("play", route, ["ask", END])
+    return builder.compile(), sessions
+
+
+_LOOPS: dict[float, tuple[ScriptedChatModel, Any, dict[int, GameSession]]] = {}
+
+
+async def same_work_batch(n: int, latency: float, moves: int) -> int:
+    """``n`` matches at once in :func:`same_work_loop`, started as the executor starts a batch.
 
     The loop is compiled once per latency, in each process.
 
@@ -257,22 +321,24 @@ async def two_node_batch(n: int, latency: float, moves: int) -> int:
         The model calls made.
     """
     if latency not in _LOOPS:
-        model = ScriptedChatModel(script=move_one, latency_s=latency)
-        _LOOPS[latency] = model, two_node_loop(model)
-    model, app = _LOOPS[latency]
-    before = len(model.calls)
+        model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
+        _LOOPS[latency] = model, *same_work_loop(model)
+    model, app, sessions = _LOOPS[latency]
+    game, before = make("connect4"), len(model.calls)
 
     async def started(i: int) -> None:
         await asyncio.sleep(i * START_SPACING_S)
-        state = {"messages": [], "turns": 0, "limit": moves}
-        await app.ainvoke(state, {"recursion_limit": 3 * moves})
+        sessions[i] = GameSession(game, seed=i)
+        state: _Match = {"match": i, "moves": moves, "done": False}
+        await app.ainvoke(state, {"recursion_limit": 2 * moves + 5})
+        del sessions[i]
 
     await asyncio.gather(*(started(i) for i in range(n)))
     return len(model.calls) - before
 
 
-def two_node_process(conn: Connection) -> None:
-    """Play the two-node batches ``conn`` sends, on one loop, as a worker process plays episodes.
+def same_work_process(conn: Connection) -> None:
+    """Play the same-work batches ``conn`` sends on one loop, as a worker process plays episodes.
 
     Each order is ``(n, latency, moves)``, answered with the calls made; ``None`` ends it.
     The collector is tuned after the first batch, the warm-up.
@@ -281,7 +347,7 @@ def two_node_process(conn: Connection) -> None:
     async def serve() -> None:
         loop, tuned = asyncio.get_running_loop(), False
         while (order := await loop.run_in_executor(None, conn.recv)) is not None:
-            calls = await two_node_batch(*order)
+            calls = await same_work_batch(*order)
             if not tuned:
                 tune_worker_process()
                 tuned = True
@@ -290,10 +356,10 @@ def two_node_process(conn: Connection) -> None:
     run_loop(serve())
 
 
-def two_node_under_load(
+def same_work_under_load(
     latency: float, sizes: list[int], processes: int, moves: int
 ) -> list[tuple[int, float, float]]:
-    """The two-node loop under the load of each size: as many loops, the same latency.
+    """:func:`same_work_loop` under the load of each size: as many matches, the same latency.
 
     With one process the loops run here (inside ``steady_gc``, as the in-process mode);
     with more, in as many spawned processes, started and warmed up once, each size split
@@ -305,15 +371,15 @@ def two_node_under_load(
     rows = []
     if processes == 1:
         with steady_gc():
-            run_loop(two_node_batch(4, latency, moves))  # compile it, as the workers warm up
+            run_loop(same_work_batch(4, latency, moves))  # compile it, as the workers warm up
             for n in sizes:
                 cpu0, wall0 = cpu_seconds(), time.perf_counter()
-                calls = run_loop(two_node_batch(n, latency, moves))
+                calls = run_loop(same_work_batch(n, latency, moves))
                 rows.append((calls, time.perf_counter() - wall0, cpu_seconds() - cpu0))
         return rows
     context = multiprocessing.get_context("spawn")
     links = [context.Pipe() for _ in range(processes)]
-    started = [context.Process(target=two_node_process, args=(child,)) for _, child in links]
+    started = [context.Process(target=same_work_process, args=(child,)) for _, child in links]
     for process in started:
         process.start()
     try:
@@ -385,7 +451,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for latency in args.latencies:
             for processes in sorted({1 if m == "inprocess" else args.workers for m in chosen}):
-                loaded[latency, processes] = two_node_under_load(
+                loaded[latency, processes] = same_work_under_load(
                     latency, args.sizes, processes, args.moves
                 )
             for mode in chosen:
@@ -434,7 +500,7 @@ def main() -> None:
         )
     headers = ["latency", "N", "mode", "calls", "seconds", "calls/s", "ideal N/latency"]
     headers += ["efficiency", "CPU ms/call", "vs two-node (instant)"]
-    headers += ["two-node, same load: efficiency", "CPU ms/call", "vs it"]
+    headers += ["same work in a two-node loop: efficiency", "CPU ms/call", "vs it"]
     print(table(headers, rows))
 
 
