@@ -15,7 +15,8 @@ last of a process's M matches asks its first question about M x (CPU per call) l
 with 6 moves that delay is a tenth of the run.
 
 Modes: ``inprocess`` (``run_episode`` under ``asyncio.gather`` on this process's loop inside
-``steady_gc``, starts spaced by ``START_SPACING_S``, as the executor with one worker),
+``steady_gc``, starts spaced by ``START_SPACING_S``, one engine and one player for every
+match, warmed up with four matches first: as the executor with one worker),
 ``workers`` (``--workers`` worker processes) and ``ray`` (``--workers`` Ray actors on a
 local ``ray.init()`` cluster). Workers and Ray are measured in the *steady state*: the
 executor's worker pool (:class:`~langgraph_games.eval.running.workers_dispatch.WorkerPool`,
@@ -141,17 +142,32 @@ def cpu_seconds() -> float:
     return sum(times.get(pid, 0.0) for pid in tree)
 
 
+_PLAYERS: dict[float, tuple[ScriptedChatModel, Any, Any]] = {}
+
+
 async def inprocess(n: int, latency: float, moves: int) -> int:
-    model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
-    player = gamebot_player(model, "connect4")
+    """``n`` matches at once on this loop, as the executor plays a batch with one worker.
+
+    As the executor does, one engine and one player serve every match (built once per
+    latency), and the starts are spaced.
+
+    Returns:
+        The model calls made.
+    """
+    if latency not in _PLAYERS:
+        model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
+        game = make("connect4")
+        _PLAYERS[latency] = model, gamebot_player(model, game), game
+    model, player, game = _PLAYERS[latency]
     options = EpisodeOptions(max_retries=0, max_steps=moves)
+    before = len(model.calls)
 
     async def started(i: int) -> Any:
-        await asyncio.sleep(i * START_SPACING_S)  # as the executor starts a batch
-        return await run_episode("connect4", [player, player], seed=i, options=options)
+        await asyncio.sleep(i * START_SPACING_S)
+        return await run_episode(game, [player, player], seed=i, options=options)
 
     await asyncio.gather(*(started(i) for i in range(n)))
-    return len(model.calls)
+    return len(model.calls) - before
 
 
 def _jobs(model: ScriptedChatModel, n: int, first: int = 0) -> list[Job]:
@@ -458,6 +474,7 @@ def main() -> None:
                 if mode == "inprocess":
                     measured = []
                     with steady_gc():  # as the executor (and the command line) run episodes
+                        run_loop(inprocess(4, latency, args.moves))  # warm up, as the workers
                         for n in args.sizes:
                             cpu0, wall0 = cpu_seconds(), time.perf_counter()
                             calls = run_loop(inprocess(n, latency, args.moves))
