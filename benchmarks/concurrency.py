@@ -517,7 +517,7 @@ def main() -> None:
         )
     headers = ["latency", "N", "mode", "calls", "seconds", "calls/s", "ideal N/latency"]
     headers += ["efficiency", "CPU ms/call", "vs two-node (instant)"]
-    headers += ["same work in a two-node loop: efficiency", "CPU ms/call", "vs it"]
+    headers += ["same work in a two-node loop: efficiency", "its CPU ms/call", "vs it"]
     print(table(headers, rows))
 
 
