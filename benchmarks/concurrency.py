@@ -65,6 +65,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from _common import machine, table
+from _work import read_and_play
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.executor import Job
@@ -77,11 +78,7 @@ from langgraph_games.eval.running.workers_dispatch import WorkerPool, make_backe
 from langgraph_games.eval.running.workers_ray import have_ray
 from langgraph_games.games import GameSession, make
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
-from langgraph_games.graphs.gamebot.graph import (
-    build_gamebot_messages,
-    parse_gamebot_reply,
-    score_intermediate,
-)
+from langgraph_games.graphs.gamebot.graph import build_gamebot_messages
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players import registry
@@ -300,17 +297,7 @@ def same_work_loop(model: ScriptedChatModel) -> tuple[Any, dict[int, GameSession
 
     async def play(state: _Match) -> dict[str, Any]:
         session = sessions[state["match"]]
-        seat = session.current_players[0]
-        decision = parse_gamebot_reply(
-            session.game, session.state, seat, replies.pop(state["match"])
-        )
-        decision.scores = score_intermediate(
-            session.game, session.state, seat, decision.intermediate, decision.action
-        )
-        action = decision.action
-        if action is None or not session.game.is_legal(session.state, seat, action):
-            action = session.legal_actions(seat)[0]
-        session.step(action, seat)
+        read_and_play(session, session.current_players[0], replies.pop(state["match"]))
         return {"done": session.done or len(session.actions) >= state["moves"]}
 
     async def route(state: _Match) -> str:

@@ -35,6 +35,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from _common import machine, table
+from _work import read_and_play
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.games import GameSession
@@ -42,8 +43,6 @@ from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
 from langgraph_games.graphs.common.decision import request_to_input
 from langgraph_games.graphs.gamebot.graph import (
     build_gamebot_messages,
-    parse_gamebot_reply,
-    score_intermediate,
 )
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.models.usage import ainvoke_measured
@@ -68,19 +67,7 @@ async def _gamebot_turn(model: ScriptedChatModel, session: GameSession, config: 
     """One GAMEBoT decision as plain calls: prompt, model, read, score, play."""
     messages = build_gamebot_messages(session.game, session.observe(0))
     reply, _ = await ainvoke_measured(model, messages, config)
-    _read_and_play(session, str(reply.text))
-
-
-def _read_and_play(session: GameSession, text: str) -> None:
-    """Read and score seat 0's reply, then play its move (the first legal one if none)."""
-    decision = parse_gamebot_reply(session.game, session.state, 0, text)
-    decision.scores = score_intermediate(
-        session.game, session.state, 0, decision.intermediate, decision.action
-    )
-    action = decision.action
-    if action is None or not session.game.is_legal(session.state, 0, action):
-        action = session.legal_actions(0)[0]
-    session.step(action, 0)
+    read_and_play(session, 0, str(reply.text))
 
 
 async def plain_episodes(model: ScriptedChatModel, episodes: int) -> None:
@@ -106,7 +93,7 @@ def two_node_loop(model: ScriptedChatModel) -> Any:
 
     async def play(state: _Loop) -> dict[str, Any]:
         session = sessions[state["seed"]]
-        _read_and_play(session, replies.pop(state["seed"]))
+        read_and_play(session, 0, replies.pop(state["seed"]))
         _opponent_moves(session, state["seed"])
         return {"done": session.done}
 
