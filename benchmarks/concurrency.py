@@ -55,6 +55,8 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Coroutine
+from functools import partial
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
@@ -359,6 +361,26 @@ def same_work_process(conn: Connection) -> None:
     run_loop(serve())
 
 
+def in_this_process(
+    batch: Callable[[int], Coroutine[Any, Any, int]], sizes: list[int]
+) -> list[tuple[int, float, float]]:
+    """Time ``batch(n)`` for each size on this process's loop, as the executor runs episodes.
+
+    Inside ``steady_gc``, after a warm-up batch of four, as the workers are warmed up.
+
+    Returns:
+        Per size ``(calls, seconds, cpu_seconds)``.
+    """
+    rows = []
+    with steady_gc():
+        run_loop(batch(4))
+        for n in sizes:
+            cpu0, wall0 = cpu_seconds(), time.perf_counter()
+            calls = run_loop(batch(n))
+            rows.append((calls, time.perf_counter() - wall0, cpu_seconds() - cpu0))
+    return rows
+
+
 def same_work_under_load(
     latency: float, sizes: list[int], processes: int, moves: int
 ) -> list[tuple[int, float, float]]:
@@ -373,13 +395,7 @@ def same_work_under_load(
     """
     rows = []
     if processes == 1:
-        with steady_gc():
-            run_loop(same_work_batch(4, latency, moves))  # compile it, as the workers warm up
-            for n in sizes:
-                cpu0, wall0 = cpu_seconds(), time.perf_counter()
-                calls = run_loop(same_work_batch(n, latency, moves))
-                rows.append((calls, time.perf_counter() - wall0, cpu_seconds() - cpu0))
-        return rows
+        return in_this_process(partial(same_work_batch, latency=latency, moves=moves), sizes)
     context = multiprocessing.get_context("spawn")
     links = [context.Pipe() for _ in range(processes)]
     started = [context.Process(target=same_work_process, args=(child,)) for _, child in links]
@@ -459,16 +475,10 @@ def main() -> None:
                 )
             for mode in chosen:
                 if mode == "inprocess":
-                    measured = []
-                    with steady_gc():  # as the executor (and the command line) run episodes
-                        run_loop(inprocess(4, latency, args.moves))  # warm up, as the workers
-                        for n in args.sizes:
-                            cpu0, wall0 = cpu_seconds(), time.perf_counter()
-                            calls = run_loop(inprocess(n, latency, args.moves))
-                            assert calls == n * args.moves, (calls, n * args.moves)
-                            measured.append(
-                                (calls, time.perf_counter() - wall0, cpu_seconds() - cpu0)
-                            )
+                    measured = in_this_process(
+                        partial(inprocess, latency=latency, moves=args.moves), args.sizes
+                    )
+                    assert [m[0] for m in measured] == [n * args.moves for n in args.sizes]
                     label, processes = mode, 1
                 else:
                     startup, measured = run_loop(
