@@ -314,22 +314,23 @@ def same_work_loop(model: ScriptedChatModel) -> tuple[Any, dict[int, GameSession
     return builder.compile(), sessions
 
 
-_LOOPS: dict[float, tuple[ScriptedChatModel, Any, dict[int, GameSession]]] = {}
+_LOOPS: dict[float, tuple[ScriptedChatModel, Any, dict[int, GameSession], Any]] = {}
 
 
 async def same_work_batch(n: int, latency: float, moves: int) -> int:
     """``n`` matches at once in :func:`same_work_loop`, started as the executor starts a batch.
 
-    The loop is compiled once per latency, in each process.
+    The loop is compiled and the engine made once per latency, in each process, as
+    :func:`inprocess` builds its player and engine.
 
     Returns:
         The model calls made.
     """
     if latency not in _LOOPS:
         model = ScriptedChatModel(script=first_legal_move, latency_s=latency)
-        _LOOPS[latency] = model, *same_work_loop(model)
-    model, app, sessions = _LOOPS[latency]
-    game, before = make("connect4"), len(model.calls)
+        _LOOPS[latency] = model, *same_work_loop(model), make("connect4")
+    model, app, sessions, game = _LOOPS[latency]
+    before = len(model.calls)
 
     async def started(i: int) -> None:
         await asyncio.sleep(i * START_SPACING_S)
@@ -393,9 +394,9 @@ def same_work_under_load(
     Returns:
         Per size ``(calls, seconds, cpu_seconds)``.
     """
-    rows = []
     if processes == 1:
         return in_this_process(partial(same_work_batch, latency=latency, moves=moves), sizes)
+    rows = []
     context = multiprocessing.get_context("spawn")
     links = [context.Pipe() for _ in range(processes)]
     started = [context.Process(target=same_work_process, args=(child,)) for _, child in links]

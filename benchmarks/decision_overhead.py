@@ -41,9 +41,7 @@ from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.games import GameSession
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
 from langgraph_games.graphs.common.decision import request_to_input
-from langgraph_games.graphs.gamebot.graph import (
-    build_gamebot_messages,
-)
+from langgraph_games.graphs.gamebot.graph import build_gamebot_messages
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players import RandomPlayer, request_for
