@@ -9,18 +9,26 @@ from typing import Any
 
 
 class Client:
-    """JSON over HTTP with urllib: ``(status, body)`` for every answer, errors included."""
+    """JSON over HTTP with urllib: ``(status, body)`` for every answer, errors included.
 
-    def __init__(self, url: str) -> None:
+    Args:
+        url: The server's URL.
+        token: The server's per-start token, sent on every request as the page does.
+        headers: More headers for every request (``Host``, ``Origin``).
+    """
+
+    def __init__(
+        self, url: str, token: str | None = None, headers: dict[str, str] | None = None
+    ) -> None:
         self.url = url
+        self.headers = {"Content-Type": "application/json", **(headers or {})}
+        if token is not None:
+            self.headers["X-Serve-Token"] = token
 
     def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
-            self.url + path.lstrip("/"),
-            method=method,
-            data=data,
-            headers={"Content-Type": "application/json"},
+            self.url + path.lstrip("/"), method=method, data=data, headers=self.headers
         )
         try:
             with urllib.request.urlopen(request, timeout=60) as reply:

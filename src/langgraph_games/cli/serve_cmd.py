@@ -4,6 +4,11 @@ The page lists the two-player games and the registered player specs; a person pi
 an opponent and a seat, and plays by clicking. Each finished match is appended to
 ``<out>/serve.jsonl`` as a match record (``langgraph-games replay`` and ``report`` read it)
 and its replay page is written to ``<out>/replays/``.
+
+The page may only start matches against the opponents offered here (``--opponents``; by
+default every player in its plain form, LLM strategies on the embedded local model), so
+no request can name a model endpoint or spend a key; requests are checked for Host,
+Origin and the page's per-start token (see :mod:`langgraph_games.eval.serve.guard`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from langgraph_games.cli._players import players_epilog
 from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.serve.app import PlayServer, check_host
 from langgraph_games.eval.serve.matches import MatchTable
+from langgraph_games.eval.serve.opponents import Opponents
 from langgraph_games.graphs.episode.options import EpisodeOptions
 
 __all__ = ["add_parser", "run"]
@@ -38,7 +44,24 @@ def add_parser(sub: Any) -> None:
         help="allow a --host other than 127.0.0.1, localhost or ::1",
     )
     parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name browsers reach the server by, besides localhost and IP addresses "
+        "(repeat for several; needed for a DNS name with --allow-remote)",
+    )
+    parser.add_argument(
         "--port", type=int, default=8765, help="port (default 8765; 0: any free port)"
+    )
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        default=[],
+        metavar="SPEC",
+        help="the player specs the page may start matches against, e.g. minimax "
+        "gamebot:openai:gpt-4o-mini (default: every player in its plain form, LLM "
+        "strategies on the local model); a request can name no other",
     )
     parser.add_argument(
         "--out", default="runs", metavar="DIR", help="folder of serve.jsonl and replays/"
@@ -62,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--port must be 0 (any free port) to 65535, got {args.port}")
     if args.max_matches < 1:
         raise ValueError(f"--max-matches must be at least 1, got {args.max_matches}")
+    opponents = Opponents(args.opponents)
     out = output_dir("--out", args.out)
     table = MatchTable(
         out,
@@ -71,9 +95,11 @@ def run(args: argparse.Namespace) -> int:
         options=EpisodeOptions(
             max_retries=args.max_retries, fallback=args.fallback, max_steps=args.max_steps
         ),
+        opponents=opponents,
     )
-    server = PlayServer(table, host=args.host, port=args.port)
+    server = PlayServer(table, host=args.host, port=args.port, allowed_hosts=args.allowed_host)
     print(f"Serving on {server.url} (results: {table.results.path}); Ctrl-C stops.", flush=True)
+    print(f"Opponents offered: {', '.join(opponents.offered())}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

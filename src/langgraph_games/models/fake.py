@@ -22,6 +22,7 @@ from typing import Any
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.ai import UsageMetadata
 from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, Field, PrivateAttr
@@ -117,11 +118,12 @@ class ScriptedChatModel(BaseChatModel):
         if message.usage_metadata is None:
             prompt_words = sum(len(m.text.split()) for m in messages)
             output_words = len(message.text.split())
-            message.usage_metadata = {
+            usage: UsageMetadata = {  # type: ignore[typeddict-item]  # mypy 2.4 misreads NotRequired there
                 "input_tokens": prompt_words,
                 "output_tokens": output_words,
                 "total_tokens": prompt_words + output_words,
             }
+            message.usage_metadata = usage
         message.response_metadata.setdefault("model_name", self.name_)
         return ChatResult(generations=[ChatGeneration(message=message)])
 

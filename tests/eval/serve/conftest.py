@@ -26,4 +26,4 @@ def server(tmp_path: Path) -> Iterator[PlayServer]:
 @pytest.fixture
 def client(server: PlayServer) -> Client:
     """A client of :func:`server`."""
-    return Client(server.url)
+    return Client(server.url, server.token)

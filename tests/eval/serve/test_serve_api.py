@@ -108,7 +108,7 @@ def test_a_move_that_names_no_legal_move_is_refused_with_the_reason_and_the_lega
         ({"game": "chess", "opponent": "minimax"}, 400, "chess"),
         ({"game": "bandit", "opponent": "random"}, 400, "two-player game"),
         ({"game": "tictactoe", "opponent": "nobody"}, 400, "nobody"),
-        ({"game": "tictactoe", "opponent": "human"}, 400, "asks a person"),
+        ({"game": "tictactoe", "opponent": "human"}, 403, "not offered"),
         ({"game": "tictactoe", "opponent": "minimax", "human_seat": 2}, 400, "human_seat"),
         ({"game": "tictactoe", "opponent": "minimax", "seed": "x"}, 400, "seed"),
         ({"opponent": "minimax"}, 400, "'game'"),
@@ -176,7 +176,7 @@ def test_the_table_is_capped_and_idle_matches_expire(tmp_path: Path) -> None:
     server = PlayServer(table, port=0)
     server.start()
     try:
-        client = Client(server.url)
+        client = Client(server.url, server.token)
         ids = [
             client("POST", "/api/matches", {"game": "tictactoe", "opponent": "random"})[1][
                 "match_id"
@@ -216,6 +216,7 @@ def test_the_serve_command_prints_its_url_serves_the_page_and_stops_on_ctrl_c(
 ) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     command = [sys.executable, "-m", "langgraph_games.cli", "serve", "--port", "0"]
+    command += ["--opponents", "minimax", "random"]
     process = subprocess.Popen(
         [*command, "--out", str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env
     )
@@ -226,6 +227,8 @@ def test_the_serve_command_prints_its_url_serves_the_page_and_stops_on_ctrl_c(
         assert url, line
         status, page = Client(url[0])("GET", "/")
         assert status == 200 and '<script src="/assets/serve.js">' in page
+        assert process.stdout.readline() == "Opponents offered: minimax, random\n"
+        assert Client(url[0])("GET", "/api/catalog")[1]["opponents"] == ["minimax", "random"]
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
         assert process.stdout.read().strip() == "stopped"

@@ -12,26 +12,33 @@ API (JSON in and out; errors are ``{"error": reason, ...}`` with a 4xx/5xx statu
 - ``GET /api/matches/<id>`` its state; ``POST /api/matches/<id>/move`` ``{"move"}``
   plays a move (400 with the reason and ``legal_moves`` when it names no legal move);
 - ``GET /replays/<page>`` the replay page of a finished match.
+
+Every request first passes :class:`~langgraph_games.eval.serve.guard.RequestGuard`'s Host
+and Origin checks, and every ``POST`` must carry the per-start token the page holds
+(403 otherwise); a new match may only name an offered opponent (403 otherwise, with the
+offer).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any, TypeVar
 
+from langgraph_games.eval.serve.guard import TOKEN_HEADER, RequestGuard
 from langgraph_games.eval.serve.matches import Match, MatchError, MatchTable, catalog
 from langgraph_games.games.errors import GameError
 from langgraph_games.models.errors import ModelError
 from langgraph_games.players.errors import PlayerSpecError
 
-__all__ = ["LOCAL_HOSTS", "PlayServer", "check_host"]
+__all__ = ["LOCAL_HOSTS", "TOKEN_HEADER", "PlayServer", "check_host"]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """Hosts the server binds to without ``--allow-remote``."""
@@ -43,6 +50,7 @@ _ASSETS = {
 _MATCH = re.compile(r"^/api/matches/([A-Za-z0-9_-]+)(/move)?$")
 _REPLAY = re.compile(r"^/replays/([A-Za-z0-9_.-]+\.html)$")
 _MAX_BODY = 64 * 1024
+_log = logging.getLogger("langgraph_games.serve")
 T = TypeVar("T")
 
 
@@ -71,9 +79,17 @@ class PlayServer:
         table: The matches.
         host: Address to bind (check it with :func:`check_host` first).
         port: Port (0: any free port; see :attr:`url`).
+        allowed_hosts: Host names a browser may reach the server by besides ``localhost``
+            and IP addresses (see :class:`~langgraph_games.eval.serve.guard.RequestGuard`).
     """
 
-    def __init__(self, table: MatchTable, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        table: MatchTable,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        allowed_hosts: Sequence[str] = (),
+    ) -> None:
         self.table = table
         self.loop = asyncio.new_event_loop()
         self._loop_thread = threading.Thread(
@@ -82,6 +98,12 @@ class PlayServer:
         self._http_thread: threading.Thread | None = None
         self.httpd = ThreadingHTTPServer((host, port), _handler(self))
         self.httpd.daemon_threads = True
+        self.guard = RequestGuard.of(self.httpd.server_address[1], allowed_hosts)
+
+    @property
+    def token(self) -> str:
+        """The per-start token every ``POST`` carries (in :data:`TOKEN_HEADER`)."""
+        return self.guard.token
 
     @property
     def url(self) -> str:
@@ -169,17 +191,27 @@ def _handler(server: PlayServer) -> type[BaseHTTPRequestHandler]:
             except (GameError, PlayerSpecError, ModelError, ValueError) as exc:
                 self._error(HTTPStatus.BAD_REQUEST, str(exc))
 
+        def _allowed(self, method: str) -> bool:
+            refusal = server.guard.check(method, self.headers)
+            if refusal is not None:
+                _log.warning("refused %s %s: %s", method, self.path[:200], refusal.reason)
+                self._error(refusal.status, refusal.reason)
+            return refusal is None
+
         def do_GET(self) -> None:
             """Page, assets, catalog, match state, replay pages."""
+            if not self._allowed("GET"):
+                return
             path = self.path.split("?", 1)[0]
             if path in ("/", "/index.html"):
-                self._send(200, _asset("serve.html"), "text/html; charset=utf-8")
+                html = _asset("serve.html").replace(b"{{token}}", server.token.encode())
+                self._send(200, html, "text/html; charset=utf-8")
                 return
             if path.startswith("/assets/") and path[8:] in _ASSETS:
                 self._send(200, _asset(path[8:]), _ASSETS[path[8:]])
                 return
             if path == "/api/catalog":
-                self._guarded(lambda: self._json(200, catalog()))
+                self._guarded(lambda: self._json(200, catalog(server.table.opponents)))
                 return
             replay = _REPLAY.match(path)
             if replay:
@@ -198,6 +230,8 @@ def _handler(server: PlayServer) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             """New match, move."""
+            if not self._allowed("POST"):
+                return
             path = self.path.split("?", 1)[0]
             found = _MATCH.match(path)
             if path == "/api/matches":

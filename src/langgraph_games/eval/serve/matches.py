@@ -31,6 +31,7 @@ from langgraph_games.eval.reports.replay.page import page_name, render_page
 from langgraph_games.eval.running.players import ModelPool, check_models, resolve
 from langgraph_games.eval.running.records import MatchLine
 from langgraph_games.eval.running.results import ResultsFile
+from langgraph_games.eval.serve.opponents import NotOffered, Opponents
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.session import GameSession
@@ -61,7 +62,8 @@ class MatchError(ValueError):
     """A request the server refuses; ``status`` is the HTTP status to answer with.
 
     Attributes:
-        status: 400 (bad input), 404 (no such match), 409 (not now), 503 (full).
+        status: 400 (bad input), 403 (not offered here), 404 (no such match), 409 (not
+            now), 503 (full).
         extra: More JSON fields for the answer (e.g. the legal moves).
     """
 
@@ -71,8 +73,11 @@ class MatchError(ValueError):
         self.extra = extra
 
 
-def catalog() -> dict[str, Any]:
-    """The games a person can play here (two seats) and the registered player specs."""
+def catalog(opponents: Opponents | None = None) -> dict[str, Any]:
+    """What the page offers: two-player games, registered players, opponent specs.
+
+    The opponent specs are ``opponents``' offer (the default offer when ``None``).
+    """
     games = [
         {
             "id": info.id,
@@ -95,7 +100,8 @@ def catalog() -> dict[str, Any]:
         for entry in player_entries()
         if entry.name != "human"
     ]
-    return {"games": games, "players": players}
+    offered = (opponents or Opponents()).offered()
+    return {"games": games, "players": players, "opponents": offered}
 
 
 def grid_view(game: Game[Any], state: Any, legal: list[str]) -> dict[str, Any] | None:
@@ -306,6 +312,8 @@ class MatchTable:
             ones, then is refused with 503).
         idle_s: A match untouched this long is dropped.
         options: Episode options (retries, fallback, step limit) of the agent's seat.
+        opponents: The opponents a request may name (default: :class:`Opponents`' default
+            offer, no model but the embedded one).
     """
 
     def __init__(
@@ -316,8 +324,10 @@ class MatchTable:
         max_matches: int = 16,
         idle_s: float = 1800.0,
         options: EpisodeOptions | None = None,
+        opponents: Opponents | None = None,
     ) -> None:
         self.out_dir = Path(out_dir)
+        self.opponents = opponents or Opponents()
         self.results = ResultsFile(self.out_dir / "serve.jsonl")
         self.replays = self.out_dir / "replays"
         self.models = models or ModelPool()
@@ -358,7 +368,8 @@ class MatchTable:
         The episode runs until the person's first move (or to the end).
 
         Raises:
-            MatchError: A field is missing or wrong (400), or the table is full (503).
+            MatchError: A field is missing or wrong (400), the opponent is not offered here
+                (403), or the table is full (503).
         """
         game_id = request.get("game")
         opponent = request.get("opponent")
@@ -375,7 +386,11 @@ class MatchTable:
         game = make(game_id)  # UnknownGameError is a ValueError: answered with 400
         if game.num_players != 2:
             raise MatchError(f"{game.id} has {game.num_players} seat(s); pick a two-player game")
-        recipe = resolve(opponent.strip(), self.models)
+        try:
+            offered = self.opponents.choose(opponent.strip())
+        except NotOffered as exc:
+            raise MatchError(str(exc), status=403, opponents=self.opponents.offered()) from exc
+        recipe = resolve(offered, self.models)
         agent = await asyncio.to_thread(recipe.build, game, seed=seed * 10 + 1 - seat)
         if agent.interactive:
             raise MatchError(f"{opponent!r} asks a person too; pick an agent to play against")
@@ -393,7 +408,7 @@ class MatchTable:
             match = Match(
                 match_id=match_id,
                 game=game,
-                opponent=opponent.strip(),
+                opponent=offered,
                 human_seat=seat,
                 seed=seed,
                 players=players,

@@ -4,9 +4,11 @@ const $ = (id) => document.getElementById(id);
 let catalog = null;
 let match = null;
 let busy = false;
+// The server's per-start token: every POST carries it (other sites cannot read this page).
+const token = document.querySelector('meta[name="serve-token"]').content;
 
 async function api(method, path, body) {
-  const init = { method, headers: { "Content-Type": "application/json" } };
+  const init = { method, headers: { "Content-Type": "application/json", "X-Serve-Token": token } };
   if (body !== undefined) init.body = JSON.stringify(body);
   const reply = await fetch(path, init);
   const data = await reply.json();
@@ -38,11 +40,13 @@ async function load() {
     return option;
   }));
   $("game").value = catalog.games.some((g) => g.id === "tictactoe") ? "tictactoe" : catalog.games[0].id;
-  $("players").replaceChildren(...catalog.players.map((p) => {
-    const option = el("option", p.description);
-    option.value = p.needs_model ? `${p.name}:local` : p.name;
+  const described = new Map(catalog.players.map((p) => [p.name, p.description]));
+  $("players").replaceChildren(...catalog.opponents.map((spec) => {
+    const option = el("option", described.get(spec.split(":")[0]) || spec);
+    option.value = spec;
     return option;
   }));
+  if (!catalog.opponents.includes($("opponent").value)) $("opponent").value = catalog.opponents[0];
   fillSeats();
 }
 
