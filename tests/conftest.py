@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
+from endpoint_support import SECRET, Endpoint
 from langgraph_games.games import list_games
 
 # The CLI's --workers defaults to one worker process per core: tests that run arena and eval
@@ -18,3 +20,14 @@ GAME_IDS = [info.id for info in list_games()]
 @pytest.fixture(params=GAME_IDS)
 def game_id(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+@pytest.fixture
+def endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[Endpoint]:
+    """A recording endpoint, and the user's key in the environment."""
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    fake = Endpoint()
+    try:
+        yield fake
+    finally:
+        fake.close()

@@ -17,6 +17,12 @@ schemas are ``typing_extensions.TypedDict`` (Studio shows their fields on Python
 - ``expver``: the Agent-ExpVer training loop over levels given as JSON, with its own
   in-memory store per run.
 
+A run's input can name model specs, and a model spec can name an endpoint
+(``openai:gpt-4o@https://host/v1``) that the server would call with its API key. So a run
+may only name the model specs whoever deployed the server allowed, in
+``LANGGRAPH_GAMES_MODELS`` (comma-separated, e.g. ``local,openai:gpt-4o-mini``; default
+``local``, which sends nothing anywhere); any other is refused with the list.
+
 Testing hook: with ``LANGGRAPH_GAMES_SCRIPTED_MODEL`` set to the path of a JSON list of
 replies, every model spec resolves to one scripted chat model answering those replies in
 turn (cycled). It exists so tests can run the server without the embedded model.
@@ -48,10 +54,12 @@ from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import SessionRecord
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
+from langgraph_games.models.errors import ModelSpecError
 from langgraph_games.models.fake import ScriptedChatModel
 from langgraph_games.players.base import Decision, DecisionRequest, Player
 
 __all__ = [
+    "ALLOWED_MODELS_ENV",
     "SCRIPTED_MODEL_ENV",
     "DecideState",
     "EpisodeRunState",
@@ -69,33 +77,48 @@ __all__ = [
 SCRIPTED_MODEL_ENV = "LANGGRAPH_GAMES_SCRIPTED_MODEL"
 """Testing hook: path of a JSON list of replies every model spec then resolves to."""
 
+ALLOWED_MODELS_ENV = "LANGGRAPH_GAMES_MODELS"
+"""The model specs a run may name, comma-separated (default ``local``)."""
 
-class _ScriptedPool(ModelPool):
-    """Every spec resolves to the same scripted model."""
 
-    def __init__(self, model: BaseChatModel) -> None:
+class _AllowedPool(ModelPool):
+    """Models by spec, only the specs the deployment allows (a run can name no endpoint)."""
+
+    def __init__(self, allowed: tuple[str, ...], model: BaseChatModel | None = None) -> None:
         super().__init__()
+        self.allowed = allowed
         self.model = model
 
     def get(self, spec: str) -> BaseChatModel:
-        """The scripted model, whatever the spec."""
-        return self.model
+        """The model of an allowed ``spec`` (the scripted one under the testing hook).
+
+        Raises:
+            ModelSpecError: ``spec`` is not one of the allowed specs.
+        """
+        if spec.strip() not in self.allowed:
+            raise ModelSpecError(
+                f"model spec {spec!r} is not allowed by this server; it allows "
+                f"{', '.join(self.allowed)} (whoever deploys it sets {ALLOWED_MODELS_ENV})"
+            )
+        return self.model if self.model is not None else super().get(spec.strip())
 
 
 @cache
 def server_models() -> ModelPool:
-    """The server process's chat models: one per model spec, or the scripted testing hook.
+    """The server process's chat models: one per allowed model spec (or the scripted hook).
 
     Raises:
         ValueError: :data:`SCRIPTED_MODEL_ENV` names a file that is not a JSON list.
     """
+    listed = os.environ.get(ALLOWED_MODELS_ENV, "local")
+    allowed = tuple(dict.fromkeys(s.strip() for s in listed.split(",") if s.strip()))
     path = os.environ.get(SCRIPTED_MODEL_ENV)
     if not path:
-        return ModelPool()
+        return _AllowedPool(allowed)
     replies = json.loads(Path(path).read_text(encoding="utf-8"))
     if not isinstance(replies, list) or not replies:
         raise ValueError(f"{SCRIPTED_MODEL_ENV}={path!r} must hold a non-empty JSON list")
-    return _ScriptedPool(ScriptedChatModel(responses=[str(r) for r in replies]))
+    return _AllowedPool(allowed, ScriptedChatModel(responses=[str(r) for r in replies]))
 
 
 # ----- episode ----------------------------------------------------------------------------
@@ -229,7 +252,8 @@ async def _decide(state: DecideState, config: RunnableConfig, default: str) -> d
     decision: Decision
     if isinstance(player, GraphPlayer):  # its graph runs as a subgraph of this node
         final = await player.graph.ainvoke(request_to_input(request), config)
-        decision = decision_from_dict(final["decision"])
+        made = final["decision"]  # a Decision in process; its dict once serialised
+        decision = made if isinstance(made, Decision) else decision_from_dict(made)
     else:
         decision = await player.adecide(request)
     return {"decision": decision.to_dict()}

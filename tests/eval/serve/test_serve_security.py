@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -20,86 +19,13 @@ from typing import Any
 import pytest
 
 from cdp import Browser
+from endpoint_support import SECRET, Endpoint
 from langgraph_games.eval.serve.app import PlayServer
 from langgraph_games.eval.serve.guard import RequestGuard
 from langgraph_games.eval.serve.matches import MatchTable
 from langgraph_games.eval.serve.opponents import Opponents
 from langgraph_games.players.errors import PlayerSpecError
 from serve_support import Client
-
-SECRET = "sk-test-never-leaves"
-
-
-class Endpoint:
-    """A fake OpenAI-compatible endpoint that records every request it gets."""
-
-    def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-        self.arrived = threading.Event()
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def _record(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                endpoint.requests.append(
-                    {"path": self.path, "auth": self.headers.get("Authorization"), "body": body}
-                )
-                endpoint.arrived.set()
-
-            def do_GET(self) -> None:
-                self._record()
-                self._answer({"object": "list", "data": [{"id": "gpt-x", "object": "model"}]})
-
-            def do_POST(self) -> None:
-                self._record()
-                self._answer(
-                    {
-                        "id": "c1",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": "gpt-x",
-                        "choices": [
-                            {
-                                "index": 0,
-                                "message": {"role": "assistant", "content": "(0,0)"},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                    }
-                )
-
-            def _answer(self, data: Any) -> None:
-                raw = json.dumps(data).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-@pytest.fixture
-def endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[Endpoint]:
-    """A recording endpoint, and the user's key in the environment."""
-    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
-    fake = Endpoint()
-    try:
-        yield fake
-    finally:
-        fake.close()
 
 
 def _port(server: PlayServer) -> int:
