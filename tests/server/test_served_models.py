@@ -21,7 +21,9 @@ def fresh_pool() -> Iterator[None]:
 
 async def test_a_run_cannot_name_an_endpoint_by_default(endpoint: Endpoint) -> None:
     for player in (f"gamebot:openai:gpt-x@{endpoint.url}", "gamebot:openai:gpt-4o-mini"):
-        with pytest.raises(ModelSpecError, match=f"not allowed by this server.*{ALLOWED_MODELS_ENV}"):
+        with pytest.raises(
+            ModelSpecError, match=f"not allowed by this server.*{ALLOWED_MODELS_ENV}"
+        ):
             await decide.ainvoke({"game": "tictactoe", "player": player})
     assert endpoint.requests == []
 
