@@ -14,7 +14,8 @@ What it shows:
 
 Offline by default: one scripted chat model plays every role. As GeoLink it walks off the
 grid until a lesson tells it to follow the shortest open path; as InsightForce it proposes
-that lesson; as TruthWeaver it keeps lessons apart. ``--model local`` runs the embedded
+that lesson, typing each lesson as advice or observation (only advice becomes a truth); as
+TruthWeaver's relation check it finds the lessons unrelated. ``--model local`` runs the embedded
 SmolLM2-135M in every role instead (slow; it rarely reaches a goal, so expect rejections).
 
 Run: ``python examples/training_round.py [--rounds 2] [--steps 16] [--model local]``
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import tempfile
 from collections import deque
 from collections.abc import Sequence
@@ -65,15 +67,20 @@ def shortest_path_move(prompt: str) -> str:
 def scripted(messages: Sequence[BaseMessage]) -> str:
     """Every role of the offline run, told apart by its system prompt."""
     system, user = str(messages[0].content), str(messages[-1].content)
-    if "(called truths)" in system:  # TruthWeaver asking to merge overlapping lessons
-        return "SEPARATE"
-    if system.startswith("You are a coach"):  # InsightForce
-        return (
-            "Experience Summary: Due to stepping off the grid again and again, the goal was "
-            f"never reached. Next time, I should {LESSON}.\n"
-            "Strengths:\n- Keep staying off the walls: no life was lost\n"
-            "Weaknesses:\n- Move toward the goal instead of stepping off the grid"
+    if "one lesson per meaning" in system:  # TruthWeaver's relation check
+        return json.dumps({"relation": "unrelated", "reason": "different lessons"})
+    if system.startswith("You are a coach"):  # InsightForce: typed lessons, as JSON
+        summary = (
+            "Due to stepping off the grid again and again, the goal was never reached. "
+            f"Next time, I should {LESSON}."
         )
+        lessons = [
+            {"type": "advice", "section": "strength", "situation": "near walls",
+             "action": "keep off them", "text": "Keep staying off the walls: no life was lost"},
+            {"type": "observation", "section": "weakness", "situation": "", "action": "",
+             "text": "Stepped off the grid on every move"},
+        ]  # fmt: skip
+        return json.dumps({"summary": summary, "lessons": lessons})
     if LESSON in system:  # GeoLink with the lesson in its prompt
         return f"The lesson says to follow the open path. Action: {shortest_path_move(user)}"
     return "I will wait here. Action: 6"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -35,11 +36,44 @@ KEEP = "Keep moving along open cells"
 AVOID = "Avoid wasting steps at the edge"
 
 
-def reflection(lesson: str, strength: str = KEEP, weakness: str = AVOID) -> str:
-    return (
-        f"Experience Summary: Due to aimless moves, the goal was missed. Next time, I should "
-        f"{lesson.lower()}.\nStrengths:\n- {strength}\nWeaknesses:\n- {weakness}"
-    )
+def reflection(
+    lesson: str,
+    strength: str = KEEP,
+    weakness: str = AVOID,
+    *,
+    types: tuple[str, str] = ("advice", "advice"),
+    typed: bool = True,
+) -> str:
+    """InsightForce's reply: typed JSON (the strength's and weakness's types given), or the
+    paper's three text sections (``typed=False``)."""
+    summary = f"Due to aimless moves, the goal was missed. Next time, I should {lesson.lower()}."
+    if not typed:
+        return f"Experience Summary: {summary}\nStrengths:\n- {strength}\nWeaknesses:\n- {weakness}"
+    lessons = [
+        {"type": kind, "section": section, "text": text, "situation": "", "action": ""}
+        for kind, section, text in zip(
+            types, ("strength", "weakness"), (strength, weakness), strict=True
+        )
+    ]
+    return json.dumps({"summary": summary, "lessons": lessons})
+
+
+def is_typing(messages: Sequence[BaseMessage]) -> bool:
+    return "You sort notes" in str(messages[0].content)
+
+
+def is_relation(messages: Sequence[BaseMessage]) -> bool:
+    return "one lesson per meaning" in str(messages[0].content)
+
+
+def typing_reply(messages: Sequence[BaseMessage], observations: Sequence[str] = ()) -> str:
+    """The typing call's answer: ``observation`` for the notes in ``observations``."""
+    notes = re.findall(r"^\d+\. (.*)$", str(messages[-1].content), flags=re.MULTILINE)
+    kinds = ["observation" if note in observations else "advice" for note in notes]
+    return json.dumps({"types": kinds})
+
+
+UNRELATED = json.dumps({"relation": "unrelated", "reason": "different lessons"})
 
 
 def known_map(prompt: str) -> tuple[list[str], tuple[int, int], tuple[int, int]]:
@@ -124,6 +158,8 @@ def reflect_script(replies: dict[str, str] | str) -> Callable[[Sequence[BaseMess
     """InsightForce's replies, one per level (keyed by a word of the prompt), or always one."""
 
     def script(messages: Sequence[BaseMessage]) -> str:
+        if is_typing(messages):
+            return typing_reply(messages)
         if isinstance(replies, str):
             return replies
         text = "\n".join(str(m.content) for m in messages)
@@ -160,13 +196,15 @@ def overfit_train_policy(system: str, user: str) -> str:
 
 
 def coach_script(lesson: str = GOOD) -> Callable[[Sequence[BaseMessage]], str]:
-    """One model for every role: TruthWeaver (keeps lessons apart), InsightForce (proposes
+    """One model for every role: TruthWeaver (finds lessons unrelated), InsightForce (proposes
     ``lesson``) and GeoLink (:func:`lesson_policy`)."""
 
     def script(messages: Sequence[BaseMessage]) -> str:
         system, user = system_and_user(messages)
-        if "(called truths)" in system:
-            return "SEPARATE"
+        if is_relation(messages):
+            return UNRELATED
+        if is_typing(messages):
+            return typing_reply(messages)
         if is_reflection(messages):
             return reflection(lesson)
         return f"I weigh the moves. Action: {lesson_policy(system, user)}"

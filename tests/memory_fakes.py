@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -65,6 +66,34 @@ class ScriptedChatModel(BaseChatModel):
     @property
     def _llm_type(self) -> str:
         return "scripted"
+
+
+_PAIR = re.compile(r"New lesson \(A\): (.*)\nLesson on the list \(B\): (.*)")
+_MIRROR = {"more_specific": "more_general", "more_general": "more_specific"}
+
+
+def relation_judge(
+    table: dict[tuple[str, str], str], default: str = "unrelated"
+) -> ScriptedChatModel:
+    """A model answering the relation check from ``table``: ``(A, B) -> relation``.
+
+    ``(B, A)`` gets the mirrored relation; any other pair gets ``default``. Its prompts are
+    recorded (``.prompts``), so a test counts the calls.
+    """
+
+    def respond(prompt: str) -> str:
+        found = _PAIR.search(prompt)
+        assert found, prompt
+        a, b = found.group(1), found.group(2)
+        if (a, b) in table:
+            relation = table[(a, b)]
+        elif (b, a) in table:
+            relation = _MIRROR.get(table[(b, a)], table[(b, a)])
+        else:
+            relation = default
+        return json.dumps({"relation": relation, "reason": f"{relation} by the table"})
+
+    return ScriptedChatModel(respond=respond)
 
 
 def prompt_entries(prompt: str) -> list[str]:

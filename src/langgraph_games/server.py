@@ -14,8 +14,10 @@ schemas are ``typing_extensions.TypedDict`` (Studio shows their fields on Python
   default) at a position given as the game, its options, the seed and the moves so far.
   A strategy built on a decision graph runs it as a subgraph (its nodes and model calls
   stream and trace under the run).
-- ``expver``: the Agent-ExpVer training loop over levels given as JSON, with its own
-  in-memory store per run.
+- ``expver``: the Agent-ExpVer training loop over levels given as JSON. Its experiences
+  and truths go to the server's store (the graph's ``store``; an in-memory one when run
+  without), one run after another on one truth base per game, so the ``episode`` graph
+  can play with what was learned (``truths_from_store``).
 
 A run's input can name model specs, and a model spec can name an endpoint
 (``openai:gpt-4o@https://host/v1``) that the server would call with its API key. So a run
@@ -33,14 +35,17 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import uuid
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_store
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.store.base import BaseStore
 from typing_extensions import TypedDict
 
 from langgraph_games.eval.running.players import ModelPool, build_player
@@ -54,6 +59,7 @@ from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import SessionRecord
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
+from langgraph_games.memory.hooks import aload_truths
 from langgraph_games.models.errors import ModelSpecError
 from langgraph_games.models.fake import ScriptedChatModel
 from langgraph_games.players.base import Decision, DecisionRequest, Player
@@ -121,6 +127,15 @@ def server_models() -> ModelPool:
     return _AllowedPool(allowed, ScriptedChatModel(responses=[str(r) for r in replies]))
 
 
+def _runtime_store() -> BaseStore | None:
+    """The store the running graph was given (the server's), or ``None`` without one."""
+    try:
+        store: BaseStore | None = get_store()
+    except (RuntimeError, KeyError, AttributeError):  # not inside a run with a runtime
+        return None
+    return store
+
+
 # ----- episode ----------------------------------------------------------------------------
 
 
@@ -132,6 +147,8 @@ class EpisodeRunState(TypedDict, total=False):
         players: One player spec per seat, e.g. ``["gamebot:local", "random"]``.
         seed: Episode seed.
         game_options: Game options.
+        truths_from_store: Give every seat the active truths of the game from the
+            server's store (what the ``expver`` graph learned).
         max_retries: Re-asks after an unusable answer (default 2).
         fallback: ``game``, ``random`` or ``forfeit`` (default ``game``).
         max_steps: Stop after this many moves (default: play to the end).
@@ -143,6 +160,7 @@ class EpisodeRunState(TypedDict, total=False):
     players: list[str]
     seed: int
     game_options: dict[str, Any]
+    truths_from_store: bool
     max_retries: int
     fallback: Literal["game", "random", "forfeit"]
     max_steps: int | None
@@ -165,7 +183,11 @@ async def _play(state: EpisodeRunState, config: RunnableConfig) -> dict[str, Any
         fallback=state.get("fallback", "game"),
         max_steps=state.get("max_steps"),
     )
-    context = EpisodeContext(players=players, game=game, options=options)
+    truths: dict[int, tuple[str, ...]] = {}
+    if state.get("truths_from_store"):
+        learned = tuple(await aload_truths(_runtime_store(), game.id))
+        truths = {seat: learned for seat in range(game.num_players)}
+    context = EpisodeContext(players=players, game=game, options=options, truths=truths)
     record: SessionRecord = {
         "game": game.versioned_id,
         "options": game.options_dict(),
@@ -303,6 +325,9 @@ async def _train(state: ExpVerRunState, config: RunnableConfig) -> dict[str, Any
         train_levels=[Level.model_validate(x) for x in state.get("train_levels") or []],
         test_levels=[Level.model_validate(x) for x in state.get("test_levels") or []],
         options=ExpVerOptions.model_validate(state.get("options") or {}),
+        store=_runtime_store(),
+        run_id=f"served-{uuid.uuid4().hex[:12]}",
+        exclusive_store=False,
     )
     final = await loop.ainvoke({}, {**config, "recursion_limit": 10**6})
     return {"rounds": final.get("rounds") or []}

@@ -88,11 +88,12 @@ def test_training_round_learns_a_truth_and_keeps_the_round(
     lines = out.splitlines()
     assert lines[0] == "round 0 test: success 0%, score -800.0: baseline"
     assert "round 1 L1-train01: play score -800, no success" in lines
-    assert re.search(r"round 1 L1-train01: promoted: .*; truths \+3 added", out)
+    assert re.search(r"round 1 L1-train01: promoted: .*; truths \+2 added", out)
     assert "round 1 test: success 100%" in out and out.count(": kept") == 1
     assert "round 2 L1-train02: rejected: the replay scored +0 (needs > +0)" in lines
     assert "  1. Due to stepping off the grid" in out and "shortest open path" in out
-    assert re.search(r"\| 1 +\| 0\.00 +\| -800\.00 .*\| 1 +\| 3 +\| .*\| kept", out)
+    assert re.search(r"\| 1 +\| 0\.00 +\| -800\.00 .*\| 1 +\| 2 +\| .*\| kept", out)
+    assert "not promoted: observation: lesson/1" in out
     assert (store / "chroma.sqlite3").is_file()  # the truths stay in the folder
 
 

@@ -29,7 +29,7 @@ from langgraph_games.games.subproblems import (
     score_answer,
 )
 from langgraph_games.graphs.eeb.graph import parse_eeb_reply
-from langgraph_games.graphs.expver.advice import is_advice
+from langgraph_games.graphs.expver.lessons import read_typed_reflection, read_types
 from langgraph_games.graphs.expver.prompts import Reflection, parse_reflection
 from langgraph_games.graphs.gamebot.graph import parse_gamebot_reply
 from langgraph_games.graphs.minesweeper.graph import (
@@ -39,11 +39,9 @@ from langgraph_games.graphs.minesweeper.graph import (
 from langgraph_games.graphs.smartplay.prompts import match_action as smartplay_match
 from langgraph_games.graphs.study.documents import is_yes, merge_items, split_items
 from langgraph_games.memory.meaning import lost_markers
-from langgraph_games.memory.merge_prompts import (
-    normalize_text,
-    parse_merge_reply,
-    parse_rewrite_reply,
-)
+from langgraph_games.memory.merge_prompts import normalize_text, parse_rewrite_reply
+from langgraph_games.memory.relations import Meaning, read_relation
+from langgraph_games.models.structured import read_json_object
 from langgraph_games.players.base import Decision, ParseStatus
 
 __all__ = ["READERS", "Reader"]
@@ -144,10 +142,31 @@ def _reflection(result: Any) -> None:
     assert result.usable or (isinstance(result.problem, str) and result.problem), result
 
 
-def _merge(result: Any) -> None:
-    text, reason = result
-    assert (text is not None) == (reason == "ok"), result
-    assert isinstance(reason, str) and reason, result
+def _typed_reflection(result: Any) -> None:
+    if result is None:
+        return
+    assert isinstance(result, Reflection) and result.typed, result
+    assert result.usable or (isinstance(result.problem, str) and result.problem), result
+    assert all(x.kind in ("advice", "observation") and len(x.text) >= 8 for x in result.lessons)
+
+
+def _types(result: Any) -> None:
+    assert result is None or (len(result) == 2 and set(result) <= {"advice", "observation"})
+
+
+def _relation(result: Any) -> None:
+    meaning, reason = result
+    assert isinstance(reason, str), result
+    if meaning is None:
+        assert reason.startswith("unresolved"), result
+    else:
+        assert isinstance(meaning, Meaning), result
+
+
+def _json_object(result: Any) -> None:
+    data, problem = result
+    assert (data is not None) == (problem == "ok"), result
+    assert data is None or isinstance(data, dict), result
 
 
 def _rewrite(result: Any) -> None:
@@ -299,10 +318,16 @@ READERS: list[Reader] = [
         "Paper",
     ),
     Reader("expver.reflection", parse_reflection, _reflection),
-    Reader("expver.is_advice", is_advice, _bool),
+    Reader("expver.typed_reflection", read_typed_reflection, _typed_reflection),
+    Reader("expver.types", lambda t: read_types(t, 2), _types),
     Reader(
-        "truths.merge", lambda t: parse_merge_reply(t, ["Avoid walls.", "Walls cost 1."]), _merge
+        "truths.relation",
+        read_relation,
+        _relation,
+        '{"relation": "same", "reason": "x"}',
+        lambda result: result[0],
     ),
+    Reader("json_object", read_json_object, _json_object),
     Reader("truths.rewrite", parse_rewrite_reply, _rewrite),
     Reader("truths.normalize", normalize_text, lambda r: _optional_str(r)),
     Reader("truths.lost_markers", lambda t: lost_markers(t, ["Never hit 2 walls."]), _str_list),

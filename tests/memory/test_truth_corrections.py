@@ -6,7 +6,6 @@ the default duplicate threshold (0.95) although the two lessons say opposite thi
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,7 @@ from langgraph_games.memory import (
     truths_namespace,
 )
 from langgraph_games.memory.meaning import content_words, lost_markers, same_meaning
-from memory_fakes import BagOfWords, ScriptedChatModel, prompt_entries
+from memory_fakes import BagOfWords, relation_judge
 
 ALWAYS = "Next time, I should always move right along the bottom row first."
 NEVER = "Next time, I should never move right along the bottom row first."
@@ -73,30 +72,16 @@ def test_a_rewording_is_still_a_near_duplicate_and_adds_support() -> None:
     assert truth.provenance[1].text == REWORDED
 
 
-def test_a_near_duplicate_that_differs_goes_to_the_merge_step() -> None:
-    model = ScriptedChatModel(replies=[f"MERGED: {NEVER}"])  # drops "always": refused
-    weaver = TruthWeaver(InMemoryStore(), "maze", model=model)
+def test_with_a_model_a_correction_supersedes_what_it_corrects() -> None:
+    model = relation_judge({(NEVER, ALWAYS): "contradicts"})
+    weaver = TruthWeaver(InMemoryStore(), "maze", model=model)  # no arbiter: newer wins
     weaver.insert(cand("c1", ALWAYS))
     report = weaver.insert(cand("c2", NEVER, round_=2))
-    assert prompt_entries(model.prompts[0]) == [ALWAYS, NEVER]
-    assert "contradicts" in model.prompts[0]
-    assert report.failure_reasons == Counter(["lost-meaning"])
-    assert sorted(t.text for t in weaver.truths()) == sorted([ALWAYS, NEVER])
-
-
-def test_a_merge_that_keeps_both_sides_is_accepted() -> None:
-    both = (
-        "Next time, I should never move right along the bottom row first when a wall "
-        "blocks it, and always move right along the bottom row first when it is open."
-    )
-    weaver = TruthWeaver(InMemoryStore(), "maze", model=ScriptedChatModel(replies=[both]))
-    weaver.insert(cand("c1", ALWAYS, experience="e1"))
-    report = weaver.insert(cand("c2", NEVER, round_=2, experience="e2"))
-    assert report.merged == 1
-    (merged,) = weaver.truths()
-    assert merged.text == both and merged.support == 2
-    assert [m.text for m in merged.merged_from] == [ALWAYS]
-    assert {s.text for s in merged.provenance} == {ALWAYS, NEVER}
+    assert (report.contradictions, report.superseded, report.added) == (1, 1, 1)
+    assert [t.text for t in weaver.truths()] == [NEVER]
+    (old,) = weaver.truths(TruthStatus.SUPERSEDED)
+    assert old.text == ALWAYS and old.superseded_by == weaver.truths()[0].id
+    assert "newer verified lesson" in old.history[-1].detail
 
 
 def test_the_meaning_rules() -> None:
@@ -136,21 +121,20 @@ WALLS = "avoid walls because each wall hit costs one life"
 WALLS_SIMILAR = "stay away from walls since each wall hit costs one life"
 KEY = "pick up the key before you go to the goal"
 COINS = "collect the coins in the first row"
-MERGED = "Stay away from walls: each wall hit costs one life."
 
 
 def test_the_truth_limit_keeps_the_reinforced_lesson() -> None:
-    model = ScriptedChatModel(replies=[f"MERGED: {MERGED}"])
+    model = relation_judge({(WALLS_SIMILAR, WALLS): "same"})
     weaver = TruthWeaver(InMemoryStore(), "maze", model=model, embeddings=BagOfWords())
     weaver.insert_many([cand("c1", WALLS), cand("c2", KEY), cand("c3", COINS)])
     assert load_truths(weaver.store, "maze", limit=2) == [KEY, COINS]  # equal support: newest
-    # Round 2 confirms the walls lesson: it is merged, so its entry is the newest made.
-    assert weaver.insert(cand("c4", WALLS_SIMILAR, round_=2)).merged == 1
-    assert load_truths(weaver.store, "maze") == [KEY, COINS, MERGED]
+    # Round 2 confirms the walls lesson in other words: it gains support, keeps its text.
+    assert weaver.insert(cand("c4", WALLS_SIMILAR, round_=2)).same_meaning == 1
+    assert load_truths(weaver.store, "maze") == [WALLS, KEY, COINS]
     # The limit keeps the lesson with the most support, then the newest; prompt order
     # stays the order the lessons were made.
-    assert load_truths(weaver.store, "maze", limit=1) == [MERGED]
-    assert load_truths(weaver.store, "maze", limit=2) == [COINS, MERGED]
+    assert load_truths(weaver.store, "maze", limit=1) == [WALLS]
+    assert load_truths(weaver.store, "maze", limit=2) == [WALLS, COINS]
 
 
 def test_the_truth_limit_prefers_a_lesson_confirmed_by_a_duplicate() -> None:

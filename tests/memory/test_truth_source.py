@@ -12,13 +12,12 @@ from langgraph_games.memory import (
     aload_truths,
     load_truths,
 )
-from memory_fakes import AsyncOnlyStore, BagOfWords, ScriptedChatModel
+from memory_fakes import AsyncOnlyStore, BagOfWords, relation_judge
 
 WALLS = "avoid walls because each wall hit costs one life"
 WALLS_SIMILAR = "stay away from walls since each wall hit costs one life"
 KEY = "pick up the key before you go to the goal"
 MONSTERS = "monsters move 2 cells per turn so keep 3 cells away"
-MERGED = "Stay away from walls: each wall hit costs one life."
 
 
 def cand(cid: str, text: str, round_: int = 1) -> Candidate:
@@ -43,7 +42,7 @@ async def test_a_source_reads_once_until_told_the_truths_changed() -> None:
 
 async def test_async_reads_and_revert_match_the_sync_ones_on_an_async_only_store() -> None:
     store = AsyncOnlyStore()
-    model = ScriptedChatModel(replies=[f"MERGED: {MERGED}"])
+    model = relation_judge({(WALLS_SIMILAR, WALLS): "more_specific"})
     sync = TruthWeaver(store.inner, "maze", model=model, embeddings=BagOfWords())
     sync.insert_many([cand("c1", WALLS), cand("c2", KEY)])
     sync.insert_many([cand("c3", WALLS_SIMILAR, 2), cand("c4", KEY, 2), cand("c5", MONSTERS, 2)])
@@ -57,5 +56,5 @@ async def test_async_reads_and_revert_match_the_sync_ones_on_an_async_only_store
     assert await weaver.atruths(None) == sync.truths(None)
     report = await weaver.arevert_round(2)
     assert (report.reverted, report.restored, report.detached) == (2, 1, 1)
-    assert sorted(load_truths(store.inner, "maze")) == sorted([WALLS, KEY])
+    assert sorted(load_truths(store.inner, "maze")) == sorted([WALLS, KEY])  # refined undone
     assert {t.status for t in await weaver.atruths(None) if t.round == 2} == {TruthStatus.REVERTED}

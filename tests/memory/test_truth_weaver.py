@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Iterable
@@ -22,7 +23,7 @@ from langgraph_games.memory import (
     TruthWeaver,
     load_truths,
 )
-from memory_fakes import BagOfWords, ScriptedChatModel, prompt_entries
+from memory_fakes import BagOfWords, ScriptedChatModel, prompt_entries, relation_judge
 
 WALLS = "avoid walls because each wall hit costs one life"
 WALLS_EXACT = "  - Avoid walls because each wall hit costs ONE life!  "
@@ -49,7 +50,7 @@ def by_text(w: TruthWeaver) -> dict[str, Truth]:
 
 
 def test_exact_and_near_duplicates_are_dropped_but_recorded() -> None:
-    w = weaver(model=ScriptedChatModel(replies=[]))
+    w = weaver()  # the embedding-only path: exact text, then the same content words
     report = w.insert_many(
         [
             cand("c1", WALLS, episode="ep1", level="L1"),
@@ -70,30 +71,28 @@ def test_exact_and_near_duplicates_are_dropped_but_recorded() -> None:
     assert walls.provenance[1].text == " ".join(WALLS_EXACT.split())  # the dropped text is kept
     assert walls.provenance[2].similarity == pytest.approx(1.0)
     assert (walls.level, walls.episode) == ("L1", "ep1")
+    assert [c.action for c in walls.history] == ["created", "exact-duplicate", "near-duplicate"]
 
 
-def test_similar_entries_are_merged_keeping_ids_and_texts() -> None:
-    model = ScriptedChatModel(replies=[f"Sure.\nMERGED: {MERGED_WALLS}"])
+def test_a_paraphrase_is_recorded_on_the_entry_that_keeps_its_text() -> None:
+    model = relation_judge({(WALLS_SIMILAR, WALLS): "same"})
     w = weaver(model=model)
     w.insert_many([cand("c1", WALLS, level="L1"), cand("c2", KEY)])
     first = by_text(w)[WALLS]
     report = w.insert(cand("c3", WALLS_SIMILAR, round_=2, level="L2"))
-    assert (report.merged, report.added) == (1, 0)
-    assert prompt_entries(model.prompts[0]) == [WALLS, WALLS_SIMILAR]
+    assert (report.same_meaning, report.added, report.relation_calls) == (1, 0, 1)
+    assert "New lesson (A): " + WALLS_SIMILAR in model.prompts[0]
     assert "maze" in model.prompts[0]
     active = by_text(w)
-    assert sorted(active) == sorted([MERGED_WALLS, KEY])
-    merged = active[MERGED_WALLS]
-    assert (merged.kind, merged.round, merged.level) == ("merged", 2, None)
-    assert [(m.id, m.text, m.round) for m in merged.merged_from] == [(first.id, WALLS, 1)]
-    assert [(s.candidate, s.text) for s in merged.provenance] == [
-        ("c1", WALLS),
-        ("c3", WALLS_SIMILAR),
+    assert sorted(active) == sorted([WALLS, KEY])
+    walls = active[WALLS]
+    assert walls.id == first.id and walls.support == 2
+    assert [(s.candidate, s.text, s.relation) for s in walls.provenance] == [
+        ("c1", WALLS, Relation.ORIGIN),
+        ("c3", WALLS_SIMILAR, Relation.SAME_MEANING),
     ]
-    folded = {t.id: t for t in w.truths(TruthStatus.MERGED)}
-    assert folded[first.id].merged_into == merged.id
-    assert folded[first.id].merged_round == 2
-    assert load_truths(w.store, "maze") == [KEY, MERGED_WALLS]
+    assert walls.history[-1].detail == "same by the table"  # the model's reason is kept
+    assert load_truths(w.store, "maze") == [WALLS, KEY]
 
 
 def test_unrelated_candidates_are_kept_without_asking_the_model() -> None:
@@ -104,53 +103,34 @@ def test_unrelated_candidates_are_kept_without_asking_the_model() -> None:
 
 
 @pytest.mark.parametrize(
-    ("reply", "reason"),
+    ("reply", "source"),
     [
-        ("", "empty"),
-        ("I think\nthey are the same lesson", "no-merged-line"),
-        ("MERGED: walls", "length"),
-        ("MERGED: These lessons overlap: 1. avoid walls", "echo"),
-        ("MERGED: collect each coin quickly, one at a time", "drifted"),
+        ("", "unresolved"),
+        ("I think\nthey are about walls", "unresolved"),
+        ('{"relation": "identical"}', "unresolved"),
+        ("same, or more_general", "unresolved"),
         (None, "model-error"),
     ],
 )
-def test_malformed_replies_keep_both_entries(reply: str | None, reason: str) -> None:
+def test_unusable_relation_replies_keep_both_entries(reply: str | None, source: str) -> None:
     model = ScriptedChatModel(replies=[reply or ""], fail=reply is None)
     w = weaver(model=model)
     w.insert(cand("c1", WALLS))
     report = w.insert(cand("c2", WALLS_SIMILAR, round_=2))
-    assert (report.merge_failures, report.failure_reasons, report.added) == (
-        1,
-        Counter([reason]),
-        1,
-    )
+    assert (report.unresolved, report.added) == (1, 1)
     assert sorted(by_text(w)) == sorted([WALLS, WALLS_SIMILAR])
-    assert w.truths(TruthStatus.MERGED) == []
+    assert w.truths(TruthStatus.SUPERSEDED) == []
 
 
-def test_a_merge_that_loses_a_number_is_refused() -> None:
-    w = weaver(model=ScriptedChatModel(replies=["MERGED: keep away from monsters, they move fast"]))
-    w.insert(cand("c1", MONSTERS))
-    report = w.insert(cand("c2", MONSTERS_SIMILAR))
-    assert report.failure_reasons == Counter(["lost-number"])
-    assert len(w.truths()) == 2
-
-
-def test_separate_and_no_model_keep_similar_entries_apart() -> None:
-    w = weaver(model=ScriptedChatModel(replies=["SEPARATE"]))
+def test_unrelated_and_no_model_keep_similar_entries_apart() -> None:
+    w = weaver(model=relation_judge({}))
     w.insert(cand("c1", WALLS))
     report = w.insert(cand("c2", WALLS_SIMILAR))
-    assert (report.similar_kept, report.merge_failures, report.added) == (1, 0, 1)
+    assert (report.relation_calls, report.added) == (1, 1)
     plain = weaver()  # the embedding-only path
     plain.insert(cand("c1", WALLS))
     report = plain.insert(cand("c2", WALLS_SIMILAR))
     assert (report.similar_kept, report.added) == (1, 1)
-
-
-def test_a_bare_single_line_reply_is_accepted() -> None:
-    w = weaver(model=ScriptedChatModel(replies=[MERGED_WALLS]))
-    w.insert(cand("c1", WALLS))
-    assert w.insert(cand("c2", WALLS_SIMILAR)).merged == 1
 
 
 def test_append_mode_keeps_everything_as_it_comes() -> None:
@@ -164,12 +144,12 @@ def test_append_mode_keeps_everything_as_it_comes() -> None:
 
 
 def test_inserting_is_idempotent_by_candidate_id() -> None:
-    w = weaver(model=ScriptedChatModel(replies=[MERGED_WALLS]))
+    w = weaver(model=relation_judge({(WALLS_SIMILAR, WALLS): "same"}))
     batch = [cand("c1", WALLS), cand("c2", KEY), cand("c3", WALLS_SIMILAR, round_=2)]
     w.insert_many(batch)
     before = {t.id: t for t in w.truths(None)}
     report = w.insert_many(batch)
-    assert (report.already_present, report.added, report.merged) == (3, 0, 0)
+    assert (report.already_present, report.added, report.same_meaning) == (3, 0, 0)
     assert {t.id: t for t in w.truths(None)} == before
 
 
@@ -190,8 +170,14 @@ class CrashingStore(InMemoryStore):
         return super().batch(ops)
 
 
-def scripted_merge(prompt: str) -> str:
-    return "MERGED: " + "; ".join(prompt_entries(prompt))
+JUDGE = {
+    (WALLS_SIMILAR, WALLS): "same",
+    (MONSTERS_SIMILAR, MONSTERS): "more_specific",
+}
+
+
+def judge() -> ScriptedChatModel:
+    return relation_judge(JUDGE)
 
 
 @pytest.mark.parametrize(
@@ -208,10 +194,10 @@ def test_a_round_killed_midway_and_resumed_loses_and_duplicates_nothing(
         cand("c5", MONSTERS),
         cand("c6", MONSTERS_SIMILAR),
     ]
-    clean = weaver(model=ScriptedChatModel(respond=scripted_merge))
+    clean = weaver(model=judge())
     clean.insert_many(batch)
     store = CrashingStore(crash_on)
-    model = ScriptedChatModel(respond=scripted_merge)
+    model = judge()
     crashing = weaver(store, model=model, checkpoint_every=every)
     with pytest.raises(KeyboardInterrupt):
         crashing.insert_many(batch)
@@ -224,7 +210,7 @@ def test_a_round_killed_midway_and_resumed_loses_and_duplicates_nothing(
 @pytest.mark.parametrize(("every", "writes"), [(1, 6), (4, 2), (100, 1)])
 def test_checkpoint_every_groups_writes(every: int, writes: int) -> None:
     store = CrashingStore(crash_on=-1)
-    w = weaver(store, model=ScriptedChatModel(respond=scripted_merge), checkpoint_every=every)
+    w = weaver(store, model=judge(), checkpoint_every=every)
     w.insert_many(
         [
             cand(f"c{i}", t)
@@ -238,27 +224,32 @@ def test_checkpoint_every_groups_writes(every: int, writes: int) -> None:
 
 
 def test_reverting_a_round_restores_the_previous_truth_base() -> None:
-    w = weaver(model=ScriptedChatModel(replies=[f"MERGED: {MERGED_WALLS}"]))
-    w.insert_many([cand("c1", WALLS), cand("c2", KEY)])
+    w = weaver(model=judge())
+    w.insert_many([cand("c1", WALLS), cand("c2", KEY), cand("c0", MONSTERS)])
     after_round_1 = {t.id: t for t in w.truths(None)}
     report = w.insert_many(
         [
-            cand("c3", WALLS_SIMILAR, round_=2),  # merged with c1's entry
+            cand("c3", WALLS_SIMILAR, round_=2),  # the same meaning as c1's entry
             cand("c4", KEY.upper(), round_=2),  # exact duplicate of c2's entry
-            cand("c5", MONSTERS, round_=2),  # new
+            cand("c5", MONSTERS_SIMILAR, round_=2),  # refines c0's entry
+            cand("c6", "use the shovel to break a wall", round_=2),  # new
         ]
     )
-    assert (report.merged, report.exact_duplicates, report.added) == (1, 1, 1)
+    assert (report.same_meaning, report.exact_duplicates, report.refined, report.added) == (
+        1, 1, 1, 2
+    )  # fmt: skip
     with pytest.raises(RevertError, match=r"round 1 .* rounds \[2\]"):
         w.revert_round(1)
     undone = w.revert_round(2)
-    assert (undone.reverted, undone.restored, undone.detached) == (2, 1, 1)
+    assert (undone.reverted, undone.restored, undone.detached) == (2, 1, 2)
     now = {t.id: t for t in w.truths(None)}
-    assert {k: now[k] for k in after_round_1} == after_round_1
+    for key, truth in after_round_1.items():  # as before, plus what the revert recorded
+        assert now[key].model_copy(update={"history": truth.history}) == truth
+        assert [c.action for c in now[key].history[len(truth.history) :]] in ([], ["reverted"])
     assert {t.status for k, t in now.items() if k not in after_round_1} == {TruthStatus.REVERTED}
-    assert sorted(load_truths(w.store, "maze")) == sorted([WALLS, KEY])
-    # The reverted round can be played again: its candidates are new again.
-    assert w.insert_many([cand("c5", MONSTERS, round_=2)]).added == 1
+    assert sorted(load_truths(w.store, "maze")) == sorted([WALLS, KEY, MONSTERS])
+    # The reverted round's lessons are remembered: the same from the same level is refused.
+    assert w.insert_many([cand("c7", MONSTERS_SIMILAR, round_=2)]).refused == 1
     w.revert_round(2)
     w.revert_round(1)
     assert load_truths(w.store, "maze") == []
@@ -290,8 +281,8 @@ def test_provenance_is_never_dropped_on_random_rounds(seed: int) -> None:
             "collect coins only when no monster is near", "coins are worth 500 points",
             "collect coins when no monster is near them", "each coin is worth 500 points",
             "stay away from walls because a wall hit costs one life"]  # fmt: skip
-    replies = [scripted_merge, lambda p: "garbage", lambda p: "SEPARATE", lambda p: "MERGED: x"]
-    model = ScriptedChatModel(respond=lambda p: rng.choice(replies)(p))
+    answers = ["same", "more_specific", "more_general", "contradicts", "unrelated", "garbage"]
+    model = ScriptedChatModel(respond=lambda p: json.dumps({"relation": rng.choice(answers)}))
     w = weaver(model=model)
     live: dict[int, set[str]] = {}
     n = 0
@@ -305,20 +296,23 @@ def test_provenance_is_never_dropped_on_random_rounds(seed: int) -> None:
         if rng.random() < 0.3:
             w.revert_round(round_)
             del live[round_]
-        owners = Counter(s.candidate for t in w.truths() for s in t.provenance)
-        assert set(owners) == set().union(*live.values())
-        assert set(owners.values()) == {1}  # each candidate on exactly one active truth
         everything = {t.id: t for t in w.truths(None)}
+        recorded = {c for t in everything.values() if t.live for c in t.candidate_ids()}
+        recorded |= {c for t in everything.values() for c in t.turned_away()}
+        assert recorded == set().union(*live.values())  # no live candidate is ever lost
         for t in everything.values():
-            if t.status == TruthStatus.MERGED:
-                assert t.merged_into in everything
-            for m in t.merged_from:
-                assert everything[m.id].text == m.text
+            if t.status == TruthStatus.SUPERSEDED:
+                assert t.superseded_by in everything
+            for r in t.refines:
+                assert everything[r].superseded_by == t.id or not t.active
+        # Each active truth's origin is its own: no candidate is the origin of two.
+        origins = Counter(t.provenance[0].candidate for t in w.truths())
+        assert set(origins.values()) <= {1}
 
 
 def test_the_same_scenario_on_a_chroma_store(tmp_path: Path) -> None:
     def scenario(store: BaseStore) -> list[str]:
-        w = weaver(store, model=ScriptedChatModel(replies=[f"MERGED: {MERGED_WALLS}"]))
+        w = weaver(store, model=judge())
         w.insert_many([cand("c1", WALLS), cand("c2", KEY), cand("c3", WALLS_EXACT)])
         w.insert_many([cand("c4", WALLS_SIMILAR, round_=2), cand("c5", MONSTERS, round_=2)])
         w.revert_round(2)
@@ -330,13 +324,18 @@ def test_the_same_scenario_on_a_chroma_store(tmp_path: Path) -> None:
 
 
 def test_defaults_with_the_offline_model_on_real_paraphrases() -> None:
-    model = ScriptedChatModel(respond=scripted_merge)
-    w = TruthWeaver(InMemoryStore(), "maze", model=model)
-    w.insert(cand("c1", "Avoid walking into walls because it costs a life."))
-    near = w.insert(cand("c2", "Avoid walking into the walls, since it costs a life."))
-    # "a" -> "one" scores 0.96 too, but a changed number word is left to the merge step.
-    number = w.insert(cand("c3", "Avoid walking into walls since it costs one life."))
-    similar = w.insert(cand("c4", "Do not walk into walls; hitting one costs a life."))
-    other = w.insert(cand("c5", "Use the shovel to break walls when the path is blocked."))
-    assert (near.near_duplicates, other.added) == (1, 1)
-    assert (number.near_different, number.merged, similar.merged) == (1, 1, 1)
+    first = "Avoid walking into walls because it costs 1 life."
+    table = {
+        ("Do not walk into walls; hitting one costs 1 life.", first): "same",
+        ("Avoid walking into walls since it costs 3 lives.", first): "same",
+    }
+    model = relation_judge(table)
+    w = TruthWeaver(InMemoryStore(), "maze", model=model)  # MiniLM, default thresholds
+    w.insert(cand("c1", first))
+    same = w.insert(cand("c2", "Do not walk into walls; hitting one costs 1 life."))
+    number = w.insert(cand("c3", "Avoid walking into walls since it costs 3 lives."))
+    other = w.insert(cand("c4", "Use the shovel to break walls when the path is blocked."))
+    assert (same.same_meaning, other.added) == (1, 1)
+    # The judge said "same", but a number changed: the guard makes it a contradiction.
+    assert (number.contradictions, number.superseded) == (1, 1)
+    assert len(model.prompts) == 2  # c2 and c3 asked once each; c4 has no near neighbour

@@ -1,4 +1,4 @@
-"""TruthWeaver's merge call, made from a graph node, streams and traces inside that run.
+"""TruthWeaver's relation check, made from a graph node, streams and traces inside that run.
 
 ``ainsert_many`` runs the weaver in a worker thread with the node's config; the model's
 tokens must still reach ``stream_mode="messages"`` and the run tree.
@@ -20,24 +20,24 @@ from streaming_support import TraceRecorder, assert_one_tree, message_chunks, st
 
 WALLS = "avoid walls because each wall hit costs one life"
 WALLS_SIMILAR = "stay away from walls since each wall hit costs one life"
-MERGED = "MERGED: Stay away from walls: each wall hit costs one life."
+SAME = '{"relation": "same", "reason": "both keep the agent off walls"}'
 
 
 class State(TypedDict, total=False):
-    merged: int
+    same: int
 
 
 def _graph() -> tuple[Any, TruthWeaver]:
     store = InMemoryStore()
     weaver = TruthWeaver(
-        store, "maze", model=ScriptedChatModel(responses=[MERGED]), embeddings=BagOfWords()
+        store, "maze", model=ScriptedChatModel(responses=[SAME]), embeddings=BagOfWords()
     )
     weaver.insert(Candidate(id="c1", text=WALLS, round=1))
 
     async def promote(state: State, config: RunnableConfig) -> State:
         candidate = Candidate(id="c2", text=WALLS_SIMILAR, round=2)
         report = await weaver.ainsert_many([candidate], config=config)
-        return {"merged": report.merged}
+        return {"same": report.same_meaning}
 
     builder = StateGraph(State)
     builder.add_node("promote", promote)
@@ -46,16 +46,17 @@ def _graph() -> tuple[Any, TruthWeaver]:
     return builder.compile(), weaver
 
 
-async def test_the_merge_call_streams_from_the_node() -> None:
+async def test_the_relation_call_streams_from_the_node() -> None:
     graph, weaver = _graph()
     chunks = await message_chunks(graph, {})
-    assert streamed_text(chunks, "promote") == MERGED
-    assert load_truths(weaver.store, "maze") == [MERGED.removeprefix("MERGED: ")]
+    assert streamed_text(chunks, "promote") == SAME
+    assert load_truths(weaver.store, "maze") == [WALLS]
+    assert weaver.truths()[0].support == 2
 
 
-async def test_the_merge_call_is_in_the_graphs_tree() -> None:
+async def test_the_relation_call_is_in_the_graphs_tree() -> None:
     graph, _ = _graph()
     recorder = TraceRecorder()
     final = await graph.ainvoke({}, {"callbacks": [recorder]})
-    assert final["merged"] == 1
+    assert final["same"] == 1
     assert_one_tree(recorder)

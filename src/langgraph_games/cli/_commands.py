@@ -21,6 +21,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("arena_cmd", "round-robin matches between players, with O/I tables (GAMEBoT)"),
     "eval": ("eval_cmd", "evaluate one agent over many episodes with the game's paper metrics"),
     "train": ("train_cmd", "Agent-ExpVer training rounds: learn verified truths, with resume"),
+    "truths": (
+        "truths_cmd",
+        "see and edit a truth store: list, show, history, revert, delete, export, import",
+    ),
     "smartplay": (
         "smartplay_cmd",
         "run the SmartPlay benchmark for one or more agents and print Table 2",

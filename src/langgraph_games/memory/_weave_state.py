@@ -54,6 +54,9 @@ class Index:
             if known == truth_id:
                 self.alive[i] = False
 
+    def __contains__(self, truth_id: object) -> bool:
+        return any(known == truth_id and self.alive[i] for i, known in enumerate(self.ids))
+
     def similar(self, vector: np.ndarray) -> list[tuple[float, str]]:
         n = len(self.ids)
         if n == 0:
@@ -65,11 +68,23 @@ class Index:
 
 @dataclass
 class State:
+    """The truth base as an insert works on it.
+
+    Attributes:
+        truths: Every entry by id.
+        known: Candidate ids already recorded (inserting them again is a no-op).
+        by_text: Active entries by normalised text.
+        retired_by_text: Superseded, reverted and deleted entries by normalised text.
+        index: Vectors of every entry that is not merged (active and retired).
+        pending: Entries changed since the last write.
+    """
+
     truths: dict[str, Truth]
     known: set[str]
     by_text: dict[str, str]
     index: Index
     pending: dict[str, Truth] = field(default_factory=dict)
+    retired_by_text: dict[str, str] = field(default_factory=dict)
 
     def next_order(self) -> int:
         return max((t.order for t in self.truths.values()), default=0) + 1
@@ -77,35 +92,54 @@ class State:
 
 @dataclass
 class WeaveReport:
-    """Counts of what one insert call did.
+    """Counts of what one insert call did, and what happened to each candidate.
 
     Attributes:
         candidates: Candidates offered.
-        added: Candidates that became an entry of their own.
-        exact_duplicates: Dropped as a repeat of an entry (provenance attached to it).
-        near_duplicates: Dropped as almost the same as an entry: similarity at least the
-            duplicate threshold and the same content words
-            (:func:`~langgraph_games.memory.meaning.same_meaning`); provenance attached.
-        near_different: As similar as a near duplicate but worded differently where the
-            meaning can change (a negation, number, direction or any other content word):
-            not dropped, sent to the merge step (kept as its own entry when there is no
-            model or the merge is refused).
-        merged: Merged entries created (each replaces the entries it folds in).
-        similar_kept: Similar to an entry but kept apart (no model, or it said SEPARATE).
-        merge_failures: Model replies that could not be used; both entries kept.
-        failure_reasons: ``merge_failures`` (and failed rewrites) by reason.
-        already_present: Skipped because a live truth already records the candidate id.
+        added: Candidates that became an active entry of their own.
+        exact_duplicates: Repeats of an entry's text, recorded on it (support).
+        near_duplicates: Almost the same words as an entry (the path without a model:
+            similarity at least the duplicate threshold and the same content words),
+            recorded on it.
+        same_meaning: Worded differently, same meaning (the relation check): recorded on
+            the entry, which keeps its text.
+        supported: Said part of what an entry says: recorded on it as support.
+        refined: Entries replaced by a candidate that says more than they do.
+        contradictions: Contests between a candidate and an entry it contradicts.
+        superseded: Entries (or candidates) retired by losing a contest.
+        restored: Retired entries brought back by a candidate that means them and won.
+        refused: Candidates that mean a retired lesson and came with no new evidence.
+        unresolved: Relation replies that could not be read (the lessons were kept apart).
+        relation_calls: Model calls made by the relation check.
+        near_different: (without a model) as similar as a near duplicate but worded
+            differently where the meaning can change: kept as an entry of its own.
+        similar_kept: (without a model) similar to an entry and kept apart.
+        merged: Merged entries created (``rewrite`` mode and format-1 stores).
+        merge_failures: Rewrite replies that could not be used.
+        failure_reasons: ``merge_failures`` by reason.
+        already_present: Skipped because the truth base already records the candidate id.
         rewritten: Entries produced by a rewrite (``WeaveMode.REWRITE``).
+        outcomes: What happened to each candidate, in words, by candidate id.
     """
 
     candidates: int = 0
     added: int = 0
     exact_duplicates: int = 0
     near_duplicates: int = 0
+    same_meaning: int = 0
+    supported: int = 0
+    refined: int = 0
+    contradictions: int = 0
+    superseded: int = 0
+    restored: int = 0
+    refused: int = 0
+    unresolved: int = 0
+    relation_calls: int = 0
     near_different: int = 0
-    merged: int = 0
     similar_kept: int = 0
+    merged: int = 0
     merge_failures: int = 0
     failure_reasons: Counter[str] = field(default_factory=Counter)
     already_present: int = 0
     rewritten: int = 0
+    outcomes: dict[str, str] = field(default_factory=dict)

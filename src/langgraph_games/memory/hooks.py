@@ -13,14 +13,8 @@ from collections.abc import Sequence
 
 from langgraph.store.base import BaseStore, SearchItem
 
-from langgraph_games.memory.records import (
-    Truth,
-    TruthStatus,
-    aiterate,
-    iterate,
-    parse_record,
-    truths_namespace,
-)
+from langgraph_games.memory._truth_io import read_truths
+from langgraph_games.memory.records import TruthStatus, aiterate, iterate, truths_namespace
 
 __all__ = ["TRUTHS_HEADING", "TruthSource", "aload_truths", "format_truths", "load_truths"]
 
@@ -42,9 +36,10 @@ def load_truths(
         store: Any LangGraph store holding ``("truths", game)``; ``None`` gives ``[]``, so a
             strategy can call this whether or not it was compiled with a store.
         game: Game id.
-        limit: At most this many: without ``query`` the best supported ones (most
-            verified wins, see :attr:`~langgraph_games.memory.records.Truth.support`),
-            newest first among equals; with ``query`` the most relevant ones.
+        limit: At most this many: without ``query`` the strongest ones (most verified
+            evidence: :attr:`~langgraph_games.memory.truth_record.Truth.strength`, the
+            verified wins behind it plus the contests it won), newest first among equals;
+            with ``query`` the most relevant ones.
         query: Rank by semantic similarity to this text (needs an indexed store; an
             unindexed one returns them newest first).
 
@@ -92,16 +87,18 @@ async def aload_truths(
 
 
 def _texts(hits: Sequence[SearchItem], namespace: tuple[str, ...]) -> list[str]:
-    return [h.value["text"] for h in hits if tuple(h.namespace) == namespace]
+    mine = [h for h in hits if tuple(h.namespace) == namespace]
+    truths = read_truths(mine, namespace)
+    return [truths[h.key].text for h in mine if h.key in truths and truths[h.key].active]
 
 
 def _choose(
     items: Sequence[SearchItem], namespace: tuple[str, ...], limit: int | None
 ) -> list[str]:
-    """The texts of the active truths read, at most ``limit`` (best supported), in order made."""
-    truths = [parse_record(Truth, it.value, f"{namespace}/{it.key}") for it in items]
+    """The texts of the active truths read, at most ``limit`` (strongest), in order made."""
+    truths = [t for t in read_truths(items, namespace).values() if t.active]
     if limit is not None and len(truths) > limit:
-        truths = sorted(truths, key=lambda t: (-t.support, -t.order, t.id))[:limit]
+        truths = sorted(truths, key=lambda t: (-t.strength, -t.order, t.id))[:limit]
     truths.sort(key=lambda t: (t.order, t.id))
     return [t.text for t in truths]
 

@@ -7,27 +7,29 @@ store works (``ChromaStore``, ``InMemoryStore``, ``SqliteStore``...).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from langgraph.store.base import BaseStore, PutOp, SearchItem
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    computed_field,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from langgraph_games.memory.errors import MemoryLayerError
+from langgraph_games.memory.truth_record import (
+    Evidence,
+    MergedSource,
+    Relation,
+    Source,
+    Truth,
+    TruthStatus,
+)
 
 __all__ = [
     "Candidate",
+    "Evidence",
     "Experience",
     "ExperienceStatus",
+    "Lesson",
     "MergedSource",
     "Relation",
     "Source",
@@ -65,27 +67,27 @@ class ExperienceStatus(str, Enum):
     REJECTED = "rejected"
 
 
-class TruthStatus(str, Enum):
-    """Whether a truth is in use, folded into a merged entry, or undone by a round revert."""
-
-    ACTIVE = "active"
-    MERGED = "merged"
-    REVERTED = "reverted"
-
-
-class Relation(str, Enum):
-    """How a candidate is attached to the truth that records it."""
-
-    ORIGIN = "origin"
-    """The candidate became this entry (or one of the entries merged into it)."""
-    EXACT_DUPLICATE = "exact-duplicate"
-    """The candidate repeated this entry's text and was dropped."""
-    NEAR_DUPLICATE = "near-duplicate"
-    """The candidate was almost the same (cosine over the duplicate threshold) and dropped."""
-
-
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+
+
+class Lesson(_Record):
+    """One lesson of a reflection, typed by the model that wrote it.
+
+    Attributes:
+        kind: ``advice`` (tells the player what to do; may become a truth) or
+            ``observation`` (what happened; stays on the experience).
+        text: The lesson in one sentence.
+        situation: When it applies (may be empty).
+        action: What it recommends (advice; may be empty).
+        section: ``strength`` or ``weakness`` when the model filed it under one.
+    """
+
+    kind: Literal["advice", "observation"]
+    text: str
+    situation: str = ""
+    action: str = ""
+    section: str = ""
 
 
 class Experience(_Record):
@@ -100,6 +102,8 @@ class Experience(_Record):
         text: The summary, "Due to ..., ... happened. Next time, I should ...".
         strengths: What went well, one item each.
         weaknesses: What went badly, one item each.
+        lessons: The reflection's lessons, typed by the model (advice or observation);
+            empty for an untyped reflection.
         metrics: The episode's metrics (score, success, steps, ...).
         replay_metrics: The verification replay's metrics, once it ran.
         status: Pending until the replay promotes or rejects it.
@@ -114,6 +118,7 @@ class Experience(_Record):
     text: str
     strengths: list[str] = Field(default_factory=list)
     weaknesses: list[str] = Field(default_factory=list)
+    lessons: list[Lesson] = Field(default_factory=list)
     metrics: dict[str, float] = Field(default_factory=dict)
     replay_metrics: dict[str, float] | None = None
     status: ExperienceStatus = ExperienceStatus.PENDING
@@ -125,7 +130,8 @@ class Candidate(_Record):
 
     Its text is stored with runs of whitespace collapsed. ``id`` makes inserting
     idempotent: a candidate whose id a live truth already records is skipped, so a round
-    resumed after a crash neither loses nor duplicates truths.
+    resumed after a crash neither loses nor duplicates truths. ``evidence`` is what
+    verified it (the replay that beat the play), carried onto the truth it becomes.
     """
 
     id: str
@@ -136,6 +142,7 @@ class Candidate(_Record):
     episode: str | None = None
     level: str | None = None
     metrics: dict[str, float] = Field(default_factory=dict)
+    evidence: list[Evidence] = Field(default_factory=list)
 
     @field_validator("text")
     @classmethod
@@ -144,132 +151,6 @@ class Candidate(_Record):
         if not tidy:
             raise ValueError("a candidate truth needs some text")
         return tidy
-
-
-class Source(_Record):
-    """One candidate recorded on a truth: the provenance that is never dropped.
-
-    Attributes:
-        candidate: The candidate's id.
-        text: The candidate's text as proposed.
-        round: Round in which it was attached to this truth.
-        relation: How it is attached (origin, exact or near duplicate).
-        similarity: Cosine similarity to the truth when it was attached as a near duplicate.
-        kind: Candidate kind (summary, strength, weakness, ...).
-        experience: Source experience id.
-        episode: Source episode id.
-        level: Source level id.
-    """
-
-    candidate: str
-    text: str
-    round: int
-    relation: Relation = Relation.ORIGIN
-    similarity: float | None = None
-    kind: str = "summary"
-    experience: str | None = None
-    episode: str | None = None
-    level: str | None = None
-
-    @classmethod
-    def of(
-        cls,
-        candidate: Candidate,
-        relation: Relation = Relation.ORIGIN,
-        similarity: float | None = None,
-        round: int | None = None,
-    ) -> Source:
-        """The provenance entry of a candidate."""
-        return cls(
-            candidate=candidate.id,
-            text=candidate.text,
-            round=candidate.round if round is None else round,
-            relation=relation,
-            similarity=similarity,
-            kind=candidate.kind,
-            experience=candidate.experience,
-            episode=candidate.episode,
-            level=candidate.level,
-        )
-
-
-class MergedSource(_Record):
-    """An entry folded into a merged truth: its id, exact text and creation round."""
-
-    id: str
-    text: str
-    round: int
-
-
-class Truth(_Record):
-    """A verified lesson in the truth base.
-
-    Attributes:
-        id: Key in ``("truths", game)``.
-        game: Game id.
-        text: The lesson as put into prompts.
-        round: Round in which this entry was created.
-        status: Active, merged into another entry, or reverted.
-        kind: ``summary``/``strength``/``weakness`` from its candidate, or ``merged``.
-        level: Level of its sources when they share one.
-        episode: Episode of its sources when they share one.
-        metrics: Metrics of the candidate it came from (empty for a merged entry).
-        provenance: Every candidate this entry stands for, duplicates included.
-        merged_from: Entries folded into this one (ids and texts kept).
-        merged_into: Id of the entry this one was folded into, while merged.
-        merged_round: Round of that merge.
-        order: Position in the truth base: each new entry gets the next number, so prompts
-            list truths in the order they were made whatever the store's timestamps.
-        support: (computed, stored with the value) How many verified wins stand behind
-            the lesson; see :attr:`support`.
-    """
-
-    id: str
-    game: str
-    text: str
-    round: int
-    order: int = 0
-    status: TruthStatus = TruthStatus.ACTIVE
-    kind: str = "summary"
-    level: str | None = None
-    episode: str | None = None
-    metrics: dict[str, float] = Field(default_factory=dict)
-    provenance: list[Source] = Field(default_factory=list)
-    merged_from: list[MergedSource] = Field(default_factory=list)
-    merged_into: str | None = None
-    merged_round: int | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _derived(cls, data: Any) -> Any:
-        # ``support`` is written with every value for readers of the raw store, but it is
-        # derived from the provenance: what a value says about it is not read back.
-        if isinstance(data, Mapping) and "support" in data:
-            data = {k: v for k, v in data.items() if k != "support"}
-        return data
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def support(self) -> int:
-        """Verified wins behind this lesson: the distinct experiences in its provenance.
-
-        Each source is a candidate from an experience whose replay was verified (the
-        entry's origin, a repeat dropped as a duplicate, or a source of an entry merged
-        into it); sources without an experience (added by hand) count one each, and
-        several items of one experience count once. At least 1. Derived from
-        ``provenance``, so stores written before the field existed read the same, and a
-        reverted round's duplicates stop counting when the revert detaches them.
-        """
-        keys = {s.experience or f"candidate:{s.candidate}" for s in self.provenance}
-        return max(1, len(keys))
-
-    def to_value(self) -> dict[str, Any]:
-        """The JSON value stored for this truth (``support`` included)."""
-        return self.model_dump(mode="json")
-
-    def candidate_ids(self) -> set[str]:
-        """Ids of every candidate recorded on this truth."""
-        return {source.candidate for source in self.provenance}
 
 
 R = TypeVar("R", bound=_Record)
@@ -286,12 +167,15 @@ def parse_record(kind: type[R], value: Mapping[str, Any], where: str) -> R:
 
 
 def candidates_from_experience(
-    experience: Experience, *, round: int | None = None
+    experience: Experience, *, round: int | None = None, evidence: Sequence[Evidence] = ()
 ) -> list[Candidate]:
-    """The truth candidates of a promoted experience: its summary, each strength, each weakness.
+    """The truth candidates of a promoted experience, each carrying ``evidence``.
 
-    This is what the released Agent-ExpVer code promotes (every item becomes a truth);
-    ids are derived from the experience id, so re-promoting it is a no-op.
+    A typed experience (:attr:`Experience.lessons`) gives its summary and every lesson
+    (kind ``advice`` or ``observation``, ids ``<experience>/lesson/<i>``); an untyped one
+    gives its summary, each strength and each weakness, as the released Agent-ExpVer code
+    promoted them. Ids are derived from the experience id, so re-promoting it is a no-op.
+    Which of them may become truths is the caller's choice (the ExpVer loop keeps advice).
 
     Example:
         >>> exp = Experience(id="e1", game="maze", level="l1", episode="ep1", round=1,
@@ -301,8 +185,11 @@ def candidates_from_experience(
     """
     made = round if round is not None else experience.round
     items = [("summary", "summary", experience.text)]
-    items += [(f"strength/{i}", "strength", t) for i, t in enumerate(experience.strengths)]
-    items += [(f"weakness/{i}", "weakness", t) for i, t in enumerate(experience.weaknesses)]
+    if experience.lessons:
+        items += [(f"lesson/{i}", x.kind, x.text) for i, x in enumerate(experience.lessons)]
+    else:
+        items += [(f"strength/{i}", "strength", t) for i, t in enumerate(experience.strengths)]
+        items += [(f"weakness/{i}", "weakness", t) for i, t in enumerate(experience.weaknesses)]
     return [
         Candidate(
             id=f"{experience.id}/{suffix}",
@@ -313,6 +200,7 @@ def candidates_from_experience(
             episode=experience.episode,
             level=experience.level,
             metrics=dict(experience.replay_metrics or experience.metrics),
+            evidence=list(evidence),
         )
         for suffix, kind, text in items
         if text.strip()

@@ -1,4 +1,4 @@
-"""TruthWeaver: curate a game's truth base (dedupe, merge with provenance, revert a round)."""
+"""TruthWeaver: curate a game's truth base, one lesson per meaning, with provenance and reverts."""
 
 from __future__ import annotations
 
@@ -10,27 +10,20 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
-from langgraph.store.base import BaseStore, PutOp, SearchItem
+from langgraph.store.base import BaseStore
 
 from langgraph_games.memory import _revert
 from langgraph_games.memory import merge_prompts as prompts
+from langgraph_games.memory._relate import RETIRED, place
 from langgraph_games.memory._revert import RevertReport
 from langgraph_games.memory._rewrite import rewrite_truths
-from langgraph_games.memory._weave_state import Index, State, WeaveReport, common, digest
+from langgraph_games.memory._truth_io import read_truths, truth_ops
+from langgraph_games.memory._weave_state import Index, State, WeaveReport, digest
+from langgraph_games.memory.contest import Arbiter, newer_wins
 from langgraph_games.memory.embeddings import default_embeddings
-from langgraph_games.memory.meaning import same_meaning
-from langgraph_games.memory.records import (
-    Candidate,
-    MergedSource,
-    Relation,
-    Source,
-    Truth,
-    TruthStatus,
-    aiterate,
-    iterate,
-    parse_record,
-    truths_namespace,
-)
+from langgraph_games.memory.records import Candidate, aiterate, iterate, truths_namespace
+from langgraph_games.memory.relations import Verdict, check_relation
+from langgraph_games.memory.truth_record import Change, Relation, Source, Truth, TruthStatus
 
 __all__ = ["RevertReport", "TruthWeaver", "WeaveMode", "WeaveReport"]
 
@@ -39,7 +32,7 @@ class WeaveMode(str, Enum):
     """How candidates enter the truth base."""
 
     MERGE = "merge"
-    """Drop exact and near duplicates, merge similar entries with the model (default)."""
+    """One lesson per meaning: the relation check places each candidate (default)."""
     REWRITE = "rewrite"
     """The released Agent-ExpVer code: skip exact repeats, then the model tidies the list."""
     APPEND = "append"
@@ -47,31 +40,39 @@ class WeaveMode(str, Enum):
 
 
 class TruthWeaver:
-    """Insert candidate truths into a game's truth base, keeping it free of repeats.
+    """Insert candidate truths into a game's truth base, keeping one lesson per meaning.
 
-    In the default ``merge`` mode a candidate is dropped if it repeats an active entry
-    exactly (after :func:`~langgraph_games.memory.merge_prompts.normalize_text`) or nearly
-    (cosine similarity at least ``duplicate_threshold`` *and* the same content words, see
-    :func:`~langgraph_games.memory.meaning.same_meaning`), its provenance then recorded on
-    that entry (which raises its ``support``); merged by ``model`` with the entries it
-    resembles (similarity at least ``merge_threshold``, near duplicates that may say
-    something else included) into one entry that keeps their ids, texts and every number,
-    negation and direction; and otherwise added. Every change is stamped with the
-    candidate's round, so :meth:`revert_round` can undo a round exactly. Inserting is
-    idempotent by candidate id. Run one weaver per truth base at a time (it is the single
-    writer of ``("truths", game)``).
+    In the default ``merge`` mode each candidate is placed by its relation to its near
+    neighbours (cosine similarity at least ``merge_threshold``, at most ``max_neighbours``
+    of them), which ``model`` judges through structured output, one call per neighbour
+    (:mod:`~langgraph_games.memory.relations`): the same meaning is recorded on the
+    existing entry (its support grows), a more specific lesson replaces the more general
+    one, a contradiction is settled by ``arbiter`` (the loser is retired with
+    ``superseded_by``, never deleted), and an unrelated lesson is added. A candidate that
+    means a retired (reverted, superseded or deleted) lesson is refused unless it brings
+    new evidence. Without a model only exact and near duplicates (the same content words)
+    are recognised. Every change is recorded in the entry's history with the candidate's
+    round, so :meth:`revert_round` undoes a round exactly. Inserting is idempotent by
+    candidate id. Run one weaver per truth base at a time (the single writer of
+    ``("truths", game)``).
 
     Args:
         store: Any LangGraph store.
         game: Game id; truths live under ``("truths", game)``.
-        model: Chat model that merges similar entries (any LangChain ``BaseChatModel``);
-            ``None`` keeps similar entries apart (the embedding-only path).
+        model: Chat model of the relation check (and of ``rewrite``); ``None``: the
+            embedding-only path.
         embeddings: Sentence embeddings for similarity; default the offline MiniLM.
         mode: ``merge`` (default), ``rewrite`` (released code) or ``append`` (ablation).
-        duplicate_threshold: Cosine similarity from which a candidate is a near duplicate.
-        merge_threshold: Cosine similarity from which entries are offered for merging.
-        max_merge_group: Most entries (candidate included) merged at once.
-        min_merged_similarity: A merged text must be at least this similar to each source.
+        duplicate_threshold: Cosine similarity from which a candidate may be a near
+            duplicate (the path without a model).
+        merge_threshold: Cosine similarity from which an entry is a near neighbour whose
+            relation is checked.
+        max_neighbours: Most neighbours checked per candidate (active and retired ones
+            apart): at most this many model calls each.
+        arbiter: Settles a contradiction (default :func:`~langgraph_games.memory.contest.
+            newer_wins`; the ExpVer loop replays levels).
+        min_merged_similarity: A rewritten lesson must be at least this similar to each
+            entry it replaces (``rewrite`` mode).
         game_name: How prompts name the game (default ``game``).
         checkpoint_every: Write to the store after this many candidates (each write is one
             store batch, applied whole). 1 loses no work on a crash; larger values save the
@@ -98,7 +99,8 @@ class TruthWeaver:
         mode: WeaveMode | str = WeaveMode.MERGE,
         duplicate_threshold: float = 0.95,
         merge_threshold: float = 0.65,
-        max_merge_group: int = 3,
+        max_neighbours: int = 3,
+        arbiter: Arbiter | None = None,
         min_merged_similarity: float = 0.5,
         game_name: str | None = None,
         checkpoint_every: int = 1,
@@ -108,8 +110,8 @@ class TruthWeaver:
                 "thresholds must satisfy 0 < merge_threshold <= duplicate_threshold <= 1, got "
                 f"merge_threshold={merge_threshold}, duplicate_threshold={duplicate_threshold}"
             )
-        if max_merge_group < 2:
-            raise ValueError(f"max_merge_group must be at least 2, got {max_merge_group}")
+        if max_neighbours < 1:
+            raise ValueError(f"max_neighbours must be at least 1, got {max_neighbours}")
         if checkpoint_every < 1:
             raise ValueError(f"checkpoint_every must be at least 1, got {checkpoint_every}")
         self.checkpoint_every = checkpoint_every
@@ -121,10 +123,12 @@ class TruthWeaver:
         self.mode = WeaveMode(mode)
         self.duplicate_threshold = duplicate_threshold
         self.merge_threshold = merge_threshold
-        self.max_merge_group = max_merge_group
+        self.max_neighbours = max_neighbours
+        self.arbiter: Arbiter = arbiter or newer_wins
         self.min_merged_similarity = min_merged_similarity
         self.game_name = game_name or game
         self._vectors: dict[str, np.ndarray] = {}
+        self._verdicts: dict[tuple[str, str], Verdict] = {}
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -137,16 +141,10 @@ class TruthWeaver:
         return _of_status(await self._aread(), status)
 
     def _read(self) -> dict[str, Truth]:
-        return self._parsed(iterate(self.store, self.namespace))
+        return read_truths(iterate(self.store, self.namespace), self.namespace)
 
     async def _aread(self) -> dict[str, Truth]:
-        return self._parsed(await aiterate(self.store, self.namespace))
-
-    def _parsed(self, items: Sequence[SearchItem]) -> dict[str, Truth]:
-        return {
-            item.key: parse_record(Truth, item.value, f"{self.namespace}/{item.key}")
-            for item in items
-        }
+        return read_truths(await aiterate(self.store, self.namespace), self.namespace)
 
     def _embed(self, texts: Sequence[str]) -> None:
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
@@ -162,19 +160,52 @@ class TruthWeaver:
 
     def _load(self) -> State:
         truths = self._read()
-        live = [t for t in truths.values() if t.status != TruthStatus.REVERTED]
-        active = sorted(
-            (t for t in live if t.status == TruthStatus.ACTIVE), key=lambda t: (t.order, t.id)
-        )
-        known = {cid for t in live for cid in t.candidate_ids()}
+        known: set[str] = set()
+        for truth in truths.values():
+            known |= truth.candidate_ids() if truth.live else truth.turned_away()
         state = State(truths, known, {}, Index())
-        if self.mode != WeaveMode.APPEND and active:
-            self._embed([t.text for t in active])
-        for truth in active:
-            state.by_text.setdefault(prompts.normalize_text(truth.text), truth.id)
-            if self.mode != WeaveMode.APPEND:
-                state.index.add(truth.id, self._vectors[truth.text])
+        placed = sorted(
+            (t for t in truths.values() if t.status != TruthStatus.MERGED),
+            key=lambda t: (t.order, t.id),
+        )
+        if self.mode != WeaveMode.APPEND and placed:
+            self._embed([t.text for t in placed])
+        for truth in placed:
+            self._place_in(state, truth)
         return state
+
+    def _place_in(self, state: State, truth: Truth) -> None:
+        """Index ``truth`` by text and vector for the next candidates."""
+        norm = prompts.normalize_text(truth.text)
+        for table in (state.by_text, state.retired_by_text):
+            if table.get(norm) == truth.id:
+                del table[norm]
+        if truth.status == TruthStatus.ACTIVE:
+            state.by_text.setdefault(norm, truth.id)
+        elif truth.status in RETIRED:
+            state.retired_by_text[norm] = truth.id
+        if self.mode == WeaveMode.APPEND:
+            return
+        if truth.status == TruthStatus.MERGED:
+            state.index.remove(truth.id)
+        elif truth.id not in state.index:
+            state.index.add(truth.id, self._vector(truth.text))
+
+    def _relation(
+        self, candidate: str, neighbour: str, report: WeaveReport, config: RunnableConfig | None
+    ) -> Verdict:
+        """The relation of two texts: asked once per weaver, counted in ``report``."""
+        key = (candidate, neighbour)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            assert self.model is not None
+            verdict = check_relation(self.model, self.game_name, candidate, neighbour, config)
+            self._verdicts[key] = verdict
+            if verdict.source != "exact":
+                report.relation_calls += 1
+        if verdict.meaning is None:
+            report.unresolved += 1
+        return verdict
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -183,31 +214,16 @@ class TruthWeaver:
         for truth in changed:
             state.truths[truth.id] = truth
             state.pending[truth.id] = truth
-            if truth.status != TruthStatus.REVERTED:
-                state.known |= truth.candidate_ids()
-            norm = prompts.normalize_text(truth.text)
-            if truth.status == TruthStatus.ACTIVE:
-                if norm not in state.by_text:
-                    state.by_text[norm] = truth.id
-                    if self.mode != WeaveMode.APPEND:
-                        state.index.add(truth.id, self._vector(truth.text))
-            else:
-                if state.by_text.get(norm) == truth.id:
-                    del state.by_text[norm]
-                state.index.remove(truth.id)
+            state.known |= truth.candidate_ids() if truth.live else truth.turned_away()
+            self._place_in(state, truth)
 
     def _flush(self, state: State) -> None:
         """Write the pending entries in one store batch (one Chroma call: all or nothing)."""
         if state.pending:
-            self.store.batch(
-                [
-                    PutOp(self.namespace, t.id, t.to_value(), index=["text"])
-                    for t in state.pending.values()
-                ]
-            )
+            self.store.batch(truth_ops(self.namespace, state.pending.values()))
             state.pending.clear()
 
-    def _new_entry(self, state: State, candidate: Candidate) -> Truth:
+    def _new_entry(self, state: State, candidate: Candidate, detail: str = "") -> Truth:
         return Truth(
             id=f"t-{digest(self.game, candidate.id, candidate.round)}",
             game=self.game,
@@ -219,14 +235,34 @@ class TruthWeaver:
             episode=candidate.episode,
             metrics=dict(candidate.metrics),
             provenance=[Source.of(candidate)],
+            evidence=list(candidate.evidence),
+            history=[
+                Change(
+                    round=candidate.round,
+                    action="created",
+                    other=candidate.id,
+                    level=candidate.level,
+                    detail=detail,
+                )
+            ],
         )
 
-    def insert(self, candidate: Candidate, *, config: RunnableConfig | None = None) -> WeaveReport:
+    def insert(
+        self,
+        candidate: Candidate,
+        *,
+        config: RunnableConfig | None = None,
+        arbiter: Arbiter | None = None,
+    ) -> WeaveReport:
         """Insert one candidate; see :meth:`insert_many`."""
-        return self.insert_many([candidate], config=config)
+        return self.insert_many([candidate], config=config, arbiter=arbiter)
 
     def insert_many(
-        self, candidates: Iterable[Candidate], *, config: RunnableConfig | None = None
+        self,
+        candidates: Iterable[Candidate],
+        *,
+        config: RunnableConfig | None = None,
+        arbiter: Arbiter | None = None,
     ) -> WeaveReport:
         """Insert candidates in order, writing every ``checkpoint_every`` of them.
 
@@ -236,9 +272,10 @@ class TruthWeaver:
         Args:
             candidates: The candidates, in order.
             config: The caller's ``RunnableConfig``, passed on to every model call.
+            arbiter: Settles contradictions in this call (default: the weaver's).
 
         Returns:
-            What happened to them, counted.
+            What happened to them, counted, and each candidate's outcome in words.
         """
         candidates = list(candidates)
         report = WeaveReport(candidates=len(candidates))
@@ -248,137 +285,66 @@ class TruthWeaver:
         for done, candidate in enumerate(candidates, 1):
             if candidate.id in state.known:
                 report.already_present += 1
+                report.outcomes[candidate.id] = "already recorded"
             elif self.mode == WeaveMode.APPEND:
-                self._save(state, [self._new_entry(state, candidate)])
+                entry = self._new_entry(state, candidate)
+                self._save(state, [entry])
                 report.added += 1
+                report.outcomes[candidate.id] = f"added as {entry.id}"
+            elif self.mode == WeaveMode.REWRITE:
+                report.outcomes[candidate.id] = self._append_unless_repeated(
+                    state, candidate, report
+                )
             else:
-                self._weave(state, candidate, report, config)
+                report.outcomes[candidate.id] = place(
+                    self, state, candidate, report, config, arbiter or self.arbiter
+                )
             if done % self.checkpoint_every == 0:
                 self._flush(state)
         self._flush(state)
         if self.mode == WeaveMode.REWRITE and candidates:
-            self._rewrite(state, max(c.round for c in candidates), report, config)
+            rewrite_truths(self, state, max(c.round for c in candidates), report, config)
             self._flush(state)
         return report
 
     async def ainsert_many(
-        self, candidates: Iterable[Candidate], *, config: RunnableConfig | None = None
+        self,
+        candidates: Iterable[Candidate],
+        *,
+        config: RunnableConfig | None = None,
+        arbiter: Arbiter | None = None,
     ) -> WeaveReport:
         """Async :meth:`insert_many` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.insert_many, list(candidates), config=config)
-
-    def _attach(
-        self, state: State, truth_id: str, source: Source, report: WeaveReport, exact: bool
-    ) -> None:
-        truth = state.truths[truth_id]
-        self._save(state, [truth.model_copy(update={"provenance": [*truth.provenance, source]})])
-        if exact:
-            report.exact_duplicates += 1
-        else:
-            report.near_duplicates += 1
-
-    def _weave(
-        self,
-        state: State,
-        candidate: Candidate,
-        report: WeaveReport,
-        config: RunnableConfig | None,
-    ) -> None:
-        same = state.by_text.get(prompts.normalize_text(candidate.text))
-        if same is not None:
-            source = Source.of(candidate, Relation.EXACT_DUPLICATE, 1.0)
-            self._attach(state, same, source, report, exact=True)
-            return
-        if self.mode == WeaveMode.REWRITE:
-            self._save(state, [self._new_entry(state, candidate)])
-            report.added += 1
-            return
-        ranked = state.index.similar(self._vector(candidate.text))
-        near = [(score, tid) for score, tid in ranked if score >= self.duplicate_threshold]
-        for score, tid in near:
-            # Similar vectors are not enough: "always X" / "never X" score 0.99.
-            if same_meaning(candidate.text, state.truths[tid].text):
-                source = Source.of(candidate, Relation.NEAR_DUPLICATE, round(score, 4))
-                self._attach(state, tid, source, report, exact=False)
-                return
-        if near:
-            report.near_different += 1
-        group = [state.truths[tid] for s, tid in ranked if s >= self.merge_threshold]
-        group = group[: self.max_merge_group - 1]
-        if group and self.model is not None:
-            merged, reason = self._merge(state, group, candidate, config)
-            if merged is not None:
-                self._save(state, merged)
-                report.merged += 1
-                return
-            if reason == "separate":
-                report.similar_kept += 1
-            else:
-                report.merge_failures += 1
-                report.failure_reasons[reason] += 1
-        elif group:
-            report.similar_kept += 1
-        self._save(state, [self._new_entry(state, candidate)])
-        report.added += 1
-
-    def _merge(
-        self,
-        state: State,
-        group: list[Truth],
-        candidate: Candidate,
-        config: RunnableConfig | None,
-    ) -> tuple[list[Truth] | None, str]:
-        """Ask the model to fold ``group`` and the candidate into one entry."""
-        assert self.model is not None
-        texts = [t.text for t in group] + [candidate.text]
-        try:
-            reply = prompts.ask(self.model, prompts.merge_messages(self.game_name, texts), config)
-        except Exception:  # noqa: BLE001 - a failing model must not lose the round's truths
-            return None, "model-error"
-        text, reason = prompts.parse_merge_reply(reply, texts)
-        if text is None:
-            return None, reason
-        vector = self._vector(text)
-        if min(float(self._vector(t) @ vector) for t in texts) < self.min_merged_similarity:
-            return None, "drifted"
-        merged = Truth(
-            id=f"m-{digest(self.game, sorted(t.id for t in group), candidate.id)}",
-            game=self.game,
-            text=text,
-            round=candidate.round,
-            order=state.next_order(),
-            kind="merged",
-            level=common([*(t.level for t in group), candidate.level]),
-            episode=common([*(t.episode for t in group), candidate.episode]),
-            provenance=[s for t in group for s in t.provenance] + [Source.of(candidate)],
-            merged_from=[MergedSource(id=t.id, text=t.text, round=t.round) for t in group],
+        return await asyncio.to_thread(
+            self.insert_many, list(candidates), config=config, arbiter=arbiter
         )
-        folded = [
-            t.model_copy(
-                update={
-                    "status": TruthStatus.MERGED,
-                    "merged_into": merged.id,
-                    "merged_round": candidate.round,
-                }
-            )
-            for t in group
-        ]
-        return [merged, *folded], "ok"
 
-    def _rewrite(
-        self, state: State, round_: int, report: WeaveReport, config: RunnableConfig | None
-    ) -> None:
-        """The released code's step: the model tidies the whole list, provenance kept."""
-        rewrite_truths(self, state, round_, report, config)
+    def _append_unless_repeated(
+        self, state: State, candidate: Candidate, report: WeaveReport
+    ) -> str:
+        """The released code before its rewrite: skip an exact repeat, else append."""
+        same = state.by_text.get(prompts.normalize_text(candidate.text))
+        if same is None:
+            entry = self._new_entry(state, candidate)
+            self._save(state, [entry])
+            report.added += 1
+            return f"added as {entry.id}"
+        truth = state.truths[same]
+        source = Source.of(candidate, Relation.EXACT_DUPLICATE, 1.0)
+        change = Change(round=candidate.round, action="exact-duplicate", other=candidate.id)
+        self._save(state, [truth.changed(change, provenance=[*truth.provenance, source])])
+        report.exact_duplicates += 1
+        return f"duplicate of {same}"
 
     # -- reverting -------------------------------------------------------------------------
 
     def revert_round(self, round_: int) -> RevertReport:
         """Undo every change stamped with ``round_``: the paper's revert when a round hurts.
 
-        Entries created in the round are marked reverted (kept, for the record), entries it
-        merged away are active again, and duplicate provenance it attached is removed; all
-        in one store batch.
+        Entries created in the round are marked reverted (kept, for the record, so a
+        candidate meaning one of them later is refused without new evidence); entries it
+        superseded or merged away are active again; entries it brought back are retired
+        again; sources, evidence and history it added are removed; all in one store batch.
 
         Raises:
             RevertError: A later round still builds on the truth base (revert it first).

@@ -161,7 +161,7 @@ def structured_reply_text(reply: str, label: str) -> str | None:
     """
     try:
         data = json.loads(reply)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: brackets nested too deep
         return None
     if not isinstance(data, dict) or not isinstance(data.get("move"), str):
         return None

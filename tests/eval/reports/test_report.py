@@ -211,14 +211,14 @@ Achievement unlock rates (% of episodes)
 ROUNDS_TABLE = """
 ## Training rounds (ExpVer)
 
-| run                   | round | success % | score  | steps | truths added | merged | reverted |
-|-----------------------|-------|-----------|--------|-------|--------------|--------|----------|
-| expver (test)         | 1     | 40.00     | 120.00 | 30.50 | 3            | 0      | no       |
-| expver (test)         | 2     | 60.00     | 310.00 | 28.00 | 2            | 1      | no       |
-| expver (test)         | 3     | 50.00     | 250.00 | 29.00 | 1            | 1      | yes      |
-| no-truthweaver (test) | 1     | 40.00     | 100.00 | -     | -            | -      | -        |
-| no-truthweaver (test) | 2     | 45.00     | 150.00 | -     | -            | -      | -        |
-"""
+| run                   | round | success % | score  | steps | added | merged | superseded | refused | reverted | active truths |
+|-----------------------|-------|-----------|--------|-------|-------|--------|------------|---------|----------|---------------|
+| expver (test)         | 1     | 40.00     | 120.00 | 30.50 | 3     | 0      | 0          | 0       | no       | -             |
+| expver (test)         | 2     | 60.00     | 310.00 | 28.00 | 2     | 1      | 0          | 0       | no       | -             |
+| expver (test)         | 3     | 50.00     | 250.00 | 29.00 | 1     | 1      | 0          | 0       | yes      | -             |
+| no-truthweaver (test) | 1     | 40.00     | 100.00 | -     | -     | -      | -          | -       | -        | -             |
+| no-truthweaver (test) | 2     | 45.00     | 150.00 | -     | -     | -      | -          | -       | -        | -             |
+"""  # noqa: E501
 
 
 def _check_tables(report: Any, tictactoe: str) -> None:

@@ -49,11 +49,13 @@ def test_train_maze_table_files_rerun_and_more_rounds(
     assert code == 0
     rows = table_rows(out)
     assert sorted(rows) == [0, 1, 2]
-    # round: train success, score, steps, promoted, added, merged, duplicates, test ..., decision
-    assert rows[0][-1] == "baseline" and rows[0][7] == "0.00"
-    assert rows[1][3:7] == ["1", "3", "0", "0"] and rows[1][-1] == "kept"
-    assert rows[1][7] == "50.00" and float(rows[1][9]) > 0
-    assert rows[2][-1] == "unchanged"
+    # round: train success, score, steps, promoted, added, merged, superseded, refused,
+    # test success, score, change, decision, reverted, active truths
+    assert rows[0][11] == "baseline" and rows[0][8] == "0.00"
+    assert rows[1][3:8] == ["1", "3", "0", "0", "0"] and rows[1][11] == "kept"
+    assert rows[1][8] == "50.00" and float(rows[1][10]) > 0
+    assert rows[1][12:] == ["0", "3"]
+    assert rows[2][11] == "unchanged"
     path, records = results_of(tmp_path)
     assert "(12 episodes played now)" in out and f"truths: {path.with_suffix('')}-store" in out
     assert "  1. Due to aimless moves" in out
@@ -63,7 +65,8 @@ def test_train_maze_table_files_rerun_and_more_rounds(
         (0, "test"), (1, "train"), (1, "test"), (2, "train"), (2, "test")
     }  # fmt: skip
     for record in rounds:
-        assert set(ROUND_FIELDS) - {"game"} <= set(record) | {"truths_added", "truths_merged"}
+        required = {k for k, v in ROUND_FIELDS.items() if "optional" not in v}
+        assert required - {"game"} <= set(record)
         assert record["label"] == "expver" and record["spec_hash"] == manifest["spec_hash"]
     episodes = [r for r in records if r["kind"] == "episode"]
     assert {r["label"] for r in episodes} == {
@@ -99,7 +102,7 @@ def test_progress_lines(
     assert lines[3].startswith("round 1 L1-train01: experience: Due to aimless moves")
     assert re.match(r"round 1 L1-train01: replay score \d+, success$", lines[4])
     assert re.match(
-        r"round 1 L1-train01: promoted: .*; truths \+3 added, 0 merged, 0 duplicates", lines[5]
+        r"round 1 L1-train01: promoted: .*; truths \+3 added, 0 merged, 0 superseded", lines[5]
     )
     assert lines[-1].startswith("round 1 test: success 50%") and lines[-1].endswith(": kept")
 
@@ -118,7 +121,7 @@ def test_train_match2_and_the_ablation_label(
                        "--no-truthweaver", "--out", str(tmp_path))  # fmt: skip
     assert code == 0, out
     rows = table_rows(out)
-    assert rows[1][3] == "0" and rows[1][-1] == "unchanged"  # nothing usable to promote
+    assert rows[1][3] == "0" and rows[1][11] == "unchanged"  # nothing usable to promote
     [path] = tmp_path.glob("train-match2-*.jsonl")
     records = ResultsFile(path).read().records
     assert {r["label"] for r in records if r["kind"] == "round"} == {"expver-append"}

@@ -15,6 +15,7 @@ from langgraph_games.graphs import EpisodeOptions, create_gamebot_agent, run_epi
 from langgraph_games.graphs.common.decision import request_to_input
 from langgraph_games.graphs.common.prompt_agent import INLINE_READ_CHARS
 from langgraph_games.graphs.eeb.graph import create_eeb_agent
+from langgraph_games.graphs.expver.lessons import read_typed_reflection
 from langgraph_games.graphs.expver.prompts import parse_reflection
 from langgraph_games.graphs.gamebot import graph as gamebot_module
 from langgraph_games.graphs.minesweeper.graph import (
@@ -25,7 +26,8 @@ from langgraph_games.graphs.smartplay.graph import smartplay_player
 from langgraph_games.graphs.spring.graph import SPRING_QUESTIONS
 from langgraph_games.graphs.spring.player import spring_player
 from langgraph_games.graphs.study.documents import split_items
-from langgraph_games.memory.merge_prompts import parse_merge_reply, parse_rewrite_reply
+from langgraph_games.memory.merge_prompts import parse_rewrite_reply
+from langgraph_games.memory.relations import read_relation
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.models.messages import MAX_REPLY_CHARS, clip_reply, reply_too_long
 from langgraph_games.players import ParseStatus, RandomPlayer, request_for
@@ -105,14 +107,12 @@ async def test_spring_does_not_read_a_flood() -> None:
     assert len(decision["attempts"][0]["raw_outputs"][0]) < 5_000
 
 
-def test_reflections_merges_and_study_answers_do_not_read_a_flood() -> None:
+def test_reflections_relations_and_study_answers_do_not_read_a_flood() -> None:
     text = "Experience Summary: Due to haste, I hit a wall. Next time, look.\n" + FLOOD
     reflection = parse_reflection(text)
     assert reflection.problem == f"too-long ({len(text):,} characters)" and not reflection.usable
-    assert parse_merge_reply("MERGED: Avoid walls; a hit costs 1.\n" + FLOOD, ["a"]) == (
-        None,
-        "too-long",
-    )
+    assert read_relation('{"relation": "same"}\n' + FLOOD)[0] is None
+    assert read_typed_reflection('{"summary": "x", "lessons": []}' + FLOOD) is None
     assert parse_rewrite_reply("1. Avoid every wall.\n" + FLOOD) is None
     assert split_items("1. Eat cows\n" + FLOOD) == []
 

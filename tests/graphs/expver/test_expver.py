@@ -17,16 +17,19 @@ from expver_support import (
     KEEP,
     OVERFIT,
     STEPS,
+    UNRELATED,
     USELESS,
     WANDER,
     SplitPlayer,
     has,
+    is_typing,
     lesson_policy,
     level,
     overfit_test_policy,
     reflect_script,
     reflection,
     replay_only,
+    typing_reply,
 )
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.expver.graph import create_expver_graph
@@ -73,7 +76,7 @@ class Run:
         self.players = SplitPlayer(train, test)
         self.coach = ScriptedChatModel(script=reflect_script(reflections))
         self.graph = create_expver_graph(
-            ScriptedChatModel(responses=["SEPARATE"]),
+            ScriptedChatModel(responses=[UNRELATED]),
             "maze",
             train_levels=list(train_levels),
             test_levels=list(test_levels),
@@ -179,9 +182,10 @@ async def test_an_unusable_reflection_is_rejected_without_a_replay() -> None:
     assert final["rounds"][-1]["evaluated"] is False
 
 
-async def test_reverts_a_round_that_lowers_the_test_score() -> None:
+async def test_reverts_a_round_that_lowers_the_test_score_and_remembers_it() -> None:
     # OVERFIT helps on the training map and ruins the test map: eq. 6 reverts the round,
-    # and the next round repeats the abstraction on the same level.
+    # and the next round repeats the abstraction on the same level. The same lessons from
+    # the same level bring no new evidence: they are refused, not promoted again.
     run = Run(
         reflection(OVERFIT),
         train=replay_only,
@@ -192,17 +196,20 @@ async def test_reverts_a_round_that_lowers_the_test_score() -> None:
     final = await run()
     baseline, first, second = final["rounds"]
     assert baseline["decision"] == "baseline" and baseline["success_rate"] == 1.0
-    for record in (first, second):
-        assert record["decision"] == "reverted" and record["reverted"] is True
-        assert record["delta"] < 0 and record["score"] < baseline["score"]
-        assert record["accepted_scores"] == baseline["accepted_scores"]
+    assert first["decision"] == "reverted" and first["reverted"] is True
+    assert first["delta"] < 0 and first["score"] < baseline["score"]
+    assert first["accepted_scores"] == baseline["accepted_scores"]
+    assert first["truths_reverted"] == 3
+    assert second["decision"] == "unchanged" and second["truths_reverted"] == 0
     train1, train2 = run.record("round/1/train"), run.record("round/2/train")
     assert train1["levels"] == train2["levels"] == ["L1-train1"]
     assert (train1["promoted"], train1["truths_added"], train1["reverted"]) == (1, 3, True)
+    assert (train2["promoted"], train2["truths_added"], train2["refused"]) == (1, 0, 3)
+    assert all("no new evidence: level L1-train1" in why for why in train2["refusals"])
     assert load_truths(run.store, "maze") == []
     weaver = TruthWeaver(run.store, "maze", embeddings=BagOfWords())
     reverted = weaver.truths(status=TruthStatus.REVERTED)
-    assert sorted(t.round for t in reverted) == [1, 1, 1, 2, 2, 2]
+    assert sorted(t.round for t in reverted) == [1, 1, 1]  # promoted once, never again
     assert weaver.truths(status=TruthStatus.ACTIVE) == []
 
 
@@ -252,7 +259,7 @@ async def test_a_store_of_another_run_is_refused() -> None:
     await Run(reflection(GOOD), store=store)()
     other = Run(reflection(GOOD), store=store)
     other.graph = create_expver_graph(
-        ScriptedChatModel(responses=["SEPARATE"]),
+        ScriptedChatModel(responses=[UNRELATED]),
         "maze",
         train_levels=[level("train", 1)],
         test_levels=[level("eval", 2)],
@@ -324,19 +331,59 @@ async def test_a_ledger_and_a_store_that_do_not_belong_together_are_refused() ->
         await new_ledger()
 
 
-async def test_only_advice_becomes_a_truth() -> None:
-    observations = reflection(GOOD, strength="Kept moving", weakness="Never headed for the goal.")
+OBSERVED = ("Kept moving", "Never headed for the goal.")
+
+
+async def test_only_what_the_model_typed_as_advice_becomes_a_truth() -> None:
+    observations = reflection(GOOD, *OBSERVED, types=("observation", "observation"))
     run = Run(observations)
     await run()
     [exp] = load_experiences(run.store, "maze")
     assert exp.status == ExperienceStatus.PROMOTED
     assert (exp.strengths, exp.weaknesses) == (["Kept moving"], ["Never headed for the goal."])
-    assert exp.provenance["not_promoted"] == "not advice: strength/0, weakness/0"
+    assert [x.kind for x in exp.lessons] == ["observation", "observation"]
+    assert exp.provenance["typed"] == "by the reflection"
+    assert (
+        exp.provenance["not_promoted"]
+        == "not promoted: observation: lesson/0, observation: lesson/1"
+    )
     [truth] = load_truths(run.store, "maze")  # was stored with both items, verbatim
     assert truth.startswith("Due to aimless moves") and has(GOOD, truth)
     released = Run(observations, require_advice=False)  # the released code: every item
     await released()
-    assert load_truths(released.store, "maze")[1:] == ["Kept moving", "Never headed for the goal."]
+    assert load_truths(released.store, "maze")[1:] == list(OBSERVED)
+
+
+async def test_an_untyped_reflection_is_typed_by_a_second_call_or_not_promoted() -> None:
+    text = reflection(GOOD, "Keep to the open cells", "Never headed for the goal.", typed=False)
+
+    def coach(observations: tuple[str, ...]) -> Callable[[Sequence[BaseMessage]], str]:
+        def script(messages: Sequence[BaseMessage]) -> str:
+            if is_typing(messages):
+                return typing_reply(messages, observations) if observations else "no idea"
+            return text
+
+        return script
+
+    run = Run(text)
+    run.coach.script = coach(("Never headed for the goal.",))
+    await run()
+    [exp] = load_experiences(run.store, "maze")
+    assert [(x.kind, x.section) for x in exp.lessons] == [
+        ("advice", "strength"),
+        ("observation", "weakness"),
+    ]
+    assert exp.provenance["typed"] == "by a second call"
+    assert load_truths(run.store, "maze")[1:] == ["Keep to the open cells"]
+    unreadable = Run(text)
+    unreadable.coach.script = coach(())
+    await unreadable()
+    [exp] = load_experiences(unreadable.store, "maze")
+    assert exp.lessons == [] and exp.provenance["typed"].startswith("untyped")
+    assert (
+        exp.provenance["not_promoted"] == "not promoted: untyped: strength/0, untyped: weakness/0"
+    )
+    assert len(load_truths(unreadable.store, "maze")) == 1  # the summary only
 
 
 def reflect_prompts(run: Run) -> list[str]:
@@ -346,9 +393,19 @@ def reflect_prompts(run: Run) -> list[str]:
 NOT_AGAIN = "(do not propose these again):"
 
 
+def new_overfit_each_time() -> Callable[[Sequence[BaseMessage]], str]:
+    """InsightForce proposing a new wording of OVERFIT every time (never refused)."""
+    calls = iter(range(1, 100))
+
+    def script(messages: Sequence[BaseMessage]) -> str:
+        return reflection(f"{OVERFIT}, try {next(calls)}", f"{KEEP} {next(calls)}", f"{AVOID} x")
+
+    return script
+
+
 @pytest.mark.parametrize(("retries", "levels"), [(2, [1, 1, 1, 2]), (0, [1, 2, 1, 2])])
 async def test_retries_after_a_revert_are_bounded(retries: int, levels: list[int]) -> None:
-    # A deterministic InsightForce proposes OVERFIT every time; every round is reverted.
+    # InsightForce proposes a new lesson every time; every round is reverted.
     run = Run(
         reflection(OVERFIT),
         train=replay_only,
@@ -357,6 +414,7 @@ async def test_retries_after_a_revert_are_bounded(retries: int, levels: list[int
         rounds=4,
         revert_retries=retries,
     )
+    run.coach.script = new_overfit_each_time()
     final = await run()
     assert [r["decision"] for r in final["rounds"][1:]] == ["reverted"] * 4
     played = [run.record(f"round/{r}/train")["levels"] for r in (1, 2, 3, 4)]
@@ -399,10 +457,10 @@ class Calls(BaseCallbackHandler):
 
 
 async def test_insightforce_and_truthweaver_calls_get_the_callers_config() -> None:
-    merges = ScriptedChatModel(responses=["SEPARATE"])
+    merges = ScriptedChatModel(responses=[UNRELATED])
     run = Run(reflection(GOOD), train=replay_only, rounds=2, retry_reverted=False)
     run.graph = create_expver_graph(
-        ScriptedChatModel(responses=["SEPARATE"]),
+        ScriptedChatModel(responses=[UNRELATED]),
         "maze",
         train_levels=[level("train", 1), level("train", 2)],
         test_levels=[level("eval", 2)],
@@ -427,8 +485,8 @@ async def test_insightforce_and_truthweaver_calls_get_the_callers_config() -> No
     assert [e.status for e in load_experiences(run.store, "maze")] == [
         ExperienceStatus.PROMOTED
     ] * 2
-    assert len(merges.calls) >= 1  # round 2's strength resembles round 1's: merge asked
-    assert sum("(called truths)" in s for s in calls.starts) == len(merges.calls)
+    assert len(merges.calls) >= 1  # round 2's strength resembles round 1's: relation asked
+    assert sum("one lesson per meaning" in s for s in calls.starts) == len(merges.calls)
 
 
 async def test_a_round_that_only_reinforces_a_lesson_is_evaluated_when_the_prompt_changes() -> None:

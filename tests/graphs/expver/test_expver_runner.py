@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from expver_support import GOOD, has, lesson_players, level, reflect_script
+from expver_support import GOOD, UNRELATED, has, lesson_players, level, reflect_script
 from expver_support import reflection as reflection_text
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.expver import (
@@ -59,7 +59,7 @@ class CrashingLedger(MemoryLedger):
 
 def graph(runner: Recording, ledger: MemoryLedger) -> Any:
     return create_expver_graph(
-        ScriptedChatModel(responses=["SEPARATE"]),
+        ScriptedChatModel(responses=[UNRELATED]),
         "maze",
         train_levels=[level("train", 1, STEPS)],
         test_levels=TESTS,

@@ -65,13 +65,12 @@ def test_the_prompt_holds_metrics_lessons_and_the_chosen_steps() -> None:
     last = next(line for line in user.splitlines() if line.startswith("Step 12:"))
     assert "events: life_lost, answer unreadable, fallback move played" in last
     assert user.endswith(
-        "List as many strengths and weaknesses as this game shows, one per line. Write each "
-        "one as advice for the next game (what to keep doing, or what to do instead), in one "
-        "sentence, about this game only."
+        'A lesson that only says what happened in this game ("Lost a life to a wall") is of '
+        'type "observation".'
     )
-    assert "one thing that went" not in user  # it asked for one of each before
+    assert "List as many lessons as this game shows" in user
     assert "taken back" not in user  # no reverted lessons yet
-    assert f"Experience Summary: {SUMMARY_TEMPLATE}" in user
+    assert f'"summary": "{SUMMARY_TEMPLATE}"' in user
 
 
 def test_an_empty_episode() -> None:

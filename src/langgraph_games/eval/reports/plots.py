@@ -9,6 +9,7 @@ imports this module only when plots are wanted and says so when matplotlib is mi
 - ``episodes_<family>.png``: each evaluation family's headline figures per label.
 - ``learning_curves.png``: success rate and score over training rounds, a line per run
   (reverted rounds marked with a cross).
+- ``truths_per_round.png``: the test score and the number of active truths per round.
 - ``achievements.png``: Crafter achievement unlock rates per label.
 """
 
@@ -178,6 +179,40 @@ def plot_learning_curves(curves: Mapping[str, Sequence[RoundLine]], path: Path) 
     return _save(figure, path)
 
 
+def plot_truths(curves: Mapping[str, Sequence[RoundLine]], path: Path) -> Path | None:
+    """Test score and active truths per round, a line each per run (``None``: no such rounds).
+
+    Drawn from the test records that carry ``truths_active`` (ExpVer's ``round/<r>/test``).
+    """
+    tests = {
+        name: [r for r in rows if r.get("truths_active") is not None and r.get("score") is not None]
+        for name, rows in curves.items()
+    }
+    tests = {name: rows for name, rows in tests.items() if rows}
+    if not tests:
+        return None
+    figure = _figure(7.0, 6.0)
+    top, bottom = figure.subplots(2, 1, sharex=True)
+    for name, rows in tests.items():
+        xs = [int(r["round"]) for r in rows]
+        (line,) = top.plot(xs, [float(r["score"]) for r in rows], marker="o", label=name)
+        bottom.step(xs, [int(r["truths_active"]) for r in rows], where="post",
+                    color=line.get_color(), label=name)  # fmt: skip
+        reverted = [
+            (x, float(r["score"])) for x, r in zip(xs, rows, strict=True) if r.get("reverted")
+        ]
+        if reverted:
+            top.scatter(*zip(*reverted, strict=True), marker="x", s=80, color=line.get_color())
+    top.set_ylabel("test score")
+    bottom.set_ylabel("active truths")
+    bottom.set_xlabel("round")
+    for ax in (top, bottom):
+        ax.grid(alpha=0.3)
+    top.set_title("Test score and active truths per round (x: reverted round)")
+    top.legend(fontsize=8)
+    return _save(figure, path)
+
+
 def _figure_of(record: RoundLine, key: str) -> float | None:
     return record.get("success_rate") if key == "success_rate" else record.get("score")
 
@@ -213,6 +248,7 @@ def draw_all(
     for family, figures in headlines.items():
         made.append(plot_episode_bars(family, figures, out / f"episodes_{family}.png"))
     made.append(plot_learning_curves(round_rows(report.rounds), out / "learning_curves.png"))
+    made.append(plot_truths(round_rows(report.rounds), out / "truths_per_round.png"))
     crafter = report.episodes.get("crafter")
     if crafter:
         rates = {label: success_rates(episodes) for label, episodes in crafter.items() if episodes}

@@ -34,6 +34,7 @@ from langgraph_games.eval.running.runner import format_groups, group_episodes
 from langgraph_games.eval.scoring.families import family_of
 from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring
 from langgraph_games.eval.scoring.tables import markdown_table
+from langgraph_games.graphs.expver.records import woven
 
 __all__ = ["ROUND_FIELDS", "Report", "build_report", "round_rows", "write_report"]
 
@@ -48,7 +49,16 @@ ROUND_FIELDS = {
     "steps": "mean steps (optional)",
     "truths_added": "truths added this round (optional)",
     "truths_merged": "truths merged by TruthWeaver this round (optional)",
+    "duplicates": "candidates that repeated a truth's text (optional; with truths_merged, "
+    "same_meaning and supported shown as 'merged')",
+    "same_meaning": "candidates that said a truth in other words (optional)",
+    "supported": "candidates that said part of a truth (optional)",
+    "superseded": "truths retired by a contradiction this round (optional)",
+    "refined": "truths replaced by a more specific one this round (optional)",
+    "refused": "candidates refused as a retired lesson without new evidence (optional)",
     "reverted": "whether the round's truths were reverted (optional, bool)",
+    "truths_reverted": "how many truths the revert took back (optional)",
+    "truths_active": "active truths after the round (optional)",
 }
 """The shape of a training-round record (one JSON line per round and split)."""
 
@@ -147,6 +157,10 @@ def rounds_table(records: Sequence[RoundLine]) -> str:
     body = []
     for name, rows in round_rows(records).items():
         for r in rows:
+            counts = woven(r) if "truths_added" in r else {}
+            reverted = r.get("truths_reverted")
+            if reverted is None and "reverted" in r:
+                reverted = "yes" if r["reverted"] else "no"
             body.append(
                 [
                     name,
@@ -154,12 +168,13 @@ def rounds_table(records: Sequence[RoundLine]) -> str:
                     _percent(r.get("success_rate")),
                     None if r.get("score") is None else float(r["score"]),
                     None if r.get("steps") is None else float(r["steps"]),
-                    r.get("truths_added"),
-                    r.get("truths_merged"),
-                    "yes" if r.get("reverted") else ("no" if "reverted" in r else None),
+                    *(counts.get(key) for key in ("added", "merged", "superseded", "refused")),
+                    reverted,
+                    r.get("truths_active"),
                 ]
             )
-    headers = ["run", "round", "success %", "score", "steps", "truths added", "merged", "reverted"]
+    headers = ["run", "round", "success %", "score", "steps", "added", "merged", "superseded"]
+    headers += ["refused", "reverted", "active truths"]
     return markdown_table(headers, body)
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from langgraph_games import __version__
+from langgraph_games._files import write_atomic
 from langgraph_games.eval.running.gc_tuning import steady_gc
 from langgraph_games.eval.running.jobs import (
     START_SPACING_S,
@@ -83,10 +84,8 @@ def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
         "models": {name: describe_model(model) for name, model in models.models.items()},
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    target = path.with_suffix(".manifest.json")
-    tmp = target.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
-    tmp.replace(target)
+    text = json.dumps(manifest, indent=2, sort_keys=True, default=str)
+    write_atomic(path.with_suffix(".manifest.json"), text)
 
 
 async def run_jobs(

@@ -110,7 +110,7 @@ class ResultsFile:
                     continue
                 try:
                     record = json.loads(text)
-                except json.JSONDecodeError as exc:
+                except (ValueError, RecursionError) as exc:  # nested too deep: RecursionError
                     truncated = not raw.endswith(b"\n")
                     why = "truncated last line (a crashed run)" if truncated else f"bad JSON: {exc}"
                     report.skipped.append((number, why))

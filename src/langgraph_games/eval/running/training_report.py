@@ -12,7 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph_games.eval.scoring.tables import markdown_table
-from langgraph_games.graphs.expver.records import ExpVerEvent, RoundRecord, TestRound, TrainRound
+from langgraph_games.graphs.expver.records import (
+    ExpVerEvent,
+    RoundRecord,
+    TestRound,
+    TrainRound,
+    woven,
+)
 
 __all__ = ["ROUND_HEADERS", "describe_event", "round_table"]
 
@@ -22,22 +28,26 @@ ROUND_HEADERS = [
     "train score",
     "steps",
     "promoted",
-    "truths added",
+    "added",
     "merged",
-    "duplicates",
+    "superseded",
+    "refused",
     "test success %",
     "test score",
     "change",
     "decision",
+    "reverted",
+    "active truths",
 ]
 
 
 def round_table(records: Sequence[RoundRecord]) -> str:
     """One line per round: training plays, what TruthWeaver did, the test and the decision.
 
-    Round 0 is the starting policy's test (eq. 6's first baseline). ``decision``: ``kept``,
-    ``reverted`` (the test score dropped), or ``unchanged`` (no truth changed, so the test
-    was not played again).
+    Round 0 is the starting policy's test (eq. 6's first baseline). The truth columns are
+    :func:`~langgraph_games.graphs.expver.records.woven`'s. ``decision``: ``kept``,
+    ``reverted`` (the test score dropped; ``reverted`` counts the truths it took back), or
+    ``unchanged`` (no truth changed, so the test was not played again).
     """
     trains: dict[int, TrainRound] = {}
     tests: dict[int, TestRound] = {}
@@ -49,29 +59,37 @@ def round_table(records: Sequence[RoundRecord]) -> str:
     rows = []
     for number in sorted({*trains, *tests}):
         train, test = trains.get(number), tests.get(number)  # round 0 has no training
+        counts = woven(train) if train is not None else {}
         rows.append(
             [
                 number,
                 *(
-                    [None] * 7
+                    [None] * 8
                     if train is None
                     else [
                         100 * float(train["success_rate"]),
                         train["score"],
                         train["steps"],
                         train["promoted"],
-                        train["truths_added"],
-                        train["truths_merged"],
-                        train["duplicates"],
+                        counts["added"],
+                        counts["merged"],
+                        counts["superseded"],
+                        counts["refused"],
                     ]
                 ),
                 *(
-                    [None] * 3
+                    [None] * 6
                     if test is None
-                    # Round 0's baseline has no delta.
-                    else [100 * float(test["success_rate"]), test["score"], test.get("delta")]
+                    # Round 0's baseline has no delta; older files no truths_reverted.
+                    else [
+                        100 * float(test["success_rate"]),
+                        test["score"],
+                        test.get("delta"),
+                        test["decision"],
+                        test.get("truths_reverted"),
+                        test["truths_active"],
+                    ]
                 ),
-                None if test is None else test["decision"],
             ]
         )
     return markdown_table(ROUND_HEADERS, rows)
@@ -104,9 +122,12 @@ def describe_event(event: ExpVerEvent, score_key: str = "score") -> str | None:
         weave = event["weave"]
         woven = ""
         if weave:
+            merged = weave["duplicates"] + weave["same_meaning"] + weave["supported"]
             woven = (
-                f"; truths +{weave['added']} added, {weave['merged']} merged, "
-                f"{weave['duplicates']} duplicates, {weave['already_present']} already there"
+                f"; truths +{weave['added']} added, {merged + weave['merged']} merged, "
+                f"{weave['superseded'] + weave['refined']} superseded, "
+                f"{weave['restored']} restored, {weave['refused']} refused, "
+                f"{weave['already_present']} already there"
             )
         kept_out = f"; {event['not_promoted']}" if event["not_promoted"] else ""
         return f"{where}: {event['verdict'] or event['status']}{woven}{kept_out}"

@@ -177,7 +177,7 @@ def _handler(server: PlayServer) -> type[BaseHTTPRequestHandler]:
             raw = self.rfile.read(length) if length else b"{}"
             try:
                 data = json.loads(raw or b"{}")
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:  # nested too deep: RecursionError
                 raise MatchError(f"the body is not JSON: {exc}") from exc
             if not isinstance(data, dict):
                 raise MatchError("the body must be a JSON object")

@@ -1,8 +1,7 @@
-"""Agent-ExpVer: the play-reflect-verify-promote loop, its parts, advice rule and prompts."""
+"""Agent-ExpVer: the play-reflect-verify-promote loop, its parts, typed lessons and prompts."""
 
 from __future__ import annotations
 
-from langgraph_games.graphs.expver.advice import IMPERATIVES, advice_candidates, is_advice
 from langgraph_games.graphs.expver.context import (
     ExpVerContext,
     ExpVerState,
@@ -18,6 +17,11 @@ from langgraph_games.graphs.expver.episodes import (
     PlayedEpisode,
 )
 from langgraph_games.graphs.expver.graph import create_expver_graph
+from langgraph_games.graphs.expver.lessons import (
+    REFLECTION_SCHEMA,
+    read_typed_reflection,
+    type_items,
+)
 from langgraph_games.graphs.expver.parts import (
     ExpVerError,
     ExpVerOptions,
@@ -33,7 +37,7 @@ from langgraph_games.graphs.expver.parts import (
 )
 
 __all__ = [
-    "IMPERATIVES",
+    "REFLECTION_SCHEMA",
     "Delivered",
     "EpisodeRequest",
     "EpisodeRunner",
@@ -50,12 +54,12 @@ __all__ = [
     "PlayedEpisode",
     "PlayerFactory",
     "RoundWork",
-    "advice_candidates",
     "create_expver_graph",
     "default_metrics",
-    "is_advice",
     "marker_namespace",
+    "read_typed_reflection",
     "reverted_lessons",
     "round_touched",
     "round_truth_counts",
+    "type_items",
 ]

@@ -66,12 +66,14 @@ class RoundWork(TypedDict):
         evaluated: Whether the test levels were played (else the accepted policy's stand).
         counts: What the round did to the truth base (``round_truth_counts``).
         changed: Whether the round changed the policy's prompt.
+        refusals: Why each candidate refused in the round was turned away.
     """
 
     results: dict[str, dict[str, Any]]
     evaluated: bool
     counts: dict[str, int]
     changed: bool
+    refusals: list[str]
 
 
 class ExpVerState(TypedDict, total=False):
@@ -127,6 +129,9 @@ class ExpVerContext:
         pool: The training levels (JSON of :class:`Level`), taken in turn.
         tests: The test levels of every round.
         run_id: Names this run in the store.
+        exclusive: The store holds this run's truth base alone (``train``'s store): another
+            run's store is refused. ``False``: runs share the store's truth base one after
+            another, each marked under its own id (LangGraph Server's store).
     """
 
     game: str
@@ -144,6 +149,7 @@ class ExpVerContext:
     pool: tuple[dict[str, Any], ...]
     tests: tuple[Level, ...]
     run_id: str
+    exclusive: bool = True
 
     @property
     def game_id(self) -> str:

@@ -92,6 +92,7 @@ def create_expver_graph(
     ledger: Ledger | None = None,
     metrics: MetricsFn | None = None,
     run_id: str = "expver",
+    exclusive_store: bool = True,
     episodes: EpisodeRunner | None = None,
 ) -> CompiledStateGraph[ExpVerState, None, ExpVerState, ExpVerState]:
     """Compile the Agent-ExpVer training loop for one game.
@@ -112,6 +113,10 @@ def create_expver_graph(
         ledger: Where records go and are looked up on a rerun (default in memory).
         metrics: ``(session, result, trajectory) -> metrics``; default the paper's.
         run_id: Names this run in the store (experience ids, run marker).
+        exclusive_store: The store is this run's alone (default; another run's store is
+            refused). ``False``: the store's truth base is shared by runs made one after
+            another (each marks the store under its own ``run_id``; their rounds come after
+            the truths already there), as in LangGraph Server's store.
         episodes: Who plays the episodes (default: this process's loop, with
             ``player_factory``, ``options.concurrency`` test levels at once); see
             :mod:`~langgraph_games.graphs.expver.episodes`.
@@ -140,6 +145,7 @@ def create_expver_graph(
         metrics=metrics or default_metrics,
         run_id=run_id,
         episodes=episodes,
+        exclusive=exclusive_store,
     )
     builder = StateGraph(ExpVerState)
     for name, node in (
@@ -182,6 +188,7 @@ def _context(
     metrics: MetricsFn,
     run_id: str,
     episodes: EpisodeRunner | None,
+    exclusive: bool = True,
 ) -> ExpVerContext:
     """Check the levels and build the loop's dependencies."""
     if not train_levels or not test_levels:
@@ -218,4 +225,5 @@ def _context(
         pool=tuple(level.model_dump(mode="json") for level in train_levels),
         tests=tuple(test_levels),
         run_id=run_id,
+        exclusive=exclusive,
     )

@@ -9,20 +9,30 @@ after a crash walks through the finished work without playing or calling a model
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from langgraph_games.graphs.common.llm import model_identity, reply_text
 from langgraph_games.graphs.common.prompt_agent import to_messages
+from langgraph_games.graphs.expver.contests import ReplayArbiter
 from langgraph_games.graphs.expver.context import ExpVerContext, ExpVerState, RoundWork
+from langgraph_games.graphs.expver.lessons import (
+    REFLECTION_SCHEMA,
+    read_typed_reflection,
+    type_items,
+)
 from langgraph_games.graphs.expver.parts import (
     ExpVerError,
     Level,
+    candidate_fates,
     numbers,
     reverted_lessons,
+    round_refusals,
     round_truth_counts,
 )
 from langgraph_games.graphs.expver.prompts import (
@@ -37,7 +47,7 @@ from langgraph_games.graphs.expver.records import (
     PromoteEvent,
     ReflectEvent,
     RoundEvent,
-    WeaveCounts,
+    weave_counts,
 )
 from langgraph_games.graphs.expver.steps import (
     claim_store,
@@ -61,6 +71,7 @@ from langgraph_games.memory.records import (
     experiences_namespace,
     parse_record,
 )
+from langgraph_games.models.structured import json_schema_model
 from langgraph_games.models.usage import ainvoke_measured
 
 __all__ = [
@@ -181,16 +192,31 @@ async def _new_experience(
         last=opts.reflect_last,
         chars=opts.reflect_chars,
     )
-    reply, usage = await ainvoke_measured(ctx.thinker, to_messages(messages), config)
+    held = json_schema_model(ctx.thinker, REFLECTION_SCHEMA, "reflection")
+    reply, usage = await ainvoke_measured(held, to_messages(messages), config)
     text = reply_text(reply)
-    parsed = parse_reflection(text)
+    parsed = read_typed_reflection(text) or parse_reflection(text)
+    tokens = _tokens(usage)
+    typing = "by the reflection" if parsed.typed else ""
+    if not parsed.typed and parsed.usable:
+        items = [("strength", x) for x in parsed.strengths]
+        items += [("weakness", x) for x in parsed.weaknesses]
+        lessons, more = await type_items(ctx.thinker, ctx.engine.name, items, config)
+        tokens += _tokens(more)
+        if lessons is None:
+            typing = "untyped: the typing reply could not be read (items not promoted)"
+        else:
+            parsed.lessons = lessons
+            typing = "by a second call" if items else ""
     provenance = {
         "run": ctx.run_id,
         "model": model_identity(ctx.thinker),
         "prompt_sha256": hashlib.sha256(repr(messages).encode()).hexdigest()[:16],
         "reply": text[:2000],
-        "tokens": str(int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))),
+        "tokens": str(tokens),
     }
+    if typing:
+        provenance["typed"] = typing
     if parsed.problem:
         provenance["verdict"] = f"unusable reflection: {parsed.problem}"
     return Experience(
@@ -202,10 +228,15 @@ async def _new_experience(
         text=parsed.summary,
         strengths=parsed.strengths,
         weaknesses=parsed.weaknesses,
+        lessons=parsed.lessons,
         metrics=numbers(played["metrics"]),
         status=ExperienceStatus.PENDING if parsed.usable else ExperienceStatus.REJECTED,
         provenance=provenance,
     )
+
+
+def _tokens(usage: Mapping[str, Any]) -> int:
+    return int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
 
 
 async def reflect(
@@ -279,7 +310,7 @@ async def _verdict(
     if promoted:
         _, skipped = lessons_of(ctx, experience, stamp)
         if skipped:
-            provenance["not_promoted"] = f"not advice: {', '.join(skipped)}"
+            provenance["not_promoted"] = f"not promoted: {', '.join(skipped)}"
     decided = experience.model_copy(
         update={
             "status": ExperienceStatus.PROMOTED if promoted else ExperienceStatus.REJECTED,
@@ -304,7 +335,17 @@ async def promote(
     report = None
     if experience.status == ExperienceStatus.PROMOTED:
         candidates, _ = lessons_of(ctx, experience, stamp)
-        report = await weave(ctx, candidates, config)
+        arbiter = ReplayArbiter(ctx, round_, asyncio.get_running_loop())
+        report = await weave(ctx, candidates, config, arbiter)
+        fates = candidate_fates(await ctx.weaver.atruths(status=None), [c.id for c in candidates])
+        woven = "; ".join(
+            f"{cid.removeprefix(experience.id + '/')}: {what}" for cid, what in fates.items()
+        )
+        if woven and experience.provenance.get("weave") != woven:
+            experience = experience.model_copy(
+                update={"provenance": {**experience.provenance, "weave": woven}}
+            )
+            await asave_experience(ctx.store, experience)
     runtime.stream_writer(
         PromoteEvent(
             event="promote",
@@ -313,15 +354,7 @@ async def promote(
             status=experience.status.value,
             verdict=experience.provenance.get("verdict", ""),
             not_promoted=experience.provenance.get("not_promoted", ""),
-            weave=None
-            if report is None
-            else WeaveCounts(
-                added=report.added,
-                merged=report.merged,
-                duplicates=report.exact_duplicates + report.near_duplicates,
-                near_different=report.near_different,
-                already_present=report.already_present,
-            ),
+            weave=None if report is None else weave_counts(report),
         )
     )
     return {"index": state["index"] + 1}
@@ -331,12 +364,14 @@ async def evaluate(ctx: ExpVerContext, state: ExpVerState) -> ExpVerState:
     """Play the test levels with the round's truths, unless the prompt did not change."""
     round_ = state["round"]
     stamp = state["offset"] + round_
-    counts = round_truth_counts(await ctx.weaver.atruths(status=None), stamp)
+    everything = await ctx.weaver.atruths(status=None)
+    counts = round_truth_counts(everything, stamp)
     last = last_evaluated(state["rounds"])
     accepted_prompt = _test_play(ctx, f"r{last}/test/{ctx.tests[0].id}")
     accepted_truths = None if accepted_prompt is None else accepted_prompt["truths"]
     # A duplicate adds support only, but under truth_limit that can change the prompt.
-    changed = counts["truths_added"] + counts["truths_merged"] > 0 or (
+    moved = ("truths_added", "truths_merged", "refined", "superseded", "restored")
+    changed = sum(counts[k] for k in moved) > 0 or (
         accepted_truths is not None and list(await ctx.truths.get()) != accepted_truths
     )
     if changed or ctx.options.reevaluate_unchanged:
@@ -351,6 +386,7 @@ async def evaluate(ctx: ExpVerContext, state: ExpVerState) -> ExpVerState:
         "evaluated": evaluated,
         "counts": counts,
         "changed": changed,
+        "refusals": round_refusals(everything, stamp),
     }
     return {"evaluation": work}
 
@@ -371,7 +407,8 @@ async def judge(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) 
     if not again:
         cursor += len(state["levels"])
     if ctx.ledger.get(f"round/{round_}/train") is None:
-        ctx.ledger.add(await train_record(ctx, round_, state["levels"], counts, reverted))
+        refusals = work.get("refusals") or []
+        ctx.ledger.add(await train_record(ctx, round_, state["levels"], counts, reverted, refusals))
     record = test_record(
         ctx,
         round_,
@@ -390,6 +427,11 @@ async def judge(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) 
             "revert_retries": opts.revert_retries,
             "weave_round": stamp,
             "truths_active": counts["truths_active"],
+            "truths_reverted": (
+                counts["truths_added"] + counts["truths_merged"] + counts["restored"]
+                if reverted
+                else 0
+            ),
         },
     )
     ctx.ledger.add(record)  # the round's decision is durable before the revert is applied

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -30,8 +31,9 @@ from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import EpisodeResult, Step
 from langgraph_games.graphs.expver.records import LedgerRecord
+from langgraph_games.memory._revert import round_of_changes
 from langgraph_games.memory.merge_prompts import normalize_text
-from langgraph_games.memory.records import Relation, Truth, TruthStatus
+from langgraph_games.memory.records import Truth, TruthStatus
 from langgraph_games.memory.truth_weaver import WeaveMode
 from langgraph_games.players.base import Player
 
@@ -43,8 +45,10 @@ __all__ = [
     "MemoryLedger",
     "MetricsFn",
     "PlayerFactory",
+    "candidate_fates",
     "default_metrics",
     "reverted_lessons",
+    "round_refusals",
     "round_touched",
     "round_truth_counts",
 ]
@@ -97,8 +101,8 @@ class ExpVerOptions(BaseModel):
             lessons not to propose again (newest first).
         promote: ``all``: the summary and every strength and weakness become candidate
             truths (the released code); ``summary``: only the summary.
-        require_advice: Only items that read as advice become truths
-            (:func:`~langgraph_games.graphs.expver.advice.is_advice`); ``False``
+        require_advice: Only the summary and the lessons the reflecting model typed as
+            advice become truths (:mod:`~langgraph_games.graphs.expver.lessons`); ``False``
             promotes every item as written, as released.
         require_success: Promotion needs a successful replay (the paper's rule).
         min_score_gain: Promotion needs ``replay score - play score > min_score_gain``
@@ -239,11 +243,9 @@ def numbers(metrics: Mapping[str, Any]) -> dict[str, float]:
 
 def round_touched(truth: Truth, stamp: int) -> bool:
     """Whether a live truth holds a change made in weave round ``stamp``."""
-    if truth.status == TruthStatus.REVERTED:
+    if truth.status in (TruthStatus.REVERTED, TruthStatus.DELETED):
         return False
-    if stamp in (truth.round, truth.merged_round):
-        return True
-    return any(s.round == stamp and s.relation != Relation.ORIGIN for s in truth.provenance)
+    return stamp in round_of_changes(truth)
 
 
 def round_truth_counts(truths: Sequence[Truth], stamp: int) -> dict[str, int]:
@@ -251,25 +253,60 @@ def round_truth_counts(truths: Sequence[Truth], stamp: int) -> dict[str, int]:
 
     Counting from the store rather than from TruthWeaver's reports keeps the figures right
     after a resume (a resumed insert reports the candidates it skips as already present).
-    Read before a revert: reverting detaches the round's duplicate records.
+    Read before a revert: reverting undoes the round's changes.
 
     Returns:
-        ``truths_added`` (candidates that became entries), ``truths_merged`` (merged
-        entries made), ``duplicates`` (candidates dropped as repeats of an entry) and
-        ``truths_active`` (active entries now).
+        ``truths_added`` (candidates that became active entries), ``truths_merged``
+        (merged entries made: the ``rewrite`` mode), ``duplicates`` (repeats of an entry's
+        text), ``same_meaning`` (paraphrases recorded on an entry), ``supported`` (lessons
+        that said part of an entry), ``refined`` (entries replaced by a more specific
+        one), ``superseded`` (entries and candidates that lost a contest), ``restored``
+        (retired entries brought back), ``refused`` (candidates meaning a retired lesson,
+        without new evidence), ``contests`` and ``truths_active`` (active entries now).
     """
-    created = [t for t in truths if t.round == stamp]
+    created = [t for t in truths if t.round == stamp and t.live]
+    changes = [c for t in truths for c in t.history if c.round == stamp]
+    actions = Counter(c.action for c in changes)
+    superseded = [c for c in changes if c.action == "superseded"]
+    contests = [e for t in truths for e in t.evidence if e.round == stamp and e.kind == "contest"]
     return {
-        "truths_added": sum(1 for t in created if t.kind != "merged"),
+        "truths_added": sum(1 for t in created if t.kind != "merged" and t.active),
         "truths_merged": sum(1 for t in created if t.kind == "merged"),
-        "duplicates": sum(
-            1
-            for t in truths
-            for s in t.provenance
-            if s.round == stamp and s.relation != Relation.ORIGIN
-        ),
+        "duplicates": actions["exact-duplicate"] + actions["near-duplicate"],
+        "same_meaning": actions["same-meaning"],
+        "supported": actions["narrower"],
+        "refined": sum(1 for c in superseded if c.detail.startswith("refined")),
+        "superseded": sum(1 for c in superseded if not c.detail.startswith("refined")),
+        "restored": actions["restored"],
+        "refused": actions["refused"],
+        "contests": len(contests) // 2,
         "truths_active": sum(1 for t in truths if t.status == TruthStatus.ACTIVE),
     }
+
+
+def candidate_fates(truths: Sequence[Truth], ids: Sequence[str]) -> dict[str, str]:
+    """What became of each candidate id, read back from the truths' histories.
+
+    Read from the store rather than from TruthWeaver's report, so a resumed insert (which
+    reports its candidates as already present) tells the same story.
+    """
+    fates: dict[str, str] = {}
+    for truth in truths:
+        for change in truth.history:
+            other = change.other
+            if other is not None and other in ids and other not in fates:
+                fates[other] = f"{change.action} {truth.id}"
+    return {cid: fates.get(cid, "not recorded") for cid in ids}
+
+
+def round_refusals(truths: Sequence[Truth], stamp: int) -> list[str]:
+    """Why each candidate refused in weave round ``stamp`` was turned away."""
+    return [
+        f"{c.other}: {c.detail}"
+        for t in truths
+        for c in t.history
+        if c.round == stamp and c.action == "refused"
+    ]
 
 
 def reverted_lessons(truths: Sequence[Truth], limit: int) -> list[str]:

@@ -5,17 +5,16 @@ player thought at a few steps (the released inputs: the first five steps, the mi
 when there are more than ten, the last three when there are more than five, 200
 characters of reasoning each; we add each shown step's action, reward and events, the
 lessons the player had, and the lessons that were reverted so they are not proposed
-again) and asks for three sections:
+again) and asks for one JSON object: the experience summary, one sentence "Due to <cause>,
+<consequence> happened. Next time, I should <improvement>.", and as many lessons as the
+game shows (the paper: "as many as you can identify"), each typed by the model as advice
+or observation (:mod:`~langgraph_games.graphs.expver.lessons`).
 
-- ``Experience Summary:`` one sentence "Due to <cause>, <consequence> happened. Next time,
-  I should <improvement>.";
-- ``Strengths:`` as many bullet lines as the game shows (the paper: "as many as you can
-  identify"), each written as advice: what to keep doing;
-- ``Weaknesses:`` likewise, each written as advice: what to do instead.
-
-The prompt is ours. The reader is written for weak models (the default local model has
+The prompt is ours. A reply that is not that JSON (a model that ignores the format) is
+read by :func:`parse_reflection`, the paper's three sections (``Experience Summary:``,
+``Strengths:``, ``Weaknesses:``), written for weak models (the default local model has
 135M parameters): headers in Markdown or any case, bullets of any kind, a summary without
-its header when a "Due to ..." sentence is there, and it drops echoes of the prompt's own
+its header when a "Due to ..." sentence is there; it drops echoes of the prompt's own
 template and its fill-in markers (e.g. "<cause>"), caps lengths and counts, and says why
 when nothing is usable.
 """
@@ -27,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from langgraph_games.memory.records import Lesson
 from langgraph_games.models.messages import reply_too_long
 
 __all__ = [
@@ -50,16 +50,17 @@ _SYSTEM = (
 )
 
 _FORMAT = (
-    "Answer with exactly these three sections, in this order:\n"
-    f"Experience Summary: {SUMMARY_TEMPLATE}\n"
-    "Strengths:\n"
-    "- Keep <doing what worked>, because <what it gained>.\n"
-    "Weaknesses:\n"
-    "- <What to do instead>, because <what went wrong>.\n"
-    "List as many strengths and weaknesses as this game shows, one per line. Write each "
-    "one as advice for the next game (what to keep doing, or what to do instead), in one "
-    "sentence, about this game only."
+    "Answer with one JSON object, nothing else:\n"
+    '{"summary": "Due to <cause>, <consequence> happened. Next time, I should <improvement>.", '
+    '"lessons": [{"type": "advice", "section": "weakness", "text": "<one sentence>", '
+    '"situation": "<when it applies>", "action": "<what to do>"}]}\n'
+    "List as many lessons as this game shows (strengths and weaknesses). A lesson of type "
+    '"advice" tells the agent what to do in its next games ("Keep ...", "Avoid ...", '
+    '"Read the map before moving."); write strengths and weaknesses as advice where you '
+    'can. A lesson that only says what happened in this game ("Lost a life to a wall") is '
+    'of type "observation".'
 )
+
 _REVERTED = (
     "Lessons that were tried before and taken back because the test games went worse "
     "with them (do not propose these again):"
@@ -150,7 +151,7 @@ def reflection_messages(
 
     Example:
         >>> msgs = reflection_messages("Maze", {"success": False, "score": -100}, [])
-        >>> msgs[0][0], "Experience Summary: Due to" in msgs[1][1]
+        >>> msgs[0][0], '"summary": "Due to' in msgs[1][1]
         ('system', True)
     """
     steps = [trajectory[i] for i in select_steps(len(trajectory), first, last)]
@@ -181,6 +182,8 @@ class Reflection:
         weaknesses: Usable weakness items.
         problem: Why nothing was usable (``None`` when something was).
         dropped: Items left out and why (echo, unfilled template slot, too short, duplicate).
+        lessons: The items typed as advice or observation (by the reflecting model).
+        typed: Whether the reply was the typed JSON form.
     """
 
     summary: str = ""
@@ -188,11 +191,13 @@ class Reflection:
     weaknesses: list[str] = field(default_factory=list)
     problem: str | None = None
     dropped: list[str] = field(default_factory=list)
+    lessons: list[Lesson] = field(default_factory=list)
+    typed: bool = False
 
     @property
     def usable(self) -> bool:
         """Whether there is anything to verify."""
-        return bool(self.summary or self.strengths or self.weaknesses)
+        return bool(self.summary or self.strengths or self.weaknesses or self.lessons)
 
 
 # One character class before the section name (two adjacent ones, ``[\s#>*_]*[\s*_]*``,
@@ -217,6 +222,9 @@ _TEMPLATE_WORDS = {
     "list as many strengths and weaknesses as this game shows one per line",
     "write each one as advice for the next game what to keep doing or what to do instead "
     "in one sentence about this game only",
+    "one sentence",
+    "when it applies",
+    "what to do",
 }
 
 

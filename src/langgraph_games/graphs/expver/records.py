@@ -12,12 +12,14 @@ once; below that, code indexes the keys the types require.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, cast
 
 from pydantic import TypeAdapter
 from typing_extensions import NotRequired, TypedDict, TypeIs
 
 from langgraph_games.graphs.episode.records import SessionRecord, Trajectory, check_record
+from langgraph_games.memory._weave_state import WeaveReport
 
 __all__ = [
     "ExpVerEvent",
@@ -37,6 +39,8 @@ __all__ = [
     "is_episode",
     "is_test_round",
     "validate_ledger_record",
+    "weave_counts",
+    "woven",
 ]
 
 
@@ -74,7 +78,7 @@ class LedgerEpisode(_Labelled):
     id: str
     episode_id: str
     round: int
-    split: Literal["train", "replay", "test"]
+    split: Literal["train", "replay", "test", "contest"]
     level: str
     game: str
     options: dict[str, Any]
@@ -104,7 +108,9 @@ class _Round(_Labelled):
 class TrainRound(_Round):
     """A round's training record (``round/<r>/train``): its plays and what was woven.
 
-    ``truths_added``, ``truths_merged`` and ``duplicates`` are ``round_truth_counts``.
+    The counts are ``round_truth_counts``; those after ``duplicates`` are missing from
+    files written before the relation check. ``refusals`` says why each refused candidate
+    was turned away.
     """
 
     split: Literal["train"]
@@ -114,6 +120,14 @@ class TrainRound(_Round):
     truths_added: int
     truths_merged: int
     duplicates: int
+    same_meaning: NotRequired[int]
+    supported: NotRequired[int]
+    refined: NotRequired[int]
+    superseded: NotRequired[int]
+    restored: NotRequired[int]
+    refused: NotRequired[int]
+    contests: NotRequired[int]
+    refusals: NotRequired[list[str]]
 
 
 class TestRound(_Round):
@@ -138,6 +152,7 @@ class TestRound(_Round):
     next_retry: NotRequired[int]
     revert_retries: NotRequired[int]
     weave_round: NotRequired[int]
+    truths_reverted: NotRequired[int]
 
 
 class Judged(TypedDict):
@@ -155,6 +170,7 @@ class Judged(TypedDict):
     next_retry: NotRequired[int]
     revert_retries: NotRequired[int]
     weave_round: NotRequired[int]
+    truths_reverted: NotRequired[int]
 
 
 class RoundEvent(TypedDict):
@@ -195,13 +211,59 @@ class ReflectEvent(TypedDict):
 
 
 class WeaveCounts(TypedDict):
-    """What TruthWeaver did with a promoted experience's candidates."""
+    """What TruthWeaver did with a promoted experience's candidates (see ``WeaveReport``)."""
 
     added: int
     merged: int
     duplicates: int
+    same_meaning: int
+    supported: int
+    refined: int
+    superseded: int
+    restored: int
+    refused: int
+    unresolved: int
     near_different: int
     already_present: int
+
+
+def woven(record: Mapping[str, Any]) -> dict[str, int]:
+    """A round's truth changes as the tables show them, from a train record.
+
+    ``merged`` counts every candidate recorded on an existing lesson (a repeat, a
+    paraphrase, a narrower lesson; merged entries of the ``rewrite`` mode);
+    ``superseded`` every lesson retired by a contest or replaced by a more specific one.
+    Files written before the relation check lack the newer counts (read as 0).
+    """
+
+    def get(key: str) -> int:
+        return int(record.get(key) or 0)
+
+    merged = get("truths_merged") + get("duplicates") + get("same_meaning") + get("supported")
+    return {
+        "added": get("truths_added"),
+        "merged": merged,
+        "superseded": get("superseded") + get("refined"),
+        "refused": get("refused"),
+    }
+
+
+def weave_counts(report: WeaveReport) -> WeaveCounts:
+    """The counts of a TruthWeaver report a promote event carries."""
+    return WeaveCounts(
+        added=report.added,
+        merged=report.merged,
+        duplicates=report.exact_duplicates + report.near_duplicates,
+        same_meaning=report.same_meaning,
+        supported=report.supported,
+        refined=report.refined,
+        superseded=report.superseded,
+        restored=report.restored,
+        refused=report.refused,
+        unresolved=report.unresolved,
+        near_different=report.near_different,
+        already_present=report.already_present,
+    )
 
 
 class PromoteEvent(TypedDict):

@@ -17,10 +17,13 @@ from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
-from langgraph_games.graphs.expver.advice import advice_candidates
 from langgraph_games.graphs.expver.context import ExpVerContext, marker_namespace
 from langgraph_games.graphs.expver.episodes import EpisodeRequest, PlayedEpisode
-from langgraph_games.graphs.expver.parts import ExpVerError, Level, round_touched
+from langgraph_games.graphs.expver.parts import (
+    ExpVerError,
+    Level,
+    round_touched,
+)
 from langgraph_games.graphs.expver.records import (
     Judged,
     LedgerEpisode,
@@ -30,8 +33,10 @@ from langgraph_games.graphs.expver.records import (
     is_episode,
     is_test_round,
 )
+from langgraph_games.memory.contest import Arbiter
 from langgraph_games.memory.records import (
     Candidate,
+    Evidence,
     Experience,
     ExperienceStatus,
     candidates_from_experience,
@@ -70,7 +75,7 @@ async def play_level(
     level: Level,
     truths: Sequence[str],
     round_: int,
-    split: Literal["train", "replay", "test"],
+    split: Literal["train", "replay", "test", "contest"],
 ) -> tuple[LedgerEpisode, bool]:
     """Play ``level`` with ``truths`` in GeoLink's prompt, or find the ledger's record.
 
@@ -92,7 +97,7 @@ async def play_levels(
     work: Sequence[tuple[str, Level]],
     truths: Sequence[str],
     round_: int,
-    split: Literal["train", "replay", "test"],
+    split: Literal["train", "replay", "test", "contest"],
 ) -> list[LedgerEpisode]:
     """Play each ``(record id, level)`` of ``work`` with the context's episode runner.
 
@@ -126,7 +131,7 @@ def episode_record(
     request: EpisodeRequest,
     played: PlayedEpisode,
     round_: int,
-    split: Literal["train", "replay", "test"],
+    split: Literal["train", "replay", "test", "contest"],
 ) -> LedgerEpisode:
     """The ledger record of a finished episode (its metrics computed here)."""
     engine, result, trajectory = request.engine, played.result, played.trajectory
@@ -209,6 +214,7 @@ async def train_record(
     levels: Sequence[Mapping[str, Any]],
     counts: Mapping[str, int],
     reverted: bool,
+    refusals: Sequence[str] = (),
 ) -> TrainRound:
     """A round's training record (``round/<r>/train``): its plays and what was promoted.
 
@@ -236,6 +242,14 @@ async def train_record(
         "truths_added": counts["truths_added"],
         "truths_merged": counts["truths_merged"],
         "duplicates": counts["duplicates"],
+        "same_meaning": counts["same_meaning"],
+        "supported": counts["supported"],
+        "refined": counts["refined"],
+        "superseded": counts["superseded"],
+        "restored": counts["restored"],
+        "refused": counts["refused"],
+        "contests": counts["contests"],
+        "refusals": list(refusals),
     }
 
 
@@ -276,7 +290,8 @@ async def claim_store(ctx: ExpVerContext) -> int:
             belong together.
     """
     namespace = marker_namespace(ctx.game_id)
-    marker = await ctx.store.aget(namespace, "run")
+    key = "run" if ctx.exclusive else f"run:{ctx.run_id}"
+    marker = await ctx.store.aget(namespace, key)
     if marker is not None and marker.value.get("run_id") != ctx.run_id:
         raise ExpVerError(
             f"this store holds the {ctx.game_id} training run {marker.value.get('run_id')!r}, "
@@ -298,7 +313,7 @@ async def claim_store(ctx: ExpVerContext) -> int:
     # Truths already there (from elsewhere) keep their rounds; ours come after them.
     offset = max((t.round for t in await ctx.weaver.atruths(status=None)), default=0)
     await ctx.store.aput(
-        namespace, "run", {"run_id": ctx.run_id, "round_offset": offset}, index=False
+        namespace, key, {"run_id": ctx.run_id, "round_offset": offset}, index=False
     )
     return offset
 
@@ -311,15 +326,17 @@ async def ensure_reverted(ctx: ExpVerContext, stamp: int) -> None:
 
 
 async def weave(
-    ctx: ExpVerContext, candidates: Sequence[Candidate], config: RunnableConfig
+    ctx: ExpVerContext, candidates: Sequence[Candidate], config: RunnableConfig, arbiter: Arbiter
 ) -> WeaveReport:
     """Give promoted candidates to TruthWeaver (idempotent by candidate id).
 
-    Any insert may change the prompt, even one that only adds support to an entry (the
-    truth limit keeps the best supported), so the truths are read again afterwards.
+    ``arbiter`` settles contradictions (the loop's replays, :class:`~langgraph_games.graphs.
+    expver.contests.ReplayArbiter`). Any insert may change the prompt, even one that only
+    adds support to an entry (the truth limit keeps the strongest), so the truths are read
+    again afterwards.
     """
     try:
-        return await ctx.weaver.ainsert_many(candidates, config=config)
+        return await ctx.weaver.ainsert_many(candidates, config=config, arbiter=arbiter)
     finally:
         ctx.truths.changed()
 
@@ -339,14 +356,38 @@ async def load_experience(ctx: ExpVerContext, exp_id: str) -> Experience:
 def lessons_of(
     ctx: ExpVerContext, experience: Experience, stamp: int
 ) -> tuple[list[Candidate], list[str]]:
-    """The candidates a promoted experience gives, and the items kept out (not advice)."""
-    candidates = candidates_from_experience(experience, round=stamp)
+    """The candidates a promoted experience gives, and the items kept out.
+
+    Each candidate carries the verification as evidence: the replay (with the experience)
+    against the play (without it) on the experience's level. With ``require_advice`` only
+    the summary and the lessons the model typed as advice are candidates; observations
+    and untyped items are kept out (named ``observation: lesson/0``, ``untyped:
+    strength/1``).
+    """
+    before = ctx.score(experience.metrics)
+    after = ctx.score(experience.replay_metrics or experience.metrics)
+    proof = Evidence(
+        round=stamp,
+        kind="verified",
+        levels=[experience.level],
+        score=after,
+        baseline=before,
+        won=after > before,
+        candidate=experience.id,
+    )
+    candidates = candidates_from_experience(experience, round=stamp, evidence=[proof])
     if ctx.options.promote == "summary":
         candidates = [c for c in candidates if c.kind == "summary"]
     if not ctx.options.require_advice:
         return candidates, []
-    kept, skipped = advice_candidates(candidates)
-    return kept, [cid.removeprefix(f"{experience.id}/") for cid in skipped]
+    kept = [c for c in candidates if c.kind in ("summary", "advice")]
+    skipped = [
+        f"{'observation' if c.kind == 'observation' else 'untyped'}: "
+        f"{c.id.removeprefix(experience.id + '/')}"
+        for c in candidates
+        if c not in kept
+    ]
+    return kept, skipped
 
 
 def last_evaluated(rounds: Sequence[TestRound]) -> int:
