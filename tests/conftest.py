@@ -9,12 +9,20 @@ import pytest
 
 from endpoint_support import SECRET, Endpoint
 from langgraph_games.games import list_games
+from langgraph_games.models.shared_pause import PAUSES_ENV
 
 # The CLI's --workers defaults to one worker process per core: tests that run arena and eval
 # through it play in-process unless they test workers (which pass --workers themselves).
 os.environ.setdefault("LANGGRAPH_GAMES_WORKERS", "1")
 
 GAME_IDS = [info.id for info in list_games()]
+
+
+@pytest.fixture(autouse=True)
+def _pauses_per_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts without shared Retry-After pauses (a CLI run in the test process
+    shares them for the rest of the process otherwise; tests of sharing set their own)."""
+    monkeypatch.delenv(PAUSES_ENV, raising=False)
 
 
 @pytest.fixture(params=GAME_IDS)

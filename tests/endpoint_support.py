@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -11,12 +12,33 @@ SECRET = "sk-test-never-leaves"
 """The API key the ``endpoint`` fixture puts in ``OPENAI_API_KEY``."""
 
 
+COMPLETION = {
+    "id": "c1",
+    "object": "chat.completion",
+    "created": 0,
+    "model": "gpt-x",
+    "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": "(0,0)"}, "finish_reason": "stop"}
+    ],
+    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+}
+"""The chat completion the endpoint answers by default (content ``(0,0)``)."""
+
+
 class Endpoint:
-    """A fake OpenAI-compatible endpoint that records every request it gets."""
+    """A fake OpenAI-compatible endpoint that records every request it gets.
+
+    ``bodies`` holds ``(status, content type, raw body[, headers])`` answers for the next
+    chat completions, served in turn before the default :data:`COMPLETION`. Each request
+    is recorded with its arrival time (``at``, ``time.monotonic()``); ``delay_s`` makes
+    every chat completion take that long.
+    """
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.arrived = threading.Event()
+        self.bodies: list[tuple[Any, ...]] = []
+        self.delay_s = 0.0
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -27,7 +49,13 @@ class Endpoint:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
                 endpoint.requests.append(
-                    {"path": self.path, "auth": self.headers.get("Authorization"), "body": body}
+                    {
+                        "path": self.path,
+                        "auth": self.headers.get("Authorization"),
+                        "body": body,
+                        "at": time.monotonic(),
+                        "client": self.client_address[1],
+                    }
                 )
                 endpoint.arrived.set()
 
@@ -37,28 +65,24 @@ class Endpoint:
 
             def do_POST(self) -> None:
                 self._record()
-                self._answer(
-                    {
-                        "id": "c1",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": "gpt-x",
-                        "choices": [
-                            {
-                                "index": 0,
-                                "message": {"role": "assistant", "content": "(0,0)"},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                    }
-                )
+                if endpoint.delay_s:
+                    time.sleep(endpoint.delay_s)  # a model taking its time to answer
+                if endpoint.bodies:
+                    self._send(*endpoint.bodies.pop(0))
+                else:
+                    self._answer(COMPLETION)
 
             def _answer(self, data: Any) -> None:
-                raw = json.dumps(data).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
+                self._send(200, "application/json", json.dumps(data).encode())
+
+            def _send(
+                self, status: int, kind: str, raw: bytes, headers: dict[str, str] | None = None
+            ) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(raw)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(raw)
 

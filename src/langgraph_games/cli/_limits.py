@@ -7,10 +7,12 @@ loads only the model layer's rate limiter, not the run machinery.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
 from langgraph_games.models.ratelimit import set_default_limits
+from langgraph_games.models.shared_pause import PAUSES_ENV, share_pauses
 
 __all__ = ["apply_endpoint_limits", "parse_rate_limits"]
 
@@ -61,7 +63,9 @@ def apply_endpoint_limits(args: Any) -> None:
     """Make ``--rate-limit`` and ``--max-retry-wait`` the process's endpoint settings.
 
     Every model the command builds then goes through them (and the manifest's model
-    descriptions record them). Commands without model flags leave the settings alone.
+    descriptions record them), and a provider's ``Retry-After`` pauses the command's
+    worker processes too (:func:`~langgraph_games.models.shared_pause.share_pauses`).
+    Commands without model flags leave the settings alone.
 
     Raises:
         ValueError: A bad ``--rate-limit`` or ``--max-retry-wait``.
@@ -72,3 +76,5 @@ def apply_endpoint_limits(args: Any) -> None:
     if wait is not None and (not math.isfinite(wait) or wait < 0):
         raise ValueError(f"--max-retry-wait is a number of seconds >= 0, got {wait}")
     set_default_limits(parse_rate_limits(args.rate_limit), wait)
+    if PAUSES_ENV not in os.environ:
+        share_pauses()

@@ -15,7 +15,9 @@ The limiter does two things:
   so requests are spread out, never sent in bursts; the first request goes at once;
 - a **pause**: when a provider answers a request with ``Retry-After``, the retry path
   (:mod:`langgraph_games.models.retry`) pauses the endpoint for that long, so the other
-  workers wait too instead of running into the same refusal.
+  callers wait too instead of running into the same refusal; with
+  :func:`~langgraph_games.models.shared_pause.share_pauses` (the CLI calls it), the
+  pause is shared with the run's worker processes.
 
 It also carries the endpoint's longest ``Retry-After`` wait (``max_retry_wait_s``): a
 longer one is cut to it.
@@ -38,6 +40,7 @@ from typing import Any, TypeAlias
 from langchain_core.rate_limiters import InMemoryRateLimiter
 
 from langgraph_games.models.limiter import endpoint_key
+from langgraph_games.models.shared_pause import SharedPause
 
 __all__ = [
     "DEFAULT_MAX_RETRY_WAIT_S",
@@ -113,6 +116,7 @@ class EndpointRateLimiter(InMemoryRateLimiter):
         self.max_retry_wait_s = _check_wait(max_retry_wait_s)
         self.granted = 0
         self._resume_at = 0.0
+        self._shared = SharedPause(name)
         self.set_rate(requests_per_second)
 
     def set_rate(self, requests_per_second: float | None) -> None:
@@ -134,19 +138,23 @@ class EndpointRateLimiter(InMemoryRateLimiter):
             self.last = None
 
     def pause(self, seconds: float) -> None:
-        """Hold every request of the endpoint for ``seconds`` from now (pauses never shorten)."""
+        """Hold every request of the endpoint for ``seconds`` from now (pauses never shorten).
+
+        Shared with the run's other processes when pauses are shared.
+        """
         with self._consume_lock:
             self._resume_at = max(self._resume_at, _monotonic() + max(0.0, seconds))
+            self._shared.extend(seconds)
 
     def paused_for(self) -> float:
-        """Seconds the endpoint stays paused (0 when it is not)."""
+        """Seconds the endpoint stays paused, here or by another process (0 when not)."""
         with self._consume_lock:
-            return max(0.0, self._resume_at - _monotonic())
+            return max(0.0, self._resume_at - _monotonic(), self._shared.remaining())
 
     def _consume(self) -> bool:
         with self._consume_lock:
             now = _monotonic()
-            if now < self._resume_at:
+            if now < self._resume_at or self._shared.remaining() > 0:
                 return False
             if self.rate is None:
                 self.granted += 1

@@ -1,7 +1,8 @@
 """Calling a chat model with retries: ``Retry-After`` when the provider gives one, else backoff.
 
-A transient failure (connection error, timeout, rate limit, overload, a 5xx or 429 status)
-is retried up to ``attempts`` times in all. Before the next attempt the caller waits:
+A transient failure (connection error, timeout, rate limit, overload, a 5xx or 429 status,
+or a successful response that cannot be read as a reply: :func:`is_malformed_reply`) is
+retried up to ``attempts`` times in all. Before the next attempt the caller waits:
 
 - as long as the provider's ``Retry-After`` (or ``retry-after-ms``) header says, in seconds
   or as an HTTP date, read from the error's HTTP response (OpenAI's and Anthropic's SDK
@@ -22,10 +23,12 @@ none, so a failing call does not keep others out.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import random
 import time
+import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from email.utils import parsedate_to_datetime
@@ -43,6 +46,7 @@ __all__ = [
     "RetryWait",
     "ainvoke_with_retry",
     "invoke_with_retry",
+    "is_malformed_reply",
     "is_transient",
     "retry_after_s",
 ]
@@ -126,7 +130,9 @@ def _status(error: BaseException) -> int | None:
 
 
 def is_transient(error: BaseException) -> bool:
-    """Whether ``error`` looks like a passing network or server fault (by class or status).
+    """Whether ``error`` looks like a passing network or server fault.
+
+    By class, by HTTP status, or a malformed successful response (:func:`is_malformed_reply`).
 
     Example:
         >>> is_transient(TimeoutError()), is_transient(ValueError("bad request"))
@@ -134,7 +140,39 @@ def is_transient(error: BaseException) -> bool:
     """
     if any(cls.__name__ in _TRANSIENT for cls in type(error).__mro__):
         return True
-    return _status(error) in _TRANSIENT_STATUS
+    return _status(error) in _TRANSIENT_STATUS or is_malformed_reply(error)
+
+
+def is_malformed_reply(error: BaseException) -> bool:
+    """Whether ``error`` came from a response that could not be made into a reply.
+
+    A server (or a proxy in front of it) that answers 200 with an HTML page, invalid JSON or
+    UTF-8, or JSON without ``choices`` makes the client raise a plain ``ValueError``,
+    ``TypeError`` or ``IndexError``. The rule, by where it was raised rather than by its
+    message: a JSON or Unicode decoding error anywhere in the call; or an error raised
+    while LangChain turned the response into a chat result (``_create_chat_result``, or
+    the empty list of generations it left). Such a fault is the server's, so it is retried
+    like a 5xx.
+
+    Example:
+        >>> import json
+        >>> is_malformed_reply(json.JSONDecodeError("Expecting value", "<html>", 0))
+        True
+        >>> is_malformed_reply(ValueError("temperature must be >= 0"))
+        False
+    """
+    for exc in _chain(error):
+        if isinstance(exc, (json.JSONDecodeError, UnicodeDecodeError)):
+            return True
+        frames = traceback.extract_tb(exc.__traceback__)
+        if any(frame.name == "_create_chat_result" for frame in frames):
+            return True
+        if isinstance(exc, IndexError) and frames:
+            last = frames[-1]
+            inside = last.filename.replace("\\", "/").endswith("language_models/chat_models.py")
+            if inside and last.name in ("invoke", "ainvoke"):  # no generation came back
+                return True
+    return False
 
 
 def _chain(error: BaseException) -> Iterator[BaseException]:
