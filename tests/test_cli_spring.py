@@ -223,3 +223,25 @@ def test_eval_spring_on_smartplay_games(game: str, tmp_path: Path, models: Model
         str(p[1].content).rsplit("\n\nThe actions you can take: ", 1)[0] for p in models.prompts
     }
     assert used == manuals
+
+
+def test_study_says_how_many_calls_it_can_make_and_takes_a_cap(  # type: ignore[no-untyped-def]
+    tmp_path: Path, models: Models, capsys
+) -> None:
+    document = tmp_path / "guide.md"
+    document.write_text("\n\n".join(f"Trees give wood, note {i}." for i in range(12)))
+    argv = ["study", str(document), "--model", "fake", "--no-cache", "-q"]
+    assert main([*argv, "--max-calls", "71"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"studying {document}: 12 paragraphs: 24 relevance calls, then up to 48 answer "
+        "calls: at most 72 model calls (none if this study is cached)\n"
+    )
+    assert "could make up to 72 model calls" in err and "more than the cap of 71" in err
+    assert models.prompts == []  # refused before any call
+    assert main([*argv, "--max-calls", "72", "--merge", "model"]) == 2
+    assert "up to 4 merge calls: at most 76" in capsys.readouterr().err
+    assert main([*argv, "--max-calls", "72"]) == 0
+    assert len(models.prompts) == 72
+    assert main([*argv, "--max-calls", "0"]) == 2
+    assert "--max-calls must be at least 1, got 0" in capsys.readouterr().err

@@ -3,8 +3,10 @@
 The study graph keeps the paragraphs a model finds relevant, asks SPRING's four game
 questions about each and merges the answers. The result is cached (SQLite, keyed by the
 document, the model and the settings), so a second study of the same document with the
-same model makes no call. The context goes to stdout or ``--output FILE``; pass that file
-to ``langgraph-games eval crafter --agent spring --context FILE``.
+same model makes no call. Before any call it prints how many model calls the study can
+make; ``--max-calls N`` refuses a study that could make more. The context goes to stdout
+or ``--output FILE``; pass that file to ``langgraph-games eval crafter --agent spring
+--context FILE``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,11 @@ from langgraph_games.cli._paths import output_file
 from langgraph_games.eval.running.contexts import DEFAULT_CACHE, game_document, study_document
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.games.registry import make
-from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY
+from langgraph_games.graphs.study.graph import (
+    DEFAULT_STUDY_CONCURRENCY,
+    read_document,
+    study_calls,
+)
 from langgraph_games.models.factory import load_chat_model
 
 __all__ = ["add_parser", "run"]
@@ -62,6 +68,14 @@ def add_parser(sub: Any) -> None:
         help=f"model calls at once (default {DEFAULT_STUDY_CONCURRENCY}; lower it for a "
         "rate-limited endpoint)",
     )
+    parser.add_argument(
+        "--max-calls",
+        type=int,
+        default=None,
+        metavar="N",
+        help="refuse, before any call, a study that could make more than N model calls "
+        "(the number it can make is printed first)",
+    )
     parser.add_argument("--output", "-o", default=None, help="write the context to FILE")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_model_flags(parser)
@@ -76,22 +90,27 @@ def run(args: argparse.Namespace) -> int:
         output_file("--cache", args.cache)
     if args.concurrency < 1:
         raise ValueError(f"--concurrency must be at least 1, got {args.concurrency}")
+    if args.max_calls is not None and args.max_calls < 1:
+        raise ValueError(f"--max-calls must be at least 1, got {args.max_calls}")
     game = make(args.game)
-    document: str | Path = Path(args.document) if args.document else game_document(game)
+    text = read_document(Path(args.document)) if args.document else game_document(game)
+    name = args.document or f"the {game.name} manual"
+    print(f"studying {name}: {study_calls(text, args.format, args.merge).describe()}",
+          file=sys.stderr)  # fmt: skip
     model = load_chat_model(args.model, **model_settings(args))
     studied = run_loop(
         study_document(
             model,
-            document,
+            text,
             game_name=game.name,
             cache=None if args.no_cache else args.cache,
             merge=args.merge,
             format=args.format,
             concurrency=args.concurrency,
             progress=not args.quiet,
+            max_calls=args.max_calls,
         )
     )
-    name = args.document or f"the {game.name} manual"
     print(f"studied {name}: {studied.summary()}", file=sys.stderr)
     if args.output:
         out = Path(args.output)

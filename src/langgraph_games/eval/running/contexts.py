@@ -22,7 +22,11 @@ from langchain_core.outputs import LLMResult
 
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.study.documents import Format, StudyError, read_document
-from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY, create_study_graph
+from langgraph_games.graphs.study.graph import (
+    DEFAULT_STUDY_CONCURRENCY,
+    create_study_graph,
+    study_calls,
+)
 from langgraph_games.graphs.study.nodes import Merge
 
 __all__ = ["DEFAULT_CACHE", "Studied", "game_document", "read_context", "study_document"]
@@ -100,6 +104,7 @@ async def study_document(
     format: Format = "auto",
     concurrency: int | None = DEFAULT_STUDY_CONCURRENCY,
     progress: bool = False,
+    max_calls: int | None = None,
 ) -> Studied:
     """Study a document (text, or a path to read) into a context, through the cache.
 
@@ -112,19 +117,28 @@ async def study_document(
         format: ``auto``, ``latex``, ``markdown`` or ``text``.
         concurrency: At most this many model calls at once (``None``: no bound of the
             study's own; a bound set on the model's endpoint still applies).
-        progress: Count model calls on a progress bar (stderr).
+        progress: Count model calls on a progress bar (stderr), out of the most the study
+            can make.
+        max_calls: Refuse, before any call, a study that could make more model calls
+            than this (:func:`~langgraph_games.graphs.study.graph.study_calls`).
 
     Raises:
-        StudyError: The document cannot be read, is empty or has no paragraph, or
-            ``concurrency`` is not >= 1.
+        StudyError: The document cannot be read, is empty or has no paragraph,
+            ``concurrency`` is not >= 1, or the study could make more than ``max_calls``.
     """
     text = read_document(document) if isinstance(document, Path) else document
+    planned = study_calls(text, format, merge)
+    if max_calls is not None and planned.most > max_calls:
+        raise StudyError(
+            f"this study could make up to {planned.most} model calls ({planned.describe()}), "
+            f"more than the cap of {max_calls}: raise the cap or study a shorter document"
+        )
     callbacks: list[Any] = []
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(desc="study", unit="call", file=sys.stderr)
+        bar = tqdm(desc="study", unit="call", total=planned.most, file=sys.stderr)
         callbacks.append(_CallProgress(bar))
     graph_input = {"document": text, "format": format}
     config: Any = {"callbacks": callbacks}

@@ -40,6 +40,7 @@ Input: ``document`` (text) and optionally ``format`` (``auto``, ``latex``, ``mar
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -52,8 +53,10 @@ from langgraph_games.graphs.common.async_node import async_node
 from langgraph_games.graphs.common.llm import model_identity
 from langgraph_games.graphs.study import nodes
 from langgraph_games.graphs.study.documents import (  # re-exported: the study graph's helpers
+    Format,
     StudyError,
     context_blocks,
+    detect_format,
     read_document,
     split_paragraphs,
 )
@@ -82,6 +85,7 @@ __all__ = [
     "RELEVANCE_QUESTIONS",
     "STORE_NAMESPACE",
     "Merge",
+    "StudyCalls",
     "StudyError",
     "StudyInput",
     "StudyOutput",
@@ -89,7 +93,58 @@ __all__ = [
     "create_study_graph",
     "read_document",
     "split_paragraphs",
+    "study_calls",
 ]
+
+
+@dataclass(frozen=True)
+class StudyCalls:
+    """The model calls a study of a document makes, known before it starts.
+
+    Attributes:
+        paragraphs: Paragraphs of the document.
+        relevance: Relevance calls (every question about every paragraph).
+        answers: Most answer calls (every game question about every paragraph, if all
+            are relevant).
+        merges: Most merge calls (``merge="model"``: one per game question).
+    """
+
+    paragraphs: int
+    relevance: int
+    answers: int
+    merges: int
+
+    @property
+    def most(self) -> int:
+        """The most calls the study can make."""
+        return self.relevance + self.answers + self.merges
+
+    def describe(self) -> str:
+        """One line for people."""
+        merges = f" and up to {self.merges} merge calls" if self.merges else ""
+        return (
+            f"{self.paragraphs} paragraphs: {self.relevance} relevance calls, then up to "
+            f"{self.answers} answer calls{merges}: at most {self.most} model calls "
+            "(none if this study is cached)"
+        )
+
+
+def study_calls(document: str, format: Format = "auto", merge: Merge = "items") -> StudyCalls:
+    """The calls studying ``document`` makes with SPRING's questions (see :class:`StudyCalls`).
+
+    Raises:
+        StudyError: The document has no paragraph with words in it.
+    """
+    texts = split_paragraphs(document, detect_format(document) if format == "auto" else format)
+    if not texts:
+        raise StudyError("the document has no paragraph with words in it")
+    return StudyCalls(
+        paragraphs=len(texts),
+        relevance=len(texts) * len(RELEVANCE_QUESTIONS),
+        answers=len(texts) * len(GAME_QUESTIONS),
+        merges=len(GAME_QUESTIONS) if merge == "model" else 0,
+    )
+
 
 DEFAULT_STUDY_CONCURRENCY = 8
 """Model calls a study makes at once by default: enough to keep an endpoint busy, few
