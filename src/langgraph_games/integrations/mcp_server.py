@@ -113,7 +113,7 @@ def build_server(
         port: Port of the HTTP transport.
     """
     games = sessions if sessions is not None else GameSessions()
-    lobby = GameManager()
+    lobby = GameManager(bounded=True)
     server: FastMCP[Any] = FastMCP(
         "langgraph-games", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING"
     )

@@ -127,7 +127,7 @@ class GameSessions:
         """
         with self._lock:
             self._check_room(owner)
-        manager = GameManager()
+        manager = GameManager(bounded=True)  # clients choose opponents: cap their search
         text = manager.start(game, seat=seat, opponent=opponent, seed=seed, options=options)
         with self._lock:
             self._check_room(owner)  # another start may have taken the last place meanwhile

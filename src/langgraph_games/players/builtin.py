@@ -54,6 +54,11 @@ class MinimaxSettings(PlayerSettings):
         "Checkers, 3 for Othello)",
     )
     seed: int = Field(0, description="seed of the tie-breaking shuffle of equal moves")
+    max_nodes: int | None = Field(
+        None,
+        description="most positions one decision may visit (default: no bound; then the "
+        "search deepens ply by ply and plays the deepest finished result)",
+    )
 
 
 class Match2GreedySettings(PlayerSettings):

@@ -5,6 +5,12 @@ where the same player moves twice in a row (Othello passes, Checkers multi-jumps
 handled because each node maximises or minimises by who is to move there. Without a
 depth limit the search is exact (TicTacToe); otherwise leaves are scored by the game's
 evaluation in :mod:`langgraph_games.players.evaluation`.
+
+With a node budget (``max_nodes``; servers set one, see
+:mod:`langgraph_games.players.budget`) the search deepens one ply at a time and plays the
+best move of the deepest search that finished within the budget, so a decision's work is
+bounded whatever depth was asked for. Counting nodes rather than seconds keeps the choice
+the same on a fast or a busy machine.
 """
 
 from __future__ import annotations
@@ -29,6 +35,10 @@ DEFAULT_DEPTHS: dict[str, int | None] = {
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
+class _OutOfBudget(Exception):
+    """A deepening step ran out of its node budget (its partial result is dropped)."""
+
+
 class MinimaxPlayer(SearchPlayer):
     """Alpha-beta search to a fixed depth (or to the end of the game).
 
@@ -43,9 +53,11 @@ class MinimaxPlayer(SearchPlayer):
             game's evaluator.
         seed: Seed of the tie-breaking shuffle.
         name: Label in results tables.
+        max_nodes: Most positions one decision may visit (``None``: no bound). With a
+            bound, the search deepens ply by ply and plays the deepest finished result.
 
     Raises:
-        ValueError: ``depth`` is not positive.
+        ValueError: ``depth`` or ``max_nodes`` is not positive.
 
     Example:
         >>> from langgraph_games import GameSession
@@ -63,18 +75,27 @@ class MinimaxPlayer(SearchPlayer):
         evaluator: Evaluator | None = None,
         seed: int = 0,
         name: str = "minimax",
+        max_nodes: int | None = None,
     ) -> None:
         if depth is not None and depth <= 0:
             raise ValueError(f"minimax depth must be a positive number of plies, got {depth}")
+        if max_nodes is not None and max_nodes <= 0:
+            raise ValueError(f"minimax max_nodes must be a positive number, got {max_nodes}")
         self.depth = depth
+        self.max_nodes = max_nodes
         self.evaluator = evaluator
         self.seed = seed
         self.name = name
         self.nodes = 0
+        self._budget: int | None = None
+        self._last_count = -1
 
     def describe(self) -> dict[str, Any]:
-        """``{"kind": "minimax", "depth": ..., "seed": ...}``."""
-        return {"kind": "minimax", "depth": self.depth, "seed": self.seed}
+        """``{"kind": "minimax", "depth": ..., "seed": ...}`` (and ``max_nodes`` when set)."""
+        described: dict[str, Any] = {"kind": "minimax", "depth": self.depth, "seed": self.seed}
+        if self.max_nodes is not None:
+            described["max_nodes"] = self.max_nodes
+        return described
 
     def _settings(self, game: Game[Any]) -> tuple[int | None, Evaluator | None]:
         if game.simultaneous or game.num_players != 2:
@@ -98,8 +119,34 @@ class MinimaxPlayer(SearchPlayer):
             return Decision(action=None, status=ParseStatus.FALLBACK)
         derive_rng("minimax", self.seed, state.seed, state.turn, root).shuffle(actions)
         self.nodes = 0
-        table: dict[GameState, tuple[int, float, int]] = {}
         limit = depth if depth is not None else 10_000
+        info: dict[str, Any] = {"depth": depth}
+        if self.max_nodes is None:
+            best_action, best_value = self._root(game, state, root, actions, limit, evaluator)
+        else:
+            best_action, best_value, reached = self._deepening(
+                game, state, root, actions, limit, evaluator
+            )
+            info["searched_depth"] = reached
+        info.update(value=best_value, nodes=self.nodes)
+        return Decision(
+            action=best_action,
+            status=ParseStatus.OK,
+            latency_s=time.perf_counter() - start,
+            info=info,
+        )
+
+    def _root(
+        self,
+        game: Game[Any],
+        state: GameState,
+        root: int,
+        actions: list[str],
+        limit: int,
+        evaluator: Evaluator | None,
+    ) -> tuple[str, float]:
+        """One alpha-beta search of ``limit`` plies: the best root action and its value."""
+        table: dict[GameState, tuple[int, float, int]] = {}
         best_action, best_value = actions[0], -math.inf
         alpha, beta = -math.inf, math.inf
         for action in actions:
@@ -108,12 +155,39 @@ class MinimaxPlayer(SearchPlayer):
             if value > best_value:
                 best_action, best_value = action, value
             alpha = max(alpha, value)
-        return Decision(
-            action=best_action,
-            status=ParseStatus.OK,
-            latency_s=time.perf_counter() - start,
-            info={"value": best_value, "nodes": self.nodes, "depth": depth},
-        )
+        return best_action, best_value
+
+    def _deepening(
+        self,
+        game: Game[Any],
+        state: GameState,
+        root: int,
+        actions: list[str],
+        limit: int,
+        evaluator: Evaluator | None,
+    ) -> tuple[str, float, int]:
+        """Search 1, 2, ... ``limit`` plies within ``max_nodes``; the deepest finished result.
+
+        A depth that runs out of budget is dropped (the first always finishes: its result
+        is the floor); the search also stops once a depth visits no node deeper than the
+        last (the game ended everywhere: deeper plies change nothing).
+        """
+        best_action, best_value, reached = actions[0], -math.inf, 0
+        self._budget = self.max_nodes
+        try:
+            for plies in range(1, limit + 1):
+                before = self.nodes
+                best_action, best_value = self._root(game, state, root, actions, plies, evaluator)
+                reached = plies
+                if plies > 1 and self.nodes - before == self._last_count:
+                    break
+                self._last_count = self.nodes - before
+        except _OutOfBudget:
+            pass
+        finally:
+            self._budget = None
+            self._last_count = -1
+        return best_action, best_value, reached
 
     def _search(
         self,
@@ -128,6 +202,8 @@ class MinimaxPlayer(SearchPlayer):
         table: dict[GameState, tuple[int, float, int]],
     ) -> float:
         self.nodes += 1
+        if self._budget is not None and self.nodes > self._budget and depth > 0:
+            raise _OutOfBudget
         acting = game.current_players(state)
         if not acting:
             outcome = game.returns(state)[root]

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from langgraph_games.games.errors import GameError
 from langgraph_games.games.registry import list_games
 from langgraph_games.games.session import GameSession
+from langgraph_games.players.budget import within_budget
 from langgraph_games.players.errors import PlayerSpecError
 from langgraph_games.players.registry import make_player
 from langgraph_games.tools.game_tools import GameToolkit, _validation_message
@@ -47,8 +48,15 @@ class StartArgs(BaseModel):
 class GameManager:
     """One agent's lobby and its current game (one session at a time)."""
 
-    def __init__(self) -> None:
+    def __init__(self, bounded: bool = False) -> None:
+        """Hold no game yet.
+
+        Args:
+            bounded: Cap the opponents' search work (:func:`~langgraph_games.players.
+                budget.within_budget`): for a server playing for clients it does not control.
+        """
         self.toolkit: GameToolkit | None = None
+        self.bounded = bounded
 
     @property
     def session(self) -> GameSession | None:
@@ -82,6 +90,8 @@ class GameManager:
             session = GameSession(game, seed=seed, **(options or {}))
             others = [p for p in range(session.game.num_players) if p != seat]
             players = {p: make_player(opponent, seed=seed) for p in others}
+            if self.bounded:
+                players = {p: within_budget(player) for p, player in players.items()}
             toolkit = GameToolkit(session, seat, players, typed=False)
         except (GameError, PlayerSpecError, ValueError, TypeError) as exc:
             raise ToolException(f"Could not start {game!r}: {exc}") from exc

@@ -7,6 +7,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,13 @@ from langgraph_games.eval.running.records import load_results
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.serve.app import PlayServer, check_host
 from langgraph_games.eval.serve.matches import MatchError, MatchTable
+from langgraph_games.eval.serve.opponents import Opponents
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
+from langgraph_games.players import registry
+from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, SearchPlayer
+from langgraph_games.players.budget import SERVED_MAX_NODES
+from langgraph_games.players.entry import PlayerEntry
 from serve_support import Client
 from support import install_scripted_strategies
 
@@ -236,3 +242,72 @@ def test_the_serve_command_prints_its_url_serves_the_page_and_stops_on_ctrl_c(
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+class _Held(SearchPlayer):
+    """A search player that thinks until the test lets it go."""
+
+    name = "held"
+
+    def __init__(self, release: threading.Event, started: threading.Event) -> None:
+        self.release, self.started = release, started
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "held"}
+
+    def decide(self, request: DecisionRequest) -> Decision:
+        self.started.set()
+        assert self.release.wait(60)
+        return Decision(action=request.legal_actions[0], status=ParseStatus.OK)
+
+
+def test_a_thinking_search_player_does_not_hold_other_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release, started = threading.Event(), threading.Event()
+    players = registry.PLAYERS.copy()
+    players.register(PlayerEntry(name="held", build=lambda _: _Held(release, started),
+                                 description="held"))  # fmt: skip
+    monkeypatch.setattr(registry, "PLAYERS", players)
+    server = PlayServer(MatchTable(tmp_path, opponents=Opponents(["held", "random"])), port=0)
+    server.start()
+    try:
+        client = Client(server.url, server.token)
+        slow: dict[str, Any] = {}
+
+        def start_held() -> None:  # the agent moves first and thinks
+            slow["reply"] = client(
+                "POST", "/api/matches", {"game": "tictactoe", "opponent": "held", "human_seat": 1}
+            )
+
+        waiting = threading.Thread(target=start_held)
+        waiting.start()
+        assert started.wait(60)
+        # While it thinks, another match starts and plays on the same server.
+        status, other = client("POST", "/api/matches", {"game": "tictactoe", "opponent": "random"})
+        assert status == 201 and other["your_turn"]
+        assert client("POST", f"/api/matches/{other['match_id']}/move", {"move": "(1,1)"})[0] == 200
+        release.set()
+        waiting.join(60)
+        assert slow["reply"][0] == 201 and slow["reply"][1]["agent"]["action"] == "(0,0)"
+    finally:
+        release.set()
+        server.close()
+
+
+def test_served_search_players_are_bounded(tmp_path: Path) -> None:
+    table = MatchTable(tmp_path, opponents=Opponents(["minimax:depth=30"]))
+    server = PlayServer(table, port=0)
+    server.start()
+    try:
+        client = Client(server.url, server.token)
+        status, match = client(
+            "POST", "/api/matches", {"game": "othello", "opponent": "minimax:depth=30",
+                                     "human_seat": 1},
+        )  # fmt: skip
+        assert status == 201, match
+        [record] = [m for m in table.matches.values()]
+        info = record.run["trajectory"][0]["decisions"]["0"]["attempts"][0]["info"]
+        assert info["nodes"] <= SERVED_MAX_NODES + 64 and info["searched_depth"] < 30
+    finally:
+        server.close()

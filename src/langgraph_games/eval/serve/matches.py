@@ -38,11 +38,13 @@ from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.graphs.human.player import HumanPlayer, read_human_move
-from langgraph_games.players.base import Player
+from langgraph_games.players.base import Decision, DecisionRequest, Player, SearchPlayer
+from langgraph_games.players.budget import within_budget
 from langgraph_games.players.registry import player_entries
 
 __all__ = [
     "GRID_GAMES",
+    "InThread",
     "Match",
     "MatchError",
     "MatchTable",
@@ -56,6 +58,27 @@ GRID_GAMES: dict[str, tuple[int, int, bool]] = {
 }
 """Games drawn as a clickable grid: ``(rows, cols, row 0 at the bottom)``; ``board`` is
 row-major. Other games get a button per legal move."""
+
+
+class InThread(Player):
+    """A search player whose decisions run in a worker thread, off the server's loop.
+
+    Args:
+        inner: The search player (its work bounded by :func:`~langgraph_games.players.
+            budget.within_budget`).
+    """
+
+    def __init__(self, inner: SearchPlayer) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    async def adecide(self, request: DecisionRequest) -> Decision:
+        """``inner.decide`` in a worker thread."""
+        return await asyncio.to_thread(self.inner.decide, request)
+
+    def describe(self) -> dict[str, Any]:
+        """The inner player's description."""
+        return self.inner.describe()
 
 
 class MatchError(ValueError):
@@ -392,6 +415,8 @@ class MatchTable:
             raise MatchError(str(exc), status=403, opponents=self.opponents.offered()) from exc
         recipe = resolve(offered, self.models)
         agent = await asyncio.to_thread(recipe.build, game, seed=seed * 10 + 1 - seat)
+        if isinstance(agent, SearchPlayer):  # bounded work, off the loop other matches use
+            agent = InThread(within_budget(agent))
         if agent.interactive:
             raise MatchError(f"{opponent!r} asks a person too; pick an agent to play against")
         await asyncio.to_thread(check_models, [recipe])
