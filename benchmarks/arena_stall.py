@@ -1,17 +1,21 @@
 """The longest event-loop stall while arena matches play against a faulty model.
 
-Usage: python benchmarks/arena_stall.py [--matches 8] [--game connect4] [--sizes-kb 1000 5000]
+Usage: python benchmarks/arena_stall.py [--matches 8] [--games connect4 othello texas_holdem]
+       [--runs 5] [--sizes-kb 1000 5000]
 
 N matches run at once through the arena's executor (``run_jobs``: players built from
 specs, episodes, records appended to a results file), every seat played by the GAMEBoT
 agent on a model that misbehaves: of its calls, 30% time out (after a short wait), 10%
-fail with a server error, 10% return nothing, 15% return an enormous reply (1 to 5 MB
-of digits, brackets, tags and words, made before the run) and the rest play the first
-legal move. A heartbeat
-task on the same loop sleeps 5 ms at a time and times each sleep: what it oversleeps is
-a stall, time during which no other match could make progress. The figures are the
-longest stall, the 99th percentile and how many stalls exceeded 100 ms, next to the
-baseline of the same run with the enormous replies replaced by valid ones.
+fail with a server error, 10% return nothing, 15% return a hostile reply and the rest
+play the first legal move. Hostile replies are made before the run: enormous ones (1 to
+5 MB of digits, brackets, tags and words: over the reply cap, so never read) and the
+worst shapes of the reader fuzz suite cut just under the cap (200,000 characters:
+read whole). A heartbeat task on the same loop sleeps 5 ms at a time and times each
+sleep: what it oversleeps is a stall, time during which no other match could make
+progress. Each game is run ``--runs`` times with different seeds; the figures are the
+longest stall, the 99th percentile and how many stalls exceeded 100 ms, per run and the
+worst over the runs, next to the baseline of the same runs with the hostile replies
+replaced by valid ones.
 """
 
 from __future__ import annotations
@@ -28,17 +32,20 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import PrivateAttr
 
 from _common import machine, percentile, table
+from fuzz.replies import LARGE
 from langgraph_games.eval.running.executor import Job, run_jobs
 from langgraph_games.eval.running.players import ModelPool, resolve
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
+from langgraph_games.models.messages import MAX_REPLY_CHARS
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
 _PIECES = (
@@ -164,42 +171,59 @@ async def run(game_id: str, matches: int, seed: int, enormous: list[str]) -> dic
     }
 
 
+def hostile_pool(seed: int, sizes_kb: Sequence[int]) -> list[str]:
+    """The hostile replies of a run: enormous ones and the fuzz shapes just under the cap."""
+    rng = random.Random(seed)
+    pool = [enormous_reply(rng, kb * 1000) for kb in sizes_kb]
+    return pool + [text[: MAX_REPLY_CHARS - 1] for text in LARGE.values()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=8)
-    parser.add_argument("--game", default="connect4")
+    parser.add_argument("--games", nargs="+", default=["connect4", "othello", "texas_holdem"])
+    parser.add_argument("--runs", type=int, default=5, help="runs per game (seeds seed..)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--sizes-kb",
         type=int,
         nargs="+",
-        default=[1000, 2000, 3000, 4000, 5000],
-        help="sizes of the enormous replies, in kB (default 1 to 5 MB)",
+        default=[1000, 5000],
+        help="sizes of the enormous replies, in kB (default 1 and 5 MB)",
     )
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    pool = [enormous_reply(rng, kb * 1000) for kb in args.sizes_kb]
+    pool = hostile_pool(args.seed, args.sizes_kb)
     rows = []
-    for label, enormous in (("no enormous replies (baseline)", []), ("faulty model", pool)):
-        figures = asyncio.run(run(args.game, args.matches, args.seed, enormous))
-        rows.append(
-            [
-                label,
-                f"{figures['played']:.0f} ({figures['errors']:.0f} errors)",
-                f"{figures['calls']:.0f}",
-                f"{figures['seconds']:.1f}",
-                f"{1000 * figures['max']:.0f}",
-                f"{1000 * figures['p99']:.1f}",
-                f"{figures['over100']:.0f}",
-            ]
-        )
-    sizes = ", ".join(f"{kb:,} kB" for kb in args.sizes_kb)
+    worst = {"baseline": 0.0, "hostile": 0.0}
+    for game in args.games:
+        for run_number in range(args.runs):
+            seed = args.seed + run_number
+            for label, hostile in (("baseline", []), ("hostile", pool)):
+                figures = asyncio.run(run(game, args.matches, seed, hostile))
+                worst[label] = max(worst[label], figures["max"])
+                rows.append(
+                    [
+                        game,
+                        seed,
+                        label,
+                        f"{figures['played']:.0f} ({figures['errors']:.0f} errors)",
+                        f"{figures['calls']:.0f}",
+                        f"{figures['seconds']:.1f}",
+                        f"{1000 * figures['max']:.0f}",
+                        f"{1000 * figures['p99']:.1f}",
+                        f"{figures['over100']:.0f}",
+                    ]
+                )
     print(
-        f"Event-loop stalls, {args.matches} {args.game} matches at once, enormous replies "
-        f"of {sizes} ({machine()})\n"
+        f"Event-loop stalls, {args.matches} matches at once, {args.runs} runs per game; "
+        f"hostile replies: {len(pool)} ({machine()})\n"
     )
-    headers = ["model", "matches", "calls", "seconds", "max stall ms", "p99 ms", "stalls>100ms"]
-    print(table(headers, rows))
+    headers = ["game", "seed", "model", "matches", "calls", "seconds", "max stall ms"]
+    print(table([*headers, "p99 ms", "stalls>100ms"], rows))
+    print(
+        f"\nworst stall over every run: {1000 * worst['hostile']:.0f} ms with hostile replies, "
+        f"{1000 * worst['baseline']:.0f} ms without"
+    )
 
 
 if __name__ == "__main__":
