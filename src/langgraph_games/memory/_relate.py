@@ -77,13 +77,7 @@ def _attach(
     detail: str,
 ) -> None:
     source = Source.of(candidate, relation, None if similarity is None else round(similarity, 4))
-    change = Change(
-        round=candidate.round,
-        action=relation.value,
-        other=candidate.id,
-        level=candidate.level,
-        detail=detail,
-    )
+    change = Change.of(candidate, relation.value, detail)
     w._save(
         state,
         [
@@ -121,13 +115,7 @@ def _refusal(retired: Truth, candidate: Candidate, state: State) -> str | None:
 
 
 def _refuse(w: Relating, state: State, retired: Truth, candidate: Candidate, why: str) -> str:
-    change = Change(
-        round=candidate.round,
-        action="refused",
-        other=candidate.id,
-        level=candidate.level,
-        detail=why,
-    )
+    change = Change.of(candidate, "refused", why)
     w._save(state, [retired.changed(change)])
     return f"refused: {why}"
 
@@ -161,12 +149,8 @@ def _lose(
     """The candidate lost: it is recorded as retired, the incumbent keeps its place."""
     lost = _contest_evidence(contest, candidate, incumbent.id, for_candidate=True)
     if revived is not None:
-        change = Change(
-            round=candidate.round,
-            action="contest-lost",
-            other=candidate.id,
-            level=candidate.level,
-            detail=f"lost again to {incumbent.id}: {contest.detail}",
+        change = Change.of(
+            candidate, "contest-lost", f"lost again to {incumbent.id}: {contest.detail}"
         )
         loser = revived.changed(change, evidence=[*revived.evidence, lost])
     else:
@@ -204,13 +188,7 @@ def _retire(truth: Truth, by: Truth, round_: int, action: str, detail: str) -> T
 
 
 def _revive(revived: Truth, candidate: Candidate, detail: str) -> Truth:
-    change = Change(
-        round=candidate.round,
-        action="restored",
-        other=candidate.id,
-        level=candidate.level,
-        detail=detail,
-    )
+    change = Change.of(candidate, "restored", detail)
     return revived.changed(
         change,
         status=TruthStatus.ACTIVE,

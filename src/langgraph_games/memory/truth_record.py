@@ -214,6 +214,17 @@ class Change(_Record):
     context: str | None = None
     before: dict[str, Any] | None = None
 
+    @classmethod
+    def of(cls, candidate: Proposed, action: str, detail: str = "") -> Change:
+        """A change a candidate makes: its round, its id and its level recorded."""
+        return cls(
+            round=candidate.round,
+            action=action,
+            other=candidate.id,
+            level=candidate.level,
+            detail=detail,
+        )
+
 
 STATUS_FIELDS = ("status", "superseded_by", "superseded_round")
 """The fields a status change sets (and an undo restores)."""

@@ -236,15 +236,7 @@ class TruthWeaver:
             metrics=dict(candidate.metrics),
             provenance=[Source.of(candidate)],
             evidence=list(candidate.evidence),
-            history=[
-                Change(
-                    round=candidate.round,
-                    action="created",
-                    other=candidate.id,
-                    level=candidate.level,
-                    detail=detail,
-                )
-            ],
+            history=[Change.of(candidate, "created", detail)],
         )
 
     def insert(
