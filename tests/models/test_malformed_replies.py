@@ -12,7 +12,6 @@ import pytest
 from langchain_core.messages import HumanMessage
 from langchain_openai import ChatOpenAI
 
-import langgraph_games.models.retry as retry_module
 from endpoint_support import Endpoint
 from langgraph_games.models.errors import ModelCallError
 from langgraph_games.models.retry import ainvoke_with_retry, invoke_with_retry, is_malformed_reply
@@ -30,35 +29,23 @@ MALFORMED = [
 ]  # fmt: skip
 
 
-@pytest.fixture
-def no_waiting(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    waits: list[float] = []
-
-    async def asleep(seconds: float) -> None:
-        waits.append(seconds)
-
-    monkeypatch.setattr(retry_module, "_sleep", waits.append)
-    monkeypatch.setattr(retry_module, "_asleep", asleep)
-    return waits
-
-
 def client(endpoint: Endpoint) -> ChatOpenAI:
     return ChatOpenAI(model="gpt-x", api_key="k", base_url=endpoint.url, max_retries=0)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("name", "kind", "body"), MALFORMED, ids=[m[0] for m in MALFORMED])
 async def test_a_malformed_answer_is_retried_and_the_next_good_one_is_the_reply(
-    endpoint: Endpoint, no_waiting: list[float], name: str, kind: str, body: bytes
+    endpoint: Endpoint, slept: list[float], name: str, kind: str, body: bytes
 ) -> None:
     endpoint.bodies = [(200, kind, body)]
     reply = await ainvoke_with_retry(client(endpoint), [HumanMessage("hi")], attempts=3)
-    assert reply.content == "(0,0)" and len(no_waiting) == 1
+    assert reply.content == "(0,0)" and len(slept) == 1
     endpoint.bodies = [(200, kind, body)]
     assert invoke_with_retry(client(endpoint), [HumanMessage("hi")]).content == "(0,0)"
 
 
 async def test_an_endpoint_that_keeps_answering_badly_fails_the_call_after_its_attempts(
-    endpoint: Endpoint, no_waiting: list[float]
+    endpoint: Endpoint, slept: list[float]
 ) -> None:
     endpoint.bodies = [(200, "text/html", b"<html>maintenance</html>")] * 3
     with pytest.raises(ModelCallError) as caught:

@@ -24,7 +24,6 @@ from langgraph_games.models import (
     set_rate_limit,
 )
 from langgraph_games.models import ratelimit as ratelimit_module
-from langgraph_games.models import retry as retry_module
 from langgraph_games.models.retry import (
     RetryWait,
     ainvoke_with_retry,
@@ -50,20 +49,6 @@ class StatusError(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(f"status {status}")
         self.status_code = status
-
-
-@pytest.fixture
-def slept(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """Replace the retry path's sleeps and clock: record waits, never wait."""
-    waits: list[float] = []
-
-    async def asleep(seconds: float) -> None:
-        waits.append(seconds)
-
-    monkeypatch.setattr(retry_module, "_sleep", waits.append)
-    monkeypatch.setattr(retry_module, "_asleep", asleep)
-    monkeypatch.setattr(retry_module, "_clock", lambda: NOW)
-    return waits
 
 
 def model(*responses: Any) -> ScriptedChatModel:
