@@ -29,7 +29,8 @@ def schema_grammar(schema: dict[str, Any]) -> str:
 
     Covers what our schemas use: objects (every property, in order), strings (at most
     ``maxLength`` characters, default 200; no quotes, backslashes or control characters
-    inside), string enums and arrays of them (at most ``maxItems`` items, default 8).
+    inside), string enums and arrays of them (``minItems`` to ``maxItems`` items, default
+    0 to 8).
     Bounds keep a small model from writing one string until its token limit runs out.
 
     Raises:
@@ -60,8 +61,11 @@ def schema_grammar(schema: dict[str, Any]) -> str:
             return f'"\\"" [^"\\\\\\x00-\\x1f]{{0,{int(node.get("maxLength", 200))}}} "\\""'
         if kind == "array":
             item = of(node["items"])
+            least = int(node.get("minItems", 0))
             more = max(0, int(node.get("maxItems", 8)) - 1)
-            return rule(f'"[" ws ({item} ws ("," ws {item} ws){{0,{more}}})? "]"')
+            repeat = f'("," ws {item} ws){{{max(0, least - 1)},{more}}}'
+            body = f"{item} ws {repeat}"
+            return rule(f'"[" ws {body} "]"' if least else f'"[" ws ({body})? "]"')
         if kind == "object":
             parts = [
                 f'{literal(key)} ws ":" ws {of(value)}'
@@ -94,9 +98,10 @@ def json_schema_model(model: BaseChatModel, schema: dict[str, Any], name: str) -
 
 
 def _unbounded(node: Any) -> Any:
-    """``node`` without ``maxLength``/``maxItems`` (strict ``response_format`` refuses them)."""
+    """``node`` without length bounds (a strict ``response_format`` refuses them)."""
     if isinstance(node, dict):
-        return {k: _unbounded(v) for k, v in node.items() if k not in ("maxLength", "maxItems")}
+        bounds = ("maxLength", "maxItems", "minItems")
+        return {k: _unbounded(v) for k, v in node.items() if k not in bounds}
     if isinstance(node, list):
         return [_unbounded(v) for v in node]
     return node

@@ -43,6 +43,7 @@ __all__ = [
     "read_typed_reflection",
     "read_types",
     "type_items",
+    "types_schema",
 ]
 
 _KINDS = ["advice", "observation"]
@@ -82,6 +83,12 @@ TYPES_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 """The JSON schema of a typing reply: one type per item, in order."""
+
+def types_schema(count: int) -> dict[str, Any]:
+    """:data:`TYPES_SCHEMA` for exactly ``count`` items (a grammar then writes that many)."""
+    types = {**TYPES_SCHEMA["properties"]["types"], "minItems": count, "maxItems": count}
+    return {**TYPES_SCHEMA, "properties": {"types": types}}
+
 
 _TYPE_SYSTEM = (
     "You sort notes an AI coach wrote about a game of {game}. A note is advice when it "
@@ -192,7 +199,7 @@ async def type_items(
         f'Answer with one JSON object: {{"types": [{len(items)} values, each "advice" or '
         '"observation"]}'
     )
-    held = json_schema_model(model, TYPES_SCHEMA, "lesson_types")
+    held = json_schema_model(model, types_schema(len(items)), "lesson_types")
     messages = [SystemMessage(_TYPE_SYSTEM.format(game=game)), HumanMessage(user)]
     reply, usage = await ainvoke_measured(held, messages, config)
     types = read_types(reply_text(reply), len(items))
