@@ -158,7 +158,7 @@ def rounds_table(records: Sequence[RoundLine]) -> str:
     for name, rows in round_rows(records).items():
         for r in rows:
             counts = woven(r) if "truths_added" in r else {}
-            reverted = r.get("truths_reverted")
+            reverted: int | str | None = r.get("truths_reverted")
             if reverted is None and "reverted" in r:
                 reverted = "yes" if r["reverted"] else "no"
             body.append(

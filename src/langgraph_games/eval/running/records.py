@@ -13,14 +13,19 @@ line from a crashed run is skipped with its line number), :func:`load_results` s
   by hand) are kept;
 - records that do not fit their kind's type (malformed): each line is validated once,
   here, against :data:`MatchLine`, :data:`EpisodeLine`, :data:`RoundLine` or
-  :data:`FailedLine` (a pydantic ``TypeAdapter`` in strict mode); readers below this
-  boundary index the keys those types require.
+  :data:`FailedLine` (a pydantic ``TypeAdapter`` in strict mode), and a finished match or
+  episode also against itself (:func:`validate_line`: one return per seat of its game, as
+  many seats and seat counters as returns, winners and seat keys that are seats, scored
+  answers with their counts); readers below this boundary index the keys those types
+  require and the seats the returns have.
 
 The types say what every line of a kind holds (what reports rely on) as required keys,
 and what the writers add as ``NotRequired`` keys, typed: hand-made files and files of
 earlier versions hold only the required keys, and still read.
 
-Every set-aside group becomes one note naming the file, the lines and the reason.
+Every set-aside group becomes one note naming the file, the lines and the reason; a value
+taken from the file (a kind, a game id, a spec hash) is quoted and cut to 60 characters,
+so a note is one line whatever the file holds.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from langgraph_games.graphs.episode.records import (
 
 __all__ = [
     "KINDS",
+    "NOTE_VALUE_CHARS",
     "EpisodeLine",
     "EpisodeResultLine",
     "FailedLine",
@@ -60,13 +66,77 @@ __all__ = [
     "ResultsLine",
     "RoundLine",
     "RunFields",
+    "ScoreLine",
+    "SeatCountersLine",
     "is_failed",
+    "line_numbers",
     "load_results",
+    "shown",
     "validate_line",
 ]
 
 KINDS = ("match", "episode", "round")
 """Record kinds reports know: arena matches, evaluation episodes, training rounds."""
+
+
+NOTE_VALUE_CHARS = 60
+"""The most characters of a value from a file (a kind, an id, a key) a note shows."""
+
+
+def shown(value: object, limit: int = NOTE_VALUE_CHARS) -> str:
+    r"""A value from a file as a note quotes it: ``repr``, cut to ``limit`` characters.
+
+    The quote is one line of printable text whatever the value holds (newlines, U+2028,
+    NUL, megabyte strings), so notes and one-line errors stay one line.
+
+    Example:
+        >>> print(shown("spec\u2028hash"), shown("m" * 100, 12))
+        'spec\u2028hash' 'mmmmmmmm...
+    """
+    text = ascii(value) if not isinstance(value, str) or not value.isprintable() else repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class SeatCountersLine(TypedDict, total=False):
+    """A seat's counters in a line's ``result.players`` (the loop's ``SeatCounters``).
+
+    Every counter is optional: the set grew over versions (``defaulted``,
+    ``ambiguous_answers``) and hand-made lines may hold none, so readers take a missing
+    counter as 0; a counter that is there has its type.
+    """
+
+    decisions: int
+    first_try_valid: int
+    invalid_answers: int
+    ambiguous_answers: int
+    retries: int
+    fallbacks: int
+    defaulted: int
+    model_calls: int
+    input_tokens: int
+    output_tokens: int
+    latency_s: float
+
+
+class ScoreLine(TypedDict):
+    """A scored intermediate answer in a trajectory (``SubproblemScore.to_dict``).
+
+    I aggregates ``tp``, ``fp`` and ``fn`` (F1 subproblems) or ``correct`` (accuracy ones)
+    per subproblem ``index``.
+    """
+
+    index: int
+    correct: bool
+    tp: int
+    fp: int
+    fn: int
+    tn: NotRequired[int]
+    answered: NotRequired[bool]
+    parsed: NotRequired[Any]
+    truth: NotRequired[Any]
+    value: NotRequired[float | None]
+    metric: NotRequired[str]
+    scored: NotRequired[bool]
 
 
 class _Result(TypedDict):
@@ -82,18 +152,16 @@ class ResultLine(_Result):
     """An episode's ``result`` in a match line.
 
     The loop's :class:`~langgraph_games.graphs.episode.records.EpisodeResult`; ratings and
-    tables need ``returns`` and ``players``. A seat's counters are read as a mapping: the set of
-    counters grew over versions (``defaulted``, ``ambiguous_answers``), and older files
-    must still read.
+    tables need ``returns`` and ``players``, one :data:`SeatCountersLine` per seat.
     """
 
-    players: list[dict[str, Any]]
+    players: list[SeatCountersLine]
 
 
 class EpisodeResultLine(_Result):
     """An episode's ``result`` in an episode line (tables need only ``returns``)."""
 
-    players: NotRequired[list[dict[str, Any]]]
+    players: NotRequired[list[SeatCountersLine]]
 
 
 class _Played(TypedDict):
@@ -190,6 +258,12 @@ class RoundLine(TypedDict):
     truths_added: NotRequired[int]
     truths_merged: NotRequired[int]
     duplicates: NotRequired[int]
+    same_meaning: NotRequired[int]
+    supported: NotRequired[int]
+    superseded: NotRequired[int]
+    refined: NotRequired[int]
+    refused: NotRequired[int]
+    truths_reverted: NotRequired[int]
     truths_active: NotRequired[int]
     decision: NotRequired[str]
     evaluated: NotRequired[bool]
@@ -260,21 +334,77 @@ _TYPES: dict[str, type[Any]] = {
     "error": FailedLine,
 }
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {key: TypeAdapter(t) for key, t in _TYPES.items()}
+_SCORE = TypeAdapter(ScoreLine)
 
 
 def validate_line(record: dict[str, Any]) -> ResultsLine:
     """Check one line of a known kind against its type; returns the line itself.
 
+    A finished match or episode is also checked against itself: one return per seat of
+    its game (when the game is registered), as many ``seats`` and ``result.players`` as
+    returns, winners, a forfeit and a human seat that are seats, trajectory decisions
+    keyed by seats, and every scored answer a :data:`ScoreLine`.
+
     Raises:
-        ValueError: The line does not fit its kind's type. The message is
-            ``"<kind> record without <keys>"`` (a missing nested record is named by its
-            required keys, e.g. ``result.returns, result.players``) and/or ``"with <key>
-            <problem>"``, the first few of each.
+        ValueError: The line is of no known kind, or does not fit its kind's type. The
+            message is ``"<kind> record without <keys>"`` (a missing nested record is named
+            by its required keys, e.g. ``result.returns, result.players``) and/or ``"with
+            <key> <problem>"``, the first few of each; or ``"<kind> record with <what does
+            not agree>"``.
     """
-    kind = str(record.get("kind"))
+    kind = record.get("kind")
     key = "error" if record.get("status") == "error" else kind
+    if not isinstance(key, str) or key not in _TYPES:
+        raise ValueError(f"record of unknown kind {shown(kind)} (known: {', '.join(KINDS)})")
     check_record(_ADAPTERS[key], _TYPES[key], record, f"{kind} record")
-    return cast("ResultsLine", record)
+    typed = cast("ResultsLine", record)
+    if typed["kind"] != "round" and not is_failed(typed):
+        _check_played(typed)
+    return typed
+
+
+def _check_played(record: MatchLine | EpisodeLine) -> None:
+    """What the types cannot say: the seats, returns, counters and trajectory agree."""
+    what = f"{record['kind']} record"
+    result = record["result"]
+    seats = len(result["returns"])
+    if seats == 0:
+        raise ValueError(f"{what} with no result.returns")
+    try:
+        game = game_class(record["game"])
+    except UnknownGameError:  # a game from elsewhere: load_results sets it aside by name
+        game = None
+    expected = seats if game is None else len(game.player_names)
+    played = result.get("record")
+    if game is not None and played is not None and not _same_game(game, played["game"]):
+        raise ValueError(
+            f"{what} of {record['game']} with result.record of {shown(played['game'])}"
+        )
+    if seats != expected:
+        raise ValueError(f"{what} with {seats} result.returns for a game of {expected} seat(s)")
+    named = record.get("seats")
+    if named is not None and len(named) != seats:
+        raise ValueError(f"{what} with {len(named)} seats and {seats} result.returns")
+    counters = result.get("players")
+    if counters and len(counters) != seats:
+        raise ValueError(f"{what} with {len(counters)} result.players and {seats} seats")
+    given: list[tuple[str, int | None]] = [("result.winners", w) for w in result.get("winners", [])]
+    given.append(("result.forfeit", result.get("forfeit")))
+    if record["kind"] == "match":
+        given.append(("human_seat", record.get("human_seat")))
+    for name, index in given:
+        if index is not None and not 0 <= index < seats:
+            raise ValueError(f"{what} with {name} {index}, not one of its {seats} seat(s)")
+    keys = {str(index) for index in range(seats)}
+    for number, step in enumerate(record.get("trajectory", [])):
+        for key, decision in step["decisions"].items():
+            if key not in keys:
+                raise ValueError(
+                    f"{what} with trajectory.{number}.decisions key {shown(key)}, not a seat"
+                )
+            scores = [*decision["scores"], *(s for a in decision["attempts"] for s in a["scores"])]
+            for score in scores:
+                check_record(_SCORE, ScoreLine, score, f"{what} with a score at step {number}")
 
 
 def is_failed(record: ResultsLine) -> TypeIs[FailedLine]:
@@ -337,10 +467,18 @@ class Loaded:
         return list(seen)
 
 
-def _lines(numbers: Sequence[int]) -> str:
-    shown = ", ".join(str(n) for n in numbers[:8])
+def _same_game(game: type[Any], game_id: str) -> bool:
+    try:
+        return game_class(game_id) is game
+    except UnknownGameError:
+        return False
+
+
+def line_numbers(numbers: Sequence[int]) -> str:
+    """``line 3``, ``lines 1, 2, 5`` or ``lines 1, ..., 8 and 4 more``, as notes name lines."""
+    listed = ", ".join(str(n) for n in numbers[:8])
     more = f" and {len(numbers) - 8} more" if len(numbers) > 8 else ""
-    return f"line{'s' if len(numbers) > 1 else ''} {shown}{more}"
+    return f"line{'s' if len(numbers) > 1 else ''} {listed}{more}"
 
 
 def _file_spec(path: Path, hashes: Iterable[str]) -> tuple[str | None, str]:
@@ -348,14 +486,20 @@ def _file_spec(path: Path, hashes: Iterable[str]) -> tuple[str | None, str]:
     if manifest.is_file():
         try:
             spec = json.loads(manifest.read_text(encoding="utf-8")).get("spec_hash")
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, RecursionError):
             spec = None
-        if spec:
-            return str(spec), "its manifest"
+        if isinstance(spec, str) and spec:
+            return spec, "its manifest"
     counts = Counter(hashes)
     if not counts:
         return None, ""
     return counts.most_common(1)[0][0], "most of its records"
+
+
+def _hash(value: str | None) -> str:
+    """A spec hash as written (hex), anything else quoted."""
+    text = str(value)
+    return text if text.isalnum() and len(text) <= NOTE_VALUE_CHARS else shown(text)
 
 
 def _registered(game_id: str) -> bool:
@@ -393,9 +537,9 @@ def load_results(
         spec, spec_from = _file_spec(
             path,
             (
-                str(r["spec_hash"])
+                r["spec_hash"]
                 for _, r in rows
-                if r.get("kind") in ("match", "episode") and r.get("spec_hash")
+                if r.get("kind") in ("match", "episode") and isinstance(r.get("spec_hash"), str)
             ),
         )
         unknown_kind: dict[str, list[int]] = defaultdict(list)
@@ -403,22 +547,30 @@ def load_results(
         other_spec: dict[str, list[int]] = defaultdict(list)
         malformed: dict[str, list[int]] = defaultdict(list)
         for line, record in rows:
-            kind = str(record.get("kind"))
-            if kind not in KINDS:
-                unknown_kind[kind].append(line)
+            kind = record.get("kind")
+            if not isinstance(kind, str) or kind not in KINDS:
+                unknown_kind[shown(kind)].append(line)
                 continue
             if kind not in kinds:
                 continue
             if kind in ("match", "episode"):
-                game = str(record.get("game", ""))
+                game = record.get("game", "")
+                if not isinstance(game, str):
+                    game = shown(game)
                 if game not in known_games:
                     known_games[game] = _registered(game)
                 if not known_games[game]:
                     unknown_game[game].append(line)
                     continue
                 record_spec = record.get("spec_hash")
-                if check_specs and spec is not None and record_spec and record_spec != spec:
-                    other_spec[str(record_spec)].append(line)
+                if (
+                    check_specs
+                    and spec is not None
+                    and isinstance(record_spec, str)
+                    and record_spec
+                    and record_spec != spec
+                ):
+                    other_spec[record_spec].append(line)
                     continue
             try:
                 typed = validate_line(record)
@@ -428,22 +580,22 @@ def load_results(
             loaded.records.append(LoadedRecord(path, line, typed))
         for kind, lines in unknown_kind.items():
             loaded.notes.append(
-                f"{path.name} {_lines(lines)}: unknown record kind {kind!r} (known: "
+                f"{path.name} {line_numbers(lines)}: unknown record kind {kind} (known: "
                 f"{', '.join(KINDS)}); skipped"
             )
         for game, lines in unknown_game.items():
             loaded.unknown_games[game] = loaded.unknown_games.get(game, 0) + len(lines)
             registered = ", ".join(info.versioned_id for info in list_games())
             loaded.notes.append(
-                f"{path.name} {_lines(lines)}: game {game!r} is not registered here "
+                f"{path.name} {line_numbers(lines)}: game {shown(game)} is not registered here "
                 f"(registered: {registered}); {len(lines)} record(s) skipped"
             )
         for other, lines in other_spec.items():
             loaded.notes.append(
-                f"{path.name} {_lines(lines)}: spec {other} differs from the file's spec "
-                f"{spec} (from {spec_from}); mixed specs are not summarised together, "
-                f"{len(lines)} record(s) skipped"
+                f"{path.name} {line_numbers(lines)}: spec {_hash(other)} differs from the "
+                f"file's spec {_hash(spec)} (from {spec_from}); mixed specs are not summarised "
+                f"together, {len(lines)} record(s) skipped"
             )
         for why, lines in malformed.items():
-            loaded.notes.append(f"{path.name} {_lines(lines)}: malformed ({why}); skipped")
+            loaded.notes.append(f"{path.name} {line_numbers(lines)}: malformed ({why}); skipped")
     return loaded

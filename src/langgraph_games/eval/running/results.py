@@ -3,7 +3,11 @@
 A line is written with a single ``write`` on a file opened in append mode, and flushed to
 disk before the call returns (records that come together share one flush), so a crash can
 at worst leave a truncated *last* line. Readers
-skip (and report) lines that are not complete JSON objects; writers first end such a
+skip (and report) lines that are not complete JSON objects, and lines holding numbers
+JSON has no place for (``NaN``, ``Infinity``, an integer beyond 64 bits, a float that
+overflows to infinity), which no writer writes. Text that is not UTF-8 reads as U+FFFD,
+and so does a JSON escape of half a surrogate pair (no UTF-8 file or terminal can hold
+one). Writers first end such a
 truncated line so the next record starts on a line of its own. A rerun reads the ids of
 finished records and skips them, which is how interrupted runs resume.
 """
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -109,7 +114,9 @@ class ResultsFile:
                 if not text:
                     continue
                 try:
-                    record = json.loads(text)
+                    record = json.loads(
+                        text, parse_int=_int64, parse_float=_finite, parse_constant=_no_constant
+                    )
                 except (ValueError, RecursionError) as exc:  # nested too deep: RecursionError
                     truncated = not raw.endswith(b"\n")
                     why = "truncated last line (a crashed run)" if truncated else f"bad JSON: {exc}"
@@ -118,6 +125,12 @@ class ResultsFile:
                 if not isinstance(record, dict):
                     report.skipped.append((number, "not a JSON object"))
                     continue
+                if _SURROGATE_ESCAPE.search(text):
+                    try:
+                        record = _whole_characters(record)
+                    except RecursionError:
+                        report.skipped.append((number, "bad JSON: nested too deep"))
+                        continue
                 report.records.append(record)
                 report.lines.append(number)
         return report
@@ -140,6 +153,39 @@ def _ends_without_newline(path: Path) -> bool:
     with path.open("rb") as handle:
         handle.seek(size - 1)
         return handle.read(1) != b"\n"
+
+
+_INT64 = 2**63
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _whole_characters(value: Any) -> Any:
+    """``value`` with every half of a surrogate pair (in keys too) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_whole_characters(item) for item in value]
+    if isinstance(value, dict):
+        return {_whole_characters(k): _whole_characters(v) for k, v in value.items()}
+    return value
+
+
+def _int64(text: str) -> int:
+    if len(text) > 20 or not -_INT64 <= (value := int(text)) < _INT64:
+        raise ValueError(f"an integer of {len(text)} digits, beyond 64 bits")
+    return value
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"a number too large for a float ({text[:20]})")
+    return value
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _jsonable(value: Any) -> Any:

@@ -27,9 +27,16 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
-from langgraph_games.eval.running.records import EpisodeLine, PlayedRecord, is_failed, load_results
+from langgraph_games.eval.running.records import (
+    EpisodeLine,
+    PlayedRecord,
+    is_failed,
+    line_numbers,
+    load_results,
+)
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.scoring.families import counters_of, decisions_of, family_of
+from langgraph_games.eval.scoring.metric_lines import table_family
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
@@ -372,19 +379,17 @@ class EpisodeGroups:
     notes: list[str] = field(default_factory=list)
 
 
-def _spec_key(record: EpisodeLine) -> tuple[str, str, str]:
-    return (
-        record.get("family", "generic"),
-        str(record.get("label")),
-        record["game"].split("-v")[0],
-    )
+def _spec_key(family: str, record: EpisodeLine) -> tuple[str, str, str]:
+    return (family, str(record.get("label")), record["game"].split("-v")[0])
 
 
 def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
     """Read evaluation records and group their metrics by family and label.
 
     What cannot be used (a truncated last line, an unregistered game, another spec than
-    the file's, a failed episode) is left out with a note. When one label comes from runs
+    the file's, a failed episode, metrics that do not fit the family of the record's game,
+    see :func:`~langgraph_games.eval.scoring.metric_lines.table_family`) is left out with
+    a note naming the lines. When one label comes from runs
     of different specs of the same game (e.g. the same agent on two maze levels, in two
     files), its rows are kept apart as ``label [spec]`` and a note says so.
 
@@ -393,7 +398,8 @@ def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
     """
     loaded = load_results(list(paths), kinds=("episode",))
     groups = EpisodeGroups(notes=list(loaded.notes))
-    usable: list[EpisodeLine] = []
+    usable: list[tuple[str, EpisodeLine]] = []
+    unfit: dict[tuple[str, str], list[int]] = defaultdict(list)
     for item in loaded.records:
         record = item.record
         if record["kind"] != "episode":
@@ -404,10 +410,15 @@ def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
                 f"{record.get('error')}; left out"
             )
             continue
-        usable.append(record)
+        try:
+            usable.append((table_family(record), record))
+        except ValueError as exc:
+            unfit[(item.path.name, str(exc))].append(item.line)
+    for (name, why), lines in unfit.items():
+        groups.notes.append(f"{name} {line_numbers(lines)}: {why}; left out of the tables")
     specs: dict[tuple[str, str, str], set[str]] = defaultdict(set)
-    for record in usable:
-        specs[_spec_key(record)].add(record.get("spec_hash", ""))
+    for family, record in usable:
+        specs[_spec_key(family, record)].add(record.get("spec_hash", ""))
     for (family, label, game), hashes in specs.items():
         if len(hashes) > 1:
             groups.notes.append(
@@ -415,10 +426,9 @@ def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
                 f"({', '.join(sorted(h or '-' for h in hashes))}); their rows are kept apart "
                 f"as '{label} [spec]'"
             )
-    for record in usable:
-        name = record.get("family", "generic")
+    for name, record in usable:
         label = str(record.get("label"))
-        if len(specs[_spec_key(record)]) > 1:
+        if len(specs[_spec_key(name, record)]) > 1:
             label = f"{label} [{record.get('spec_hash', '-')}]"
         groups.games.setdefault(name, record["game"])
         groups.families.setdefault(name, {}).setdefault(label, []).append(record["metrics"])

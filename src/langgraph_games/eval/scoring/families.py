@@ -81,15 +81,17 @@ def counters_of(
     ``rejected_answers`` (answers without a legal action, re-asked or not), ``fallbacks``,
     ``decisions``, ``defaulted`` (answers replaced by the strategy's own default action,
     e.g. SPRING's "Do"), ``input_tokens``, ``output_tokens`` and ``latency_s`` (the seat's
-    decision time).
+    decision time). A counter the result does not hold (a line of an earlier version, or
+    written by hand: every counter is optional there, even the seat's counters) counts 0.
     """
-    counters: Mapping[str, Any] = result["players"][seat]
+    players: Sequence[Mapping[str, Any]] = result.get("players") or []
+    counters: Mapping[str, Any] = players[seat] if seat < len(players) else {}
     return {
         "api_calls": int(counters.get("model_calls", 0)),
-        "valid_responses": int(counters["decisions"]) - int(counters.get("fallbacks", 0)),
+        "valid_responses": int(counters.get("decisions", 0)) - int(counters.get("fallbacks", 0)),
         "rejected_answers": int(counters.get("invalid_answers", 0)),
         "fallbacks": int(counters.get("fallbacks", 0)),
-        "decisions": int(counters["decisions"]),
+        "decisions": int(counters.get("decisions", 0)),
         "defaulted": int(counters.get("defaulted", 0)),
         "input_tokens": int(counters.get("input_tokens", 0)),
         "output_tokens": int(counters.get("output_tokens", 0)),

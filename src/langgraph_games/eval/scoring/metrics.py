@@ -193,13 +193,15 @@ def player_rows(
                 row["losses"] += 1
             else:
                 row["draws"] += 1
-            counters = result["players"][seat]
-            row["decisions"] += counters["decisions"]
-            row["first_invalid"] += counters["decisions"] - counters["first_try_valid"]
-            row["ambiguous"] += int(counters.get("ambiguous_answers", 0))
+            # Every counter is optional in a line (older versions wrote fewer): missing is 0.
+            counters: Mapping[str, Any] = result["players"][seat]
+            decisions = counters.get("decisions", 0)
+            row["decisions"] += decisions
+            row["first_invalid"] += decisions - counters.get("first_try_valid", decisions)
+            row["ambiguous"] += counters.get("ambiguous_answers", 0)
             for key in ("fallbacks", "input_tokens", "output_tokens", "model_calls"):
-                row[key] += counters[key]
-            row["latency_s"] += counters["latency_s"]
+                row[key] += counters.get(key, 0)
+            row["latency_s"] += counters.get("latency_s", 0.0)
             for decision in _decisions_of(record, seat):
                 counted, retried = _answer_scores(decision, scoring.intermediate)
                 for score in counted:

@@ -18,7 +18,9 @@ from typing import Any, Literal
 
 from langgraph_games.eval.running.records import EpisodeLine, is_failed, load_results
 from langgraph_games.eval.scoring.families import counters_of
+from langgraph_games.eval.scoring.metric_lines import table_family
 from langgraph_games.eval.scoring.tables import markdown_table
+from langgraph_games.games.errors import GameError
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.smartplay import metrics
 
@@ -54,17 +56,30 @@ class SmartPlaySummary:
     notes: list[str] = field(default_factory=list)
 
 
-def _episode_metrics(record: EpisodeLine) -> dict[str, Any] | None:
-    """SmartPlay metrics of a results record (computed again for other families)."""
-    recorded = record["metrics"]
-    if "column" in recorded and "score" in recorded:
-        found = dict(recorded)
-    else:  # e.g. Crafter, whose family records SPRING's metrics
-        session = GameSession.from_dict(record["result"]["record"])
+def _episode_metrics(record: EpisodeLine) -> dict[str, Any] | str:
+    """SmartPlay metrics of a results record, or why it has none.
+
+    A SmartPlay-family record's metrics are used as written (checked against the family's
+    type); another SmartPlay setting's (Crafter, whose family records SPRING's metrics)
+    are computed again from its game record.
+    """
+    try:
+        family = table_family(record)
+    except ValueError as exc:
+        return str(exc)
+    if family == "smartplay":
+        found = dict(record["metrics"])
+    else:
+        if not metrics.is_smartplay_game(record["game"]):
+            return f"{record['game']} is not a SmartPlay setting"
+        game_record = record["result"].get("record")
+        if game_record is None:
+            return "no game record to score it again"
         try:
-            found = metrics.episode_metrics(session, **counters_of(record["result"]))
-        except ValueError:
-            return None
+            session = GameSession.from_dict(game_record)
+        except (GameError, ValueError) as exc:
+            return f"its game record does not replay: {exc}"
+        found = metrics.episode_metrics(session, **counters_of(record["result"]))
     found["status"] = record.get("status")
     return found
 
@@ -111,8 +126,8 @@ def smartplay_summary(
             )
             continue
         episode = _episode_metrics(record)
-        if episode is None:
-            notes.append(f"{item.path}: {record['game']} is not a SmartPlay setting; left out")
+        if isinstance(episode, str):
+            notes.append(f"{item.source}: {episode}; left out")
             continue
         found.append((str(record.get("label")), str(record.get("spec_hash") or "-"), episode))
     specs: dict[tuple[str, str], set[str]] = defaultdict(set)

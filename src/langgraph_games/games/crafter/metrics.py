@@ -18,17 +18,52 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
+from typing_extensions import NotRequired, TypedDict
+
 from langgraph_games.games.crafter import Crafter, CrafterState
 from langgraph_games.games.crafter.data import ACHIEVEMENTS, TECH_TREE_DEPTH
 from langgraph_games.games.session import GameSession
 
 __all__ = [
+    "CrafterMetrics",
     "achievement_depth",
+    "check_unlocked",
     "crafter_score",
     "episode_metrics",
     "success_rates",
     "summarize",
 ]
+
+
+class CrafterMetrics(TypedDict):
+    """What the tables read of one episode's metrics (:func:`summarize`, the costs per step).
+
+    ``unlocked`` maps each achievement to the step it was first unlocked at (a list of
+    names reads too); :func:`check_unlocked` checks the names. The loop's counters are
+    optional. Results files are checked against this before a table reads them.
+    """
+
+    reward: float
+    length: float
+    depth: int
+    unlocked: dict[str, int] | list[str]
+    decisions: NotRequired[int]
+    defaulted: NotRequired[int]
+    api_calls: NotRequired[int]
+    input_tokens: NotRequired[int]
+    output_tokens: NotRequired[int]
+    latency_s: NotRequired[float]
+
+
+def check_unlocked(unlocked: Iterable[str]) -> None:
+    """Check that every name in ``unlocked`` is one of the 22 achievements.
+
+    Raises:
+        ValueError: A name that is not an achievement (the first one, quoted and cut).
+    """
+    for name in unlocked:
+        if name not in TECH_TREE_DEPTH:
+            raise ValueError(f"unknown achievement {ascii(name)[:60]}")
 
 
 def achievement_depth(unlocked: Iterable[str]) -> int:

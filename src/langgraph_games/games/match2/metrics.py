@@ -15,14 +15,30 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from typing_extensions import NotRequired, TypedDict
+
 from langgraph_games.games._tables import text_table
 from langgraph_games.games.match2.rules import Match2State, Outcome
 from langgraph_games.games.session import GameSession
 
-__all__ = ["COLUMNS", "aggregate", "episode_metrics", "format_table"]
+__all__ = ["COLUMNS", "Match2Metrics", "aggregate", "episode_metrics", "format_table"]
 
 COLUMNS = ("Sample", "Suc.Rate", "A.score", "R/M.S", "Score/Step", "Clear/Step", "API Eff.")
 """The columns of the paper's Match-2 table, in order."""
+
+
+class Match2Metrics(TypedDict):
+    """What :func:`aggregate` reads of one episode's metrics (:func:`episode_metrics` writes more).
+
+    Results files are checked against it before a table reads them.
+    """
+
+    success: bool
+    score: float
+    remaining_ratio: float
+    score_per_step: float
+    clear_per_step: float
+    api_efficiency: NotRequired[float | None]
 
 
 def episode_metrics(

@@ -19,11 +19,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from typing_extensions import NotRequired, TypedDict
+
 from langgraph_games.games._tables import text_table
 from langgraph_games.games.maze.rules import MazeState, Outcome
 from langgraph_games.games.session import GameSession
 
-__all__ = ["COLUMNS", "RELEASED_SCORE", "aggregate", "episode_metrics", "format_table"]
+__all__ = [
+    "COLUMNS",
+    "RELEASED_SCORE",
+    "MazeMetrics",
+    "aggregate",
+    "episode_metrics",
+    "format_table",
+]
 
 COLUMNS = (
     "Samp.",
@@ -40,6 +49,23 @@ COLUMNS = (
 
 RELEASED_SCORE = "A.Score(rel.)"
 """The released evaluation script's A.Score: the mean ``custom_score``."""
+
+
+class MazeMetrics(TypedDict):
+    """What :func:`aggregate` reads of one episode's metrics (:func:`episode_metrics` writes more).
+
+    Results files are checked against it before a table reads them.
+    """
+
+    success: bool
+    score: float
+    steps: float
+    exploration: float
+    gold: float
+    lives: float
+    kills: float
+    walls_broken: float
+    custom_score: NotRequired[float]
 
 
 def episode_metrics(session: GameSession, *, api_calls: int | None = None) -> dict[str, Any]:

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from typing_extensions import NotRequired, TypedDict
+
 from langgraph_games.games._numbers import read_int
 from langgraph_games.games._tables import text_table
 from langgraph_games.games.minesweeper.rules import COVERED, FLAG, MinesweeperState, Status
@@ -34,6 +36,7 @@ from langgraph_games.games.session import GameSession
 __all__ = [
     "COLUMNS",
     "REASONING_COLUMNS",
+    "MinesweeperMetrics",
     "aggregate",
     "episode_metrics",
     "format_reasoning",
@@ -54,6 +57,32 @@ REASONING_COLUMNS = (
     "Mine F1",
 )
 """Columns of the solver check (ours): verdicts on the moves, F1 of reported cells."""
+
+
+class MinesweeperMetrics(TypedDict):
+    """What the tables read of one episode's metrics (:func:`aggregate`, :func:`reasoning_row`).
+
+    The solver check's counts and the reported cells' confusion counts (:func:`report_counts`)
+    are optional: episodes of other runs may lack them. Results files are checked against
+    this before a table reads them.
+    """
+
+    mines: int
+    win: bool
+    steps: float
+    invalid_steps: float
+    moves_checked: NotRequired[int]
+    proven_moves: NotRequired[int]
+    guesses: NotRequired[int]
+    wrong_moves: NotRequired[int]
+    avoidable_guesses: NotRequired[int]
+    cell_reports: NotRequired[int]
+    safe_tp: NotRequired[int]
+    safe_fp: NotRequired[int]
+    safe_fn: NotRequired[int]
+    mine_tp: NotRequired[int]
+    mine_fp: NotRequired[int]
+    mine_fn: NotRequired[int]
 
 
 def move_check(state: MinesweeperState, action: str) -> dict[str, Any] | None:

@@ -42,6 +42,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from typing_extensions import NotRequired, TypedDict
+
 from langgraph_games.games.base import Game
 from langgraph_games.games.crafter.metrics import episode_metrics as crafter_metrics
 from langgraph_games.games.session import GameSession
@@ -51,12 +53,14 @@ __all__ = [
     "COLUMNS",
     "SETTINGS",
     "ColumnSummary",
+    "SmartPlayMetrics",
     "SmartPlayOutcome",
     "SmartPlaySetting",
     "aggregate_episodes",
     "capability_scores",
     "episode_metrics",
     "format_table",
+    "is_smartplay_game",
     "normalize_score",
     "register_smartplay_game",
     "smartplay_column",
@@ -181,6 +185,16 @@ def _require(session: GameSession) -> tuple[ColumnOf, Scorer]:
     return entry
 
 
+def is_smartplay_game(game_id: str) -> bool:
+    """Whether the game ``game_id`` (``"bandit"`` or ``"bandit-v1"``) has a SmartPlay scorer.
+
+    Example:
+        >>> is_smartplay_game("hanoi-v1"), is_smartplay_game("maze")
+        (True, False)
+    """
+    return game_id.split("-v")[0] in _REGISTRY
+
+
 def smartplay_column(session: GameSession) -> str:
     """The Table 2 column of the session's game and options.
 
@@ -210,6 +224,22 @@ def normalize_score(column: str, score: float) -> float | None:
     if setting is None:
         return None
     return (score - setting.minimum) / (setting.human - setting.minimum)
+
+
+class SmartPlayMetrics(TypedDict):
+    """What the tables read of one episode's metrics (:func:`aggregate_episodes`, details).
+
+    Results files are checked against it before a table reads them.
+    """
+
+    game: str
+    column: str
+    score: float
+    completed: bool
+    reward: float
+    steps: float
+    decisions: NotRequired[int]
+    rejected_answers: NotRequired[int]
 
 
 def episode_metrics(session: GameSession, **counters: int | float) -> dict[str, Any]:

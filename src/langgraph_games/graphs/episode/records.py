@@ -35,13 +35,14 @@ __all__ = [
 class SessionRecord(TypedDict):
     """A game session as JSON (``GameSession.to_dict``): enough to rebuild it.
 
-    ``options`` may be left out of a record given to the graph by hand.
+    Each action is the single mover's move, or a joint move by seat (``{"0": ..., "1":
+    ...}``). ``options`` may be left out of a record given to the graph by hand.
     """
 
     game: str
     options: NotRequired[dict[str, Any]]
     seed: int
-    actions: list[Any]
+    actions: list[str | dict[str, str]]
 
 
 class DecisionRecord(TypedDict):
@@ -166,7 +167,8 @@ def check_record(
     """Check ``record`` against the TypedDict ``root`` (strictly, with ``adapter`` of it).
 
     Files are validated with this once, where they are read; extra keys are allowed (the
-    record is kept as read).
+    record is kept as read). A key from the record that is long or not printable is
+    quoted and cut in the message, which stays one line.
 
     Raises:
         ValueError: ``"<what> without <keys>"`` (a missing nested record is named by its
@@ -179,7 +181,7 @@ def check_record(
         missing: list[str] = []
         wrong: list[str] = []
         for error in exc.errors():
-            loc = tuple(str(part) for part in error["loc"])
+            loc = tuple(_key(part) for part in error["loc"])
             if error["type"] == "missing":
                 missing += _required_paths(root, loc)
             else:
@@ -187,6 +189,15 @@ def check_record(
         parts = [f"without {', '.join(missing[:6])}"] if missing else []
         parts += [f"with {problem}" for problem in wrong[:3]]
         raise ValueError(f"{what} {'; '.join(parts)}") from None
+
+
+def _key(part: str | int) -> str:
+    """A key of a message's path: as it is when short and printable, else quoted and cut."""
+    text = str(part)
+    if text.isprintable() and len(text) <= 40:
+        return text
+    quoted = ascii(text)
+    return quoted if len(quoted) <= 40 else quoted[:37] + "..."
 
 
 def _required_paths(root: type[Any], loc: tuple[str, ...]) -> list[str]:
