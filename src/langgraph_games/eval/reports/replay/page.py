@@ -2,10 +2,18 @@
 
 A page holds everything inline (CSS, the script, the replay data as JSON, boards drawn
 as SVG by the script), so it opens from disk or an e-mail attachment with no network.
+
+Whatever a record holds, a page is written and reads back: the data block escapes every
+``<``, ``>`` and ``&`` (and U+2028, U+2029 and lone surrogates) as JSON unicode
+escapes, so no text a model wrote can end the ``<script>`` element or open a comment in
+it, and ``JSON.parse`` gives back the text as it was; a page's file name keeps only safe
+characters of the game and the id, at most :data:`PAGE_NAME_CHARS` of them, with a hash
+of the id when it had to change it, and a number when two records would share a name.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -26,9 +34,20 @@ from langgraph_games.eval.running.records import ResultsLine, is_failed
 from langgraph_games.games.errors import GameError
 from langgraph_games.games.registry import make
 
-__all__ = ["IndexEntry", "ReplaySet", "render_page", "write_replays"]
+__all__ = [
+    "PAGE_NAME_CHARS",
+    "IndexEntry",
+    "ReplaySet",
+    "page_name",
+    "render_page",
+    "write_replays",
+]
+
+PAGE_NAME_CHARS = 100
+"""The longest page file name, ``.html`` included (file systems allow 255 bytes)."""
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+_SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029\ud800-\udfff]")
 
 
 def _asset(name: str) -> str:
@@ -37,9 +56,15 @@ def _asset(name: str) -> str:
 
 
 def _script_json(data: Any) -> str:
-    """JSON that cannot close the ``<script>`` element it sits in."""
+    """JSON that cannot close the ``<script>`` element it sits in, and parses back as is.
+
+    ``<``, ``>`` and ``&`` become JSON unicode escapes (so neither ``</script>`` nor
+    ``<!--`` can appear), and so do U+2028 and U+2029 (line ends to older script parsers)
+    and lone surrogates (which UTF-8 cannot hold): all valid JSON escapes, so
+    ``JSON.parse`` reads back the exact text.
+    """
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=_jsonable)
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    return _SCRIPT_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 
 def _jsonable(value: Any) -> Any:
@@ -104,9 +129,41 @@ class ReplaySet:
 
 
 def page_name(record: ResultsLine) -> str:
-    """``<game>-<id>.html`` with only safe characters."""
+    """``<game>-<id>.html``, with only safe characters and at most :data:`PAGE_NAME_CHARS`.
+
+    Unsafe characters (anything but letters, digits, ``_``, ``.``, ``-``) become ``_``; a
+    name that had to change or be cut ends in 12 hex digits of the id's hash, so two ids
+    that read alike still get two names.
+
+    Example:
+        >>> page_name({"kind": "match", "game": "tictactoe-v1", "match_id": "a1b2"})
+        'tictactoe-a1b2.html'
+        >>> page_name({"kind": "episode", "game": "maze-v1", "episode_id": "r0/test/L1"})
+        'maze-r0_test_L1-1db13a73a220.html'
+    """
     game = str(record.get("game", "game")).split("-v")[0]
-    return _UNSAFE.sub("_", f"{game}-{record_id(record)}") + ".html"
+    plain = f"{game}-{record_id(record)}"
+    stem = _UNSAFE.sub("_", plain)
+    limit = PAGE_NAME_CHARS - len(".html")
+    if stem != plain or len(stem) > limit:
+        digest = hashlib.sha256(plain.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+        stem = f"{stem[: limit - 13]}-{digest}"
+    return stem + ".html"
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """``name``, or ``<stem>-2.html``, ``-3`` ... when a page of this run has it already."""
+    stem, number = name.removesuffix(".html"), 1
+    while name in taken:
+        number += 1
+        name = f"{stem}-{number}.html"
+    taken.add(name)
+    return name
+
+
+def _write(path: Path, text: str) -> None:
+    """Write a page as UTF-8; a lone surrogate a record held is written as its escape."""
+    path.write_text(text, encoding="utf-8", errors="backslashreplace")
 
 
 def write_replays(
@@ -128,6 +185,7 @@ def write_replays(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = ReplaySet(index=out / "index.html", skipped=list(notes))
+    taken = {"index.html"}
     for source, record in records:
         played = None if record["kind"] == "round" or is_failed(record) else record
         try:
@@ -160,11 +218,11 @@ def write_replays(
         except (GameError, ValueError, KeyError, TypeError) as exc:
             written.skipped.append(f"{source}: {entry.record_id} does not replay: {exc}")
             continue
-        path = out / page_name(record)
-        path.write_text(render_page(replay), encoding="utf-8")
+        path = out / _unique(page_name(record), taken)
+        _write(path, render_page(replay))
         written.pages.append(path)
         entry.href = path.name
-    written.index.write_text(render_index(written), encoding="utf-8")
+    _write(written.index, render_index(written))
     return written
 
 
