@@ -22,17 +22,20 @@ __all__ = ["plot_leaderboard"]
 def _bars(axes: Axes, board: Board, pick: str, label: str) -> None:
     names = [s.player for s in board.standings]
     estimates: list[Estimate] = [getattr(s, pick) for s in board.standings]
-    # matplotlib wants the distances from the value to each end of the interval
-
     ys = list(range(len(names)))[::-1]  # the best on top
     values = [e.value if e.value is not None else float("nan") for e in estimates]
-    lows = [
-        e.value - e.low if e.value is not None and e.low is not None else 0.0 for e in estimates
+    # Each interval as a line from its low end to its high end: a percentile bootstrap
+    # interval need not hold the point estimate (few matches), which error bars cannot draw.
+    spans = [
+        (y, e.low, e.high)
+        for y, e in zip(ys, estimates, strict=True)
+        if e.low is not None and e.high is not None
     ]
-    highs = [
-        e.high - e.value if e.value is not None and e.high is not None else 0.0 for e in estimates
-    ]
-    axes.errorbar(values, ys, xerr=[lows, highs], fmt="o", capsize=4)
+    if spans:
+        axes.hlines(
+            [y for y, _, _ in spans], [low for _, low, _ in spans], [h for _, _, h in spans]
+        )
+    axes.plot(values, ys, "o")
     axes.set_yticks(ys, names)
     axes.set_xlabel(label)
     axes.grid(axis="x", alpha=0.3)
