@@ -1,10 +1,19 @@
-"""Parsing of ``--option key=value`` arguments shared by sub-commands."""
+"""Parsing of ``--option key=value`` arguments and of numbers, shared by sub-commands.
+
+Every count and amount a command takes is checked while the command line is parsed,
+before any work: :func:`whole_number` and :func:`decimal` are ``argparse`` types that
+refuse a value out of range with one line naming the option and what it accepts
+(``langgraph-games eval: error: argument --episodes: a whole number from 1 to 100,000,
+got 0``), exit status 2.
+"""
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from langgraph_games.eval.running.workers import default_workers
@@ -13,31 +22,142 @@ from langgraph_games.eval.scoring.metrics import Scoring
 from langgraph_games.models.factory import ACCEPTED_FORMS
 
 __all__ = [
+    "MAX_EPISODES",
+    "MAX_MATCHES",
+    "MAX_SEED",
+    "MAX_SWEEP_VALUES",
+    "SEED",
     "add_scoring_flags",
+    "decimal",
     "parse_options",
     "scoring_of",
+    "whole_number",
 ]
+
+MAX_EPISODES = 100_000
+"""The most episodes (or matches per pair) one command line asks for, in all."""
+
+MAX_MATCHES = 10_000
+"""The most matches per pair of players an arena asks for."""
+
+MAX_SWEEP_VALUES = 10_000
+"""The most option combinations the sweeps of one evaluation name, in all."""
+
+MAX_SEED = 10**18
+"""Seeds lie within plus or minus this (results files hold 64-bit integers)."""
+
+
+def _range_text(low: float | None, high: float | None, *, above: bool = False) -> str:
+    def shown(value: float) -> str:
+        return f"{value:,}" if isinstance(value, int) else f"{value:g}"
+
+    if low is not None and high is not None:
+        return f"from {shown(low)} to {shown(high)}"
+    if low is not None:
+        return f"> {shown(low)}" if above else f">= {shown(low)}"
+    return f"<= {shown(high)}" if high is not None else "any"
+
+
+def whole_number(low: int | None = 1, high: int | None = MAX_EPISODES) -> Callable[[str], int]:
+    """An ``argparse`` type: a whole number from ``low`` to ``high`` (``None``: unbounded).
+
+    Example:
+        >>> whole_number(0, None)("3")
+        3
+        >>> whole_number(1, 10)("0")
+        Traceback (most recent call last):
+        ...
+        argparse.ArgumentTypeError: a whole number from 1 to 10, got '0'
+    """
+    accepted = f"a whole number {_range_text(low, high)}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip(), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{accepted}, got {text[:40]!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{accepted}, got {text[:40]!r}")
+        return value
+
+    return parse
+
+
+def decimal(
+    low: float | None = 0.0, high: float | None = None, *, above: bool = False
+) -> Callable[[str], float]:
+    """An ``argparse`` type: a finite number from ``low`` (excluded when ``above``) to ``high``.
+
+    Example:
+        >>> decimal(0.0, 1.0, above=True)("0.65")
+        0.65
+        >>> decimal()("nan")
+        Traceback (most recent call last):
+        ...
+        argparse.ArgumentTypeError: a number >= 0, got 'nan'
+    """
+    accepted = f"a number {_range_text(low, high, above=above)}"
+    if above and low is not None and high is not None:
+        accepted = f"a number > {low:g} and <= {high:g}"
+    elif low is None and high is None:
+        accepted = "a finite number"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            value = math.nan
+        below = low is not None and (value <= low if above else value < low)
+        if not math.isfinite(value) or below or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{accepted}, got {text[:40]!r}")
+        return value
+
+    return parse
+
+
+SEED = whole_number(-MAX_SEED, MAX_SEED)
+"""The ``argparse`` type of ``--seed`` options."""
 
 
 def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
     """Turn ``["level=2", "full_vision=true"]`` into ``{"level": 2, "full_vision": True}``.
 
     Values are read as JSON when they parse (numbers, booleans, lists) and kept as text
-    otherwise.
+    otherwise (``NaN``, ``Infinity`` and numbers too large for a float or nested too deep
+    stay text too, for the game to refuse by name).
 
     Raises:
         ValueError: An item is not ``key=value``.
+
+    Example:
+        >>> parse_options(["level=2", "full_vision=true", "name=Ann", "p=NaN"])
+        {'level': 2, 'full_vision': True, 'name': 'Ann', 'p': 'NaN'}
     """
     options: dict[str, Any] = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ValueError(f"option {pair!r} is not key=value (e.g. --option level=2)")
-        try:
-            options[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key.strip()] = value
+            raise ValueError(f"option {pair[:80]!r} is not key=value (e.g. --option level=2)")
+        options[key.strip()] = _option_value(value)
     return options
+
+
+def _option_value(text: str) -> Any:
+    try:
+        return json.loads(text, parse_float=_finite, parse_constant=_not_a_number)
+    except (ValueError, RecursionError):
+        return text
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} does not fit a float")
+    return value
+
+
+def _not_a_number(name: str) -> float:
+    raise ValueError(f"{name} is not a number")
 
 
 def add_model_flags(parser: Any) -> None:
@@ -47,12 +167,14 @@ def add_model_flags(parser: Any) -> None:
     )
     group.add_argument(
         "--temperature",
-        type=float,
+        type=decimal(0.0),
         default=None,
         help="sampling temperature (default: an endpoint's provider default, as in the "
         "GAMEBoT paper; greedy for the local model); the manifest records which was used",
     )
-    group.add_argument("--max-tokens", type=int, default=None, help="completion length limit")
+    group.add_argument(
+        "--max-tokens", type=whole_number(1, None), default=None, help="completion length limit"
+    )
     group.add_argument(
         "--base-url",
         default=None,
@@ -75,7 +197,7 @@ def add_model_flags(parser: Any) -> None:
     )
     group.add_argument(
         "--max-retry-wait",
-        type=float,
+        type=decimal(0.0),
         default=None,
         metavar="SECONDS",
         help="the longest wait a provider's Retry-After gets before a retry (default 60)",
@@ -111,9 +233,9 @@ def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:
     default_text = "default 2" if max_retries == 2 else "default: the game's paper protocol, else 2"
     group.add_argument(
         "--max-retries",
-        type=int,
+        type=whole_number(0, 20),
         default=max_retries,
-        help=f"re-asks after an unusable answer ({default_text})",
+        help=f"re-asks after an unusable answer, 0-20 ({default_text})",
     )
     group.add_argument(
         "--fallback",
@@ -122,7 +244,9 @@ def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:
         help="after the retries: the paper's rule for the game (default), a "
         "random legal move, or forfeit",
     )
-    group.add_argument("--max-steps", type=int, default=None, help="stop after N moves")
+    group.add_argument(
+        "--max-steps", type=whole_number(1, None), default=None, help="stop after N moves"
+    )
 
 
 def add_scoring_flags(parser: Any) -> None:

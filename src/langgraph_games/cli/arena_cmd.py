@@ -7,6 +7,8 @@ from typing import Any
 
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
+    MAX_MATCHES,
+    SEED,
     add_episode_flags,
     add_model_flags,
     add_scoring_flags,
@@ -15,6 +17,7 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
     scoring_of,
+    whole_number,
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -41,9 +44,19 @@ def add_parser(sub: Any) -> None:
         metavar="SPEC",
         help=f"player specs: {PLAYER_SPEC_HELP}",
     )
-    parser.add_argument("--matches", type=int, default=10, help="matches per pair (default 10)")
-    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    parser.add_argument("--concurrency", type=int, default=4, help="matches at once (default 4)")
+    parser.add_argument(
+        "--matches",
+        type=whole_number(1, MAX_MATCHES),
+        default=10,
+        help=f"matches per pair (default 10, at most {MAX_MATCHES:,})",
+    )
+    parser.add_argument("--seed", type=SEED, default=0, help="base seed (default 0)")
+    parser.add_argument(
+        "--concurrency",
+        type=whole_number(1, None),
+        default=4,
+        help="matches at once (default 4)",
+    )
     parser.add_argument("--no-swap", action="store_true", help="keep the same first player")
     parser.add_argument(
         "--seeding",

@@ -15,19 +15,23 @@ model (cached).
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
 
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
+    MAX_EPISODES,
+    MAX_SWEEP_VALUES,
+    SEED,
     add_episode_flags,
     add_model_flags,
     add_worker_flags,
     execution_of,
     model_settings,
     parse_options,
+    whole_number,
 )
 from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -93,18 +97,19 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--episodes",
-        type=int,
+        type=whole_number(1, MAX_EPISODES),
         default=None,
         help="episodes per swept combination (default: the paper's protocol; "
-        "otherwise 1, or 10 unswept)",
+        f"otherwise 1, or 10 unswept); at most {MAX_EPISODES:,} in all",
     )
-    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="base seed (default 0)")
     parser.add_argument(
         "--sweep",
         action="append",
         default=[],
         metavar="KEY=VALUES",
-        help="sweep an option: map_index=1..30 or variant=a,b (repeatable)",
+        help="sweep an option: map_index=1..30 or variant=a,b (repeatable; at most "
+        f"{MAX_SWEEP_VALUES:,} combinations in all)",
     )
     parser.add_argument(
         "--level",
@@ -114,12 +119,14 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--steps",
-        type=int,
+        type=whole_number(1, None),
         default=None,
         help="stop each episode after N moves (same as --max-steps)",
     )
     parser.add_argument("--label", default=None, help="row label in the table")
-    parser.add_argument("--concurrency", type=int, default=4, help="episodes at once")
+    parser.add_argument(
+        "--concurrency", type=whole_number(1, None), default=4, help="episodes at once"
+    )
     add_worker_flags(parser)
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
     parser.add_argument(
@@ -140,7 +147,7 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--truth-limit",
-        type=int,
+        type=whole_number(0, None),
         default=None,
         metavar="N",
         help="at most N truths: the best supported, then the newest",
@@ -167,7 +174,7 @@ def add_parser(sub: Any) -> None:
     )
     spring.add_argument(
         "--study-concurrency",
-        type=int,
+        type=whole_number(1, None),
         default=DEFAULT_STUDY_CONCURRENCY,
         metavar="N",
         help=f"model calls at once while studying (default {DEFAULT_STUDY_CONCURRENCY})",
@@ -194,29 +201,56 @@ def add_parser(sub: Any) -> None:
 def parse_sweep(items: list[str]) -> dict[str, list[Any]]:
     """``["map_index=1..3", "variant=a,b"]`` -> ``{"map_index": [1, 2, 3], ...}``.
 
+    A range ``low..high`` holds the integers from ``low`` to ``high``; a list's values are
+    read as ``--option`` values are. The sweeps of one command line name at most
+    :data:`~langgraph_games.cli._options.MAX_SWEEP_VALUES` combinations in all; more is
+    refused before anything is built.
+
     Raises:
-        ValueError: An item is not ``key=values`` or a range is malformed.
+        ValueError: An item is not ``key=values``, a range is malformed or empty, an
+            option is swept twice, or the sweeps name too many combinations.
+
+    Example:
+        >>> parse_sweep(["map_index=1..3", "variant=a,b"])
+        {'map_index': [1, 2, 3], 'variant': ['a', 'b']}
     """
     sweep: dict[str, list[Any]] = {}
+    combinations = 1
     for item in items:
+        shown = item if len(item) <= 80 else item[:77] + "..."
         key, sep, values = item.partition("=")
-        if not sep or not key.strip() or not values.strip():
-            raise ValueError(f"sweep {item!r} is not key=values (e.g. map_index=1..30)")
+        key = key.strip()
+        if not sep or not key or not values.strip():
+            raise ValueError(f"sweep {shown!r} is not key=values (e.g. map_index=1..30)")
+        if key in sweep:
+            raise ValueError(f"sweep {shown!r}: {key!r} is swept twice; give its values once")
+        count = _sweep_count(shown, values)
+        combinations *= count
+        if combinations > MAX_SWEEP_VALUES:
+            raise ValueError(
+                f"sweep {shown!r}: the sweeps name {combinations:,} combinations; at most "
+                f"{MAX_SWEEP_VALUES:,} in all"
+            )
         if ".." in values:
-            low, _, high = values.partition("..")
-            try:
-                sweep[key.strip()] = list(range(int(low), int(high) + 1))
-            except ValueError as exc:
-                raise ValueError(f"sweep {item!r}: a range is low..high integers") from exc
-            continue
-        parsed = []
-        for value in values.split(","):
-            try:
-                parsed.append(json.loads(value))
-            except json.JSONDecodeError:
-                parsed.append(value.strip())
-        sweep[key.strip()] = parsed
+            low, _, _ = values.partition("..")
+            sweep[key] = list(range(int(low), int(low) + count))
+        else:
+            sweep[key] = [parse_options([f"v={value.strip()}"])["v"] for value in values.split(",")]
     return sweep
+
+
+def _sweep_count(shown: str, values: str) -> int:
+    """How many values a sweep names (a range is checked, not built)."""
+    if ".." not in values:
+        return values.count(",") + 1
+    low, _, high = values.partition("..")
+    try:
+        first, last = int(low), int(high)
+    except ValueError:
+        raise ValueError(f"sweep {shown!r}: a range is low..high integers") from None
+    if last < first:
+        raise ValueError(f"sweep {shown!r}: the range is empty (low..high with low <= high)")
+    return last - first + 1
 
 
 def parse_variants(text: str | None) -> list[SpringVariant]:
@@ -406,6 +440,12 @@ def run(args: argparse.Namespace) -> int:
     if args.released_score and game.id != "maze":
         raise ValueError("--released-score adds a column to the maze table; the game is not maze")
     specs = _specs(args, context)
+    planned = sum(math.prod(len(v) for v in spec.sweep.values()) * spec.repeats for spec in specs)
+    if planned > MAX_EPISODES:
+        raise ValueError(
+            f"the run plans {planned:,} episodes (combinations x --episodes); at most "
+            f"{MAX_EPISODES:,}: sweep fewer values or play fewer episodes"
+        )
     try:
         table, reports = run_loop(run_specs(specs, args.out, progress=not args.quiet))
     except KeyboardInterrupt:

@@ -11,12 +11,15 @@ A ``human`` seat is a person at the terminal: at each of their moves the episode
 stops on its interrupt, the command shows the legal moves and a prompt, reads one line
 from standard input and resumes the graph with it; an answer that names no legal move is
 asked again with the reason. End of input or Ctrl-C abandons the game (exit code 1 and
-130), without a traceback.
+130), without a traceback. A human seat with standard input closed (``<&-``, a service
+started without one) is refused before the game starts, with one line and exit code 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import textwrap
 from typing import Any
 
@@ -26,6 +29,7 @@ from langgraph.types import Command
 
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
+    SEED,
     add_episode_flags,
     add_model_flags,
     model_settings,
@@ -43,7 +47,7 @@ from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
 from langgraph_games.graphs.episode.records import SessionRecord
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "stdin_closed"]
 
 
 def add_parser(sub: Any) -> None:
@@ -63,7 +67,7 @@ def add_parser(sub: Any) -> None:
         help=f"one spec per seat, {PLAYER_SPEC_HELP} (default: minimax random for two-player "
         "games, random for one-player games)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="episode seed (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="episode seed (default 0)")
     parser.add_argument(
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
     )
@@ -87,6 +91,14 @@ def run(args: argparse.Namespace) -> int:
     models = ModelPool(**model_settings(args))
     recipes = [resolve(spec, models) for spec in args.players]
     players = [recipe.build(game, seed=args.seed + seat) for seat, recipe in enumerate(recipes)]
+    people = [
+        spec for spec, player in zip(args.players, players, strict=True) if player.interactive
+    ]
+    if people and stdin_closed():
+        raise ValueError(
+            f"{people[0]!r} is a person who types moves on standard input, which is closed; "
+            "run the command at a terminal or pipe the moves in, one per line"
+        )
     check_models(recipes)
     names = [f"{game.player_label(i)} ({spec})" for i, spec in enumerate(args.players)]
     print(f"{game.name} (seed {args.seed}): " + " vs ".join(names))
@@ -113,6 +125,21 @@ def run(args: argparse.Namespace) -> int:
                 f"fallbacks, {counters['input_tokens']}+{counters['output_tokens']} tokens"
             )
     return 0
+
+
+def stdin_closed() -> bool:
+    """Whether standard input cannot be read at all (closed, not merely at its end)."""
+    if sys.stdin is None or sys.stdin.closed:
+        return True
+    try:
+        descriptor = sys.stdin.fileno()
+    except (OSError, ValueError):
+        return False  # a stream without a descriptor (a test's): it reads
+    try:
+        os.fstat(descriptor)
+    except OSError:
+        return True
+    return False
 
 
 def default_players(game: Game[Any]) -> list[str]:

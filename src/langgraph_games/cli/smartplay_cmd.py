@@ -6,7 +6,14 @@ import argparse
 from typing import Any
 
 from langgraph_games.cli._commands import add_command
-from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
+from langgraph_games.cli._options import (
+    MAX_EPISODES,
+    SEED,
+    add_episode_flags,
+    add_model_flags,
+    model_settings,
+    whole_number,
+)
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.protocols.smartplay import (
@@ -59,15 +66,15 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--episodes",
-        type=int,
+        type=whole_number(1, MAX_EPISODES),
         default=None,
         help="episodes per setting (default the paper's: Bandit/RPS 20, Hanoi 10, "
         "Messenger 100, Crafter 10)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="base seed (default 0)")
     parser.add_argument(
         "--crafter-steps",
-        type=int,
+        type=whole_number(1, None),
         default=None,
         help="Crafter episode length (default 10000 as released; another length is "
         "reported in its own column, without a normalised score)",
@@ -88,7 +95,9 @@ def add_parser(sub: Any) -> None:
         "(released) and Crafter 5 (paper Table 1; the released Crafter code showed 2: "
         "--history crafter=2)",
     )
-    parser.add_argument("--concurrency", type=int, default=4, help="episodes at once")
+    parser.add_argument(
+        "--concurrency", type=whole_number(1, None), default=4, help="episodes at once"
+    )
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     add_episode_flags(parser)
@@ -102,10 +111,6 @@ def run(args: argparse.Namespace) -> int:
     settings = resolve_settings(args.games)
     # --model completes LLM strategies given without a model, e.g. smartplay
     agents = [complete_model(agent, args.model) for agent in args.agents]
-    if args.episodes is not None and args.episodes < 1:
-        raise ValueError(f"--episodes must be at least 1, got {args.episodes}")
-    if args.crafter_steps is not None and args.crafter_steps < 1:
-        raise ValueError(f"--crafter-steps must be at least 1, got {args.crafter_steps}")
     specs = smartplay_specs(
         agents,
         settings,

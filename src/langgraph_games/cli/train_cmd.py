@@ -20,11 +20,14 @@ from typing import Any
 
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
+    SEED,
     add_model_flags,
     add_worker_flags,
+    decimal,
     execution_of,
     model_settings,
     parse_options,
+    whole_number,
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import players_epilog
@@ -53,7 +56,9 @@ def add_parser(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="game id: maze, match2 (or any scored one-player game)")
-    parser.add_argument("--rounds", type=int, default=4, help="training rounds (default 4)")
+    parser.add_argument(
+        "--rounds", type=whole_number(1, 10_000), default=4, help="training rounds (default 4)"
+    )
     parser.add_argument("--model", default="local", help="model spec (default local)")
     parser.add_argument(
         "--player",
@@ -69,21 +74,29 @@ def add_parser(sub: Any) -> None:
         help="maze level 1-3 / match2 difficulty (repeatable; default 1 / easy)",
     )
     parser.add_argument(
-        "--train-maps", type=int, default=2, help="training maps per level and round"
+        "--train-maps",
+        type=whole_number(1, None),
+        default=2,
+        help="training maps per level and round",
     )
     parser.add_argument(
         "--train-pool",
-        type=int,
+        type=whole_number(1, None),
         default=None,
         help="training maps per level the rounds go through in turn (default all 10)",
     )
-    parser.add_argument("--test-maps", type=int, default=2, help="test maps per level (default 2)")
     parser.add_argument(
-        "--max-steps", type=int, default=20, help="steps per episode (default 20; paper 100)"
+        "--test-maps", type=whole_number(1, None), default=2, help="test maps per level (default 2)"
+    )
+    parser.add_argument(
+        "--max-steps",
+        type=whole_number(1, None),
+        default=20,
+        help="steps per episode (default 20; paper 100)",
     )
     parser.add_argument(
         "--max-retries",
-        type=int,
+        type=whole_number(0, 20),
         default=None,
         help="re-asks after an unusable answer (default: the game's paper protocol)",
     )
@@ -98,8 +111,18 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="the paper's ablation: truths appended as they come (same as --mode append)",
     )
-    parser.add_argument("--duplicate-threshold", type=float, default=0.95)
-    parser.add_argument("--merge-threshold", type=float, default=0.65)
+    parser.add_argument(
+        "--duplicate-threshold",
+        type=decimal(0.0, 1.0, above=True),
+        default=0.95,
+        help="TruthWeaver's near-duplicate cosine similarity, > 0 and <= 1 (default 0.95)",
+    )
+    parser.add_argument(
+        "--merge-threshold",
+        type=decimal(0.0, 1.0, above=True),
+        default=0.65,
+        help="TruthWeaver's merge cosine similarity, > 0 and <= 1 (default 0.65)",
+    )
     parser.add_argument(
         "--promote",
         choices=["all", "summary"],
@@ -115,7 +138,7 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--min-gain",
-        type=float,
+        type=decimal(None),
         default=0.0,
         help="a replay must beat the play's score by more than this (default 0)",
     )
@@ -133,7 +156,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--no-revert", action="store_true", help="never revert a round")
     parser.add_argument(
         "--revert-retries",
-        type=int,
+        type=whole_number(0, None),
         default=2,
         metavar="N",
         help="play the same maps again at most N times in a row after reverted rounds, "
@@ -141,20 +164,23 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--revert-tolerance",
-        type=float,
+        type=decimal(0.0),
         default=0.0,
         help="revert when the mean test score drops by more than this (default 0)",
     )
     parser.add_argument(
         "--truth-limit",
-        type=int,
+        type=whole_number(0, None),
         default=None,
         help="at most N truths in the prompt: the best supported, then the newest",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of map 1 (default 0)")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of map 1 (default 0)")
     parser.add_argument("--label", default=None, help="name of the run in tables")
     parser.add_argument(
-        "--concurrency", type=int, default=4, help="test episodes at once (default 4)"
+        "--concurrency",
+        type=whole_number(1, None),
+        default=4,
+        help="test episodes at once (default 4)",
     )
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
     parser.add_argument(

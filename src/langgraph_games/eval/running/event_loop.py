@@ -16,6 +16,8 @@ Which loop is chosen by the environment variable :data:`LOOP_ENV`:
 - ``asyncio``: asyncio's own loop.
 
 The choice changes speed only: the same episodes give the same records on either loop.
+A process started with standard input, output or error closed runs on asyncio's loop
+whatever the setting: uvloop would take the free descriptor and abort closing it.
 """
 
 from __future__ import annotations
@@ -84,6 +86,16 @@ def loop_kind(setting: str | None = None) -> LoopKind:
     return "asyncio"
 
 
+def _standard_streams_open() -> bool:
+    """Whether descriptors 0, 1 and 2 are all open (uvloop aborts reusing one of them)."""
+    for descriptor in (0, 1, 2):
+        try:
+            os.fstat(descriptor)
+        except OSError:
+            return False
+    return True
+
+
 def run(main: Coroutine[Any, Any, T], *, setting: str | None = None) -> T:
     """Run ``main`` to completion on a new event loop (see the module docstring for which).
 
@@ -111,7 +123,7 @@ def run(main: Coroutine[Any, Any, T], *, setting: str | None = None) -> T:
     except ValueError:
         main.close()
         raise
-    factory = _uvloop_factory() if kind == "uvloop" else None
+    factory = _uvloop_factory() if kind == "uvloop" and _standard_streams_open() else None
     if factory is None or _RUNNER is None:
         return asyncio.run(main)
     with _RUNNER(loop_factory=factory) as runner:
