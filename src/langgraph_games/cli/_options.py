@@ -1,19 +1,19 @@
-"""Parsing of ``--option key=value`` arguments and of numbers, shared by sub-commands.
+"""Parsing of ``--option key=value`` arguments, and the bounds of number options.
 
-Every count and amount a command takes is checked while the command line is parsed,
-before any work: :func:`whole_number` and :func:`decimal` are ``argparse`` types that
-refuse a value out of range with one line naming the option and what it accepts
-(``langgraph-games eval: error: argument --episodes: a whole number from 1 to 100,000,
-got 0``), exit status 2.
+Every count and amount a command takes is checked first thing when it runs, before any
+work (:func:`check_numbers`): a value out of range is one line naming the option and what
+it accepts (``langgraph-games eval: error: --episodes must be at least 1 and at most
+100,000, got 0``), exit status 2. :data:`SHARED_BOUNDS` holds the flags several commands
+share; each command adds its own.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from langgraph_games.eval.running.workers import default_workers
@@ -26,16 +26,16 @@ __all__ = [
     "MAX_MATCHES",
     "MAX_SEED",
     "MAX_SWEEP_VALUES",
-    "SEED",
+    "SHARED_BOUNDS",
+    "Bounds",
     "add_scoring_flags",
-    "decimal",
+    "check_numbers",
     "parse_options",
     "scoring_of",
-    "whole_number",
 ]
 
 MAX_EPISODES = 100_000
-"""The most episodes (or matches per pair) one command line asks for, in all."""
+"""The most episodes one command line asks for, in all."""
 
 MAX_MATCHES = 10_000
 """The most matches per pair of players an arena asks for."""
@@ -47,76 +47,76 @@ MAX_SEED = 10**18
 """Seeds lie within plus or minus this (results files hold 64-bit integers)."""
 
 
-def _range_text(low: float | None, high: float | None, *, above: bool = False) -> str:
-    def shown(value: float) -> str:
-        return f"{value:,}" if isinstance(value, int) else f"{value:g}"
-
-    if low is not None and high is not None:
-        return f"from {shown(low)} to {shown(high)}"
-    if low is not None:
-        return f"> {shown(low)}" if above else f">= {shown(low)}"
-    return f"<= {shown(high)}" if high is not None else "any"
+def _number(value: float) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
 
 
-def whole_number(low: int | None = 1, high: int | None = MAX_EPISODES) -> Callable[[str], int]:
-    """An ``argparse`` type: a whole number from ``low`` to ``high`` (``None``: unbounded).
+@dataclass(frozen=True)
+class Bounds:
+    """The values a number option accepts: a finite number from ``low`` to ``high``.
 
-    Example:
-        >>> whole_number(0, None)("3")
-        3
-        >>> whole_number(1, 10)("0")
-        Traceback (most recent call last):
-        ...
-        argparse.ArgumentTypeError: a whole number from 1 to 10, got '0'
+    Attributes:
+        low: The smallest value (``None``: no lower bound).
+        high: The largest value (``None``: no upper bound).
+        above: ``low`` itself is refused (a threshold that must be more than 0).
     """
-    accepted = f"a whole number {_range_text(low, high)}"
 
-    def parse(text: str) -> int:
-        try:
-            value = int(text.strip(), 10)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{accepted}, got {text[:40]!r}") from None
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{accepted}, got {text[:40]!r}")
-        return value
+    low: float | None = None
+    high: float | None = None
+    above: bool = False
 
-    return parse
+    def check(self, option: str, value: float) -> None:
+        """Refuse ``value`` of ``option`` unless it is in bounds.
+
+        Raises:
+            ValueError: ``"<option> must be at least <low> and at most <high>, got <v>"``.
+
+        Example:
+            >>> Bounds(1, 10).check("--episodes", 0)
+            Traceback (most recent call last):
+            ...
+            ValueError: --episodes must be at least 1 and at most 10, got 0
+        """
+        low, high = self.low, self.high
+        below = low is not None and (value <= low if self.above else value < low)
+        if math.isfinite(value) and not below and (high is None or value <= high):
+            return
+        parts = []
+        if low is not None:
+            parts.append(f"{'more than' if self.above else 'at least'} {_number(low)}")
+        if high is not None:
+            parts.append(f"at most {_number(high)}")
+        accepted = " and ".join(parts) if parts else "a finite number"
+        raise ValueError(f"{option} must be {accepted}, got {_number(value)}")
 
 
-def decimal(
-    low: float | None = 0.0, high: float | None = None, *, above: bool = False
-) -> Callable[[str], float]:
-    """An ``argparse`` type: a finite number from ``low`` (excluded when ``above``) to ``high``.
+SHARED_BOUNDS: dict[str, Bounds] = {
+    "seed": Bounds(-MAX_SEED, MAX_SEED),
+    "concurrency": Bounds(1),
+    "max_retries": Bounds(0, 20),
+    "max_steps": Bounds(1),
+    "temperature": Bounds(0.0),
+    "max_tokens": Bounds(1),
+}
+"""Bounds of the flags several commands share, by argument name (``--max-steps``: ``max_steps``).
 
-    Example:
-        >>> decimal(0.0, 1.0, above=True)("0.65")
-        0.65
-        >>> decimal()("nan")
-        Traceback (most recent call last):
-        ...
-        argparse.ArgumentTypeError: a number >= 0, got 'nan'
+``--rate-limit`` and ``--max-retry-wait`` are checked where they are applied
+(:func:`~langgraph_games.cli._limits.apply_endpoint_limits`), before the command runs.
+"""
+
+
+def check_numbers(args: Any, bounds: Mapping[str, Bounds] | None = None) -> None:
+    """Check the number options of a parsed command line: :data:`SHARED_BOUNDS` and ``bounds``.
+
+    Options the command does not have, or that were not given (``None``), are skipped.
+
+    Raises:
+        ValueError: The first option out of bounds, in one line (see :meth:`Bounds.check`).
     """
-    accepted = f"a number {_range_text(low, high, above=above)}"
-    if above and low is not None and high is not None:
-        accepted = f"a number > {low:g} and <= {high:g}"
-    elif low is None and high is None:
-        accepted = "a finite number"
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text.strip())
-        except ValueError:
-            value = math.nan
-        below = low is not None and (value <= low if above else value < low)
-        if not math.isfinite(value) or below or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{accepted}, got {text[:40]!r}")
-        return value
-
-    return parse
-
-
-SEED = whole_number(-MAX_SEED, MAX_SEED)
-"""The ``argparse`` type of ``--seed`` options."""
+    for name, limits in {**SHARED_BOUNDS, **(bounds or {})}.items():
+        value = getattr(args, name, None)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            limits.check("--" + name.replace("_", "-"), value)
 
 
 def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
@@ -167,14 +167,12 @@ def add_model_flags(parser: Any) -> None:
     )
     group.add_argument(
         "--temperature",
-        type=decimal(0.0),
+        type=float,
         default=None,
         help="sampling temperature (default: an endpoint's provider default, as in the "
         "GAMEBoT paper; greedy for the local model); the manifest records which was used",
     )
-    group.add_argument(
-        "--max-tokens", type=whole_number(1, None), default=None, help="completion length limit"
-    )
+    group.add_argument("--max-tokens", type=int, default=None, help="completion length limit")
     group.add_argument(
         "--base-url",
         default=None,
@@ -197,7 +195,7 @@ def add_model_flags(parser: Any) -> None:
     )
     group.add_argument(
         "--max-retry-wait",
-        type=decimal(0.0),
+        type=float,
         default=None,
         metavar="SECONDS",
         help="the longest wait a provider's Retry-After gets before a retry (default 60)",
@@ -233,7 +231,7 @@ def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:
     default_text = "default 2" if max_retries == 2 else "default: the game's paper protocol, else 2"
     group.add_argument(
         "--max-retries",
-        type=whole_number(0, 20),
+        type=int,
         default=max_retries,
         help=f"re-asks after an unusable answer, 0-20 ({default_text})",
     )
@@ -244,9 +242,7 @@ def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:
         help="after the retries: the paper's rule for the game (default), a "
         "random legal move, or forfeit",
     )
-    group.add_argument(
-        "--max-steps", type=whole_number(1, None), default=None, help="stop after N moves"
-    )
+    group.add_argument("--max-steps", type=int, default=None, help="stop after N moves")
 
 
 def add_scoring_flags(parser: Any) -> None:

@@ -8,16 +8,16 @@ from typing import Any
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     MAX_MATCHES,
-    SEED,
+    Bounds,
     add_episode_flags,
     add_model_flags,
     add_scoring_flags,
     add_worker_flags,
+    check_numbers,
     execution_of,
     model_settings,
     parse_options,
     scoring_of,
-    whole_number,
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -46,14 +46,14 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--matches",
-        type=whole_number(1, MAX_MATCHES),
+        type=int,
         default=10,
         help=f"matches per pair (default 10, at most {MAX_MATCHES:,})",
     )
-    parser.add_argument("--seed", type=SEED, default=0, help="base seed (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument(
         "--concurrency",
-        type=whole_number(1, None),
+        type=int,
         default=4,
         help="matches at once (default 4)",
     )
@@ -82,8 +82,13 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
+BOUNDS = {"matches": Bounds(1, MAX_MATCHES)}
+"""The arena's own number options (beside the shared ones)."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Run or resume the arena and print its tables."""
+    check_numbers(args, BOUNDS)
     output_dir("--out", args.out)
     spec = ArenaSpec(
         game=args.game,

@@ -24,14 +24,14 @@ from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     MAX_EPISODES,
     MAX_SWEEP_VALUES,
-    SEED,
+    Bounds,
     add_episode_flags,
     add_model_flags,
     add_worker_flags,
+    check_numbers,
     execution_of,
     model_settings,
     parse_options,
-    whole_number,
 )
 from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -97,12 +97,12 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--episodes",
-        type=whole_number(1, MAX_EPISODES),
+        type=int,
         default=None,
         help="episodes per swept combination (default: the paper's protocol; "
         f"otherwise 1, or 10 unswept); at most {MAX_EPISODES:,} in all",
     )
-    parser.add_argument("--seed", type=SEED, default=0, help="base seed (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument(
         "--sweep",
         action="append",
@@ -119,14 +119,12 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--steps",
-        type=whole_number(1, None),
+        type=int,
         default=None,
         help="stop each episode after N moves (same as --max-steps)",
     )
     parser.add_argument("--label", default=None, help="row label in the table")
-    parser.add_argument(
-        "--concurrency", type=whole_number(1, None), default=4, help="episodes at once"
-    )
+    parser.add_argument("--concurrency", type=int, default=4, help="episodes at once")
     add_worker_flags(parser)
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
     parser.add_argument(
@@ -147,7 +145,7 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--truth-limit",
-        type=whole_number(0, None),
+        type=int,
         default=None,
         metavar="N",
         help="at most N truths: the best supported, then the newest",
@@ -174,7 +172,7 @@ def add_parser(sub: Any) -> None:
     )
     spring.add_argument(
         "--study-concurrency",
-        type=whole_number(1, None),
+        type=int,
         default=DEFAULT_STUDY_CONCURRENCY,
         metavar="N",
         help=f"model calls at once while studying (default {DEFAULT_STUDY_CONCURRENCY})",
@@ -286,8 +284,6 @@ def _context(args: argparse.Namespace, agent: str, game: type[Game[Any]]) -> tup
     if strategy_of(agent) is None:
         raise ValueError(f"--study needs an LLM agent to study with; {agent!r} is not one")
     model_spec = parse_spec(agent).model or DEFAULT_MODEL
-    if args.study_concurrency < 1:
-        raise ValueError(f"--study-concurrency must be at least 1, got {args.study_concurrency}")
     model = load_chat_model(model_spec, **model_settings(args))
     cache = args.study_cache or Path(args.out) / "study.sqlite"
     studied = run_loop(
@@ -420,8 +416,18 @@ def _is_spring(agent: str | None) -> bool:
     return agent is not None and strategy_of(agent) == "spring"
 
 
+BOUNDS = {
+    "episodes": Bounds(1, MAX_EPISODES),
+    "steps": Bounds(1),
+    "truth_limit": Bounds(0),
+    "study_concurrency": Bounds(1),
+}
+"""The evaluation's own number options (beside the shared ones)."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Run or resume the evaluation (or ablation) and print the paper's table."""
+    check_numbers(args, BOUNDS)
     output_dir("--out", args.out)
     if args.study_cache:
         output_file("--study-cache", args.study_cache)

@@ -29,9 +29,9 @@ from langgraph.types import Command
 
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
-    SEED,
     add_episode_flags,
     add_model_flags,
+    check_numbers,
     model_settings,
     parse_options,
 )
@@ -67,7 +67,7 @@ def add_parser(sub: Any) -> None:
         help=f"one spec per seat, {PLAYER_SPEC_HELP} (default: minimax random for two-player "
         "games, random for one-player games)",
     )
-    parser.add_argument("--seed", type=SEED, default=0, help="episode seed (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="episode seed (default 0)")
     parser.add_argument(
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
     )
@@ -80,6 +80,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the game and print each move, the board and the result."""
+    check_numbers(args)
     game = make(args.game, **parse_options(args.option))
     if args.players is None:
         args.players = default_players(game)

@@ -8,11 +8,11 @@ from typing import Any
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     MAX_EPISODES,
-    SEED,
+    Bounds,
     add_episode_flags,
     add_model_flags,
+    check_numbers,
     model_settings,
-    whole_number,
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -66,15 +66,15 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--episodes",
-        type=whole_number(1, MAX_EPISODES),
+        type=int,
         default=None,
         help="episodes per setting (default the paper's: Bandit/RPS 20, Hanoi 10, "
         "Messenger 100, Crafter 10)",
     )
-    parser.add_argument("--seed", type=SEED, default=0, help="base seed (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument(
         "--crafter-steps",
-        type=whole_number(1, None),
+        type=int,
         default=None,
         help="Crafter episode length (default 10000 as released; another length is "
         "reported in its own column, without a normalised score)",
@@ -95,9 +95,7 @@ def add_parser(sub: Any) -> None:
         "(released) and Crafter 5 (paper Table 1; the released Crafter code showed 2: "
         "--history crafter=2)",
     )
-    parser.add_argument(
-        "--concurrency", type=whole_number(1, None), default=4, help="episodes at once"
-    )
+    parser.add_argument("--concurrency", type=int, default=4, help="episodes at once")
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     add_episode_flags(parser)
@@ -107,6 +105,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run or resume every setting for every agent and print the SmartPlay tables."""
+    check_numbers(args, {"episodes": Bounds(1, MAX_EPISODES), "crafter_steps": Bounds(1)})
     output_dir("--out", args.out)
     settings = resolve_settings(args.games)
     # --model completes LLM strategies given without a model, e.g. smartplay

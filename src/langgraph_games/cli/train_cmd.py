@@ -20,14 +20,13 @@ from typing import Any
 
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
-    SEED,
+    Bounds,
     add_model_flags,
     add_worker_flags,
-    decimal,
+    check_numbers,
     execution_of,
     model_settings,
     parse_options,
-    whole_number,
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import players_epilog
@@ -56,9 +55,7 @@ def add_parser(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="game id: maze, match2 (or any scored one-player game)")
-    parser.add_argument(
-        "--rounds", type=whole_number(1, 10_000), default=4, help="training rounds (default 4)"
-    )
+    parser.add_argument("--rounds", type=int, default=4, help="training rounds (default 4)")
     parser.add_argument("--model", default="local", help="model spec (default local)")
     parser.add_argument(
         "--player",
@@ -75,28 +72,26 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--train-maps",
-        type=whole_number(1, None),
+        type=int,
         default=2,
         help="training maps per level and round",
     )
     parser.add_argument(
         "--train-pool",
-        type=whole_number(1, None),
+        type=int,
         default=None,
         help="training maps per level the rounds go through in turn (default all 10)",
     )
-    parser.add_argument(
-        "--test-maps", type=whole_number(1, None), default=2, help="test maps per level (default 2)"
-    )
+    parser.add_argument("--test-maps", type=int, default=2, help="test maps per level (default 2)")
     parser.add_argument(
         "--max-steps",
-        type=whole_number(1, None),
+        type=int,
         default=20,
         help="steps per episode (default 20; paper 100)",
     )
     parser.add_argument(
         "--max-retries",
-        type=whole_number(0, 20),
+        type=int,
         default=None,
         help="re-asks after an unusable answer (default: the game's paper protocol)",
     )
@@ -113,13 +108,13 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--duplicate-threshold",
-        type=decimal(0.0, 1.0, above=True),
+        type=float,
         default=0.95,
         help="TruthWeaver's near-duplicate cosine similarity, > 0 and <= 1 (default 0.95)",
     )
     parser.add_argument(
         "--merge-threshold",
-        type=decimal(0.0, 1.0, above=True),
+        type=float,
         default=0.65,
         help="TruthWeaver's merge cosine similarity, > 0 and <= 1 (default 0.65)",
     )
@@ -138,7 +133,7 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--min-gain",
-        type=decimal(None),
+        type=float,
         default=0.0,
         help="a replay must beat the play's score by more than this (default 0)",
     )
@@ -156,7 +151,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--no-revert", action="store_true", help="never revert a round")
     parser.add_argument(
         "--revert-retries",
-        type=whole_number(0, None),
+        type=int,
         default=2,
         metavar="N",
         help="play the same maps again at most N times in a row after reverted rounds, "
@@ -164,21 +159,21 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument(
         "--revert-tolerance",
-        type=decimal(0.0),
+        type=float,
         default=0.0,
         help="revert when the mean test score drops by more than this (default 0)",
     )
     parser.add_argument(
         "--truth-limit",
-        type=whole_number(0, None),
+        type=int,
         default=None,
         help="at most N truths in the prompt: the best supported, then the newest",
     )
-    parser.add_argument("--seed", type=SEED, default=0, help="seed of map 1 (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of map 1 (default 0)")
     parser.add_argument("--label", default=None, help="name of the run in tables")
     parser.add_argument(
         "--concurrency",
-        type=whole_number(1, None),
+        type=int,
         default=4,
         help="test episodes at once (default 4)",
     )
@@ -244,8 +239,24 @@ def build_spec(args: argparse.Namespace) -> TrainSpec:
     )
 
 
+BOUNDS = {
+    "rounds": Bounds(1, 10_000),
+    "train_maps": Bounds(1),
+    "train_pool": Bounds(1),
+    "test_maps": Bounds(1),
+    "duplicate_threshold": Bounds(0.0, 1.0, above=True),
+    "merge_threshold": Bounds(0.0, 1.0, above=True),
+    "min_gain": Bounds(),
+    "revert_retries": Bounds(0),
+    "revert_tolerance": Bounds(0.0),
+    "truth_limit": Bounds(0),
+}
+"""The training's own number options (beside the shared ones)."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Run or resume the training; print the per-round table and where things are."""
+    check_numbers(args, BOUNDS)
     output_dir("--out", args.out)
     if args.store:
         output_dir("--store", args.store)
