@@ -18,6 +18,7 @@ from langgraph_games.memory.errors import (
     MemoryLayerError,
     RevertError,
     StoreDamagedError,
+    StoreFullError,
     StoreLockedError,
     StoreOpenError,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "RevertReport",
     "Source",
     "StoreDamagedError",
+    "StoreFullError",
     "StoreLockedError",
     "StoreOpenError",
     "Truth",

@@ -26,13 +26,15 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 from langchain_core.embeddings import Embeddings
 
+from langgraph_games.memory._chroma_full import disk_full
 from langgraph_games.memory._chroma_rebuild import RepairReport
-from langgraph_games.memory.errors import StoreDamagedError
+from langgraph_games.memory.errors import StoreDamagedError, StoreFullError
 
 __all__ = [
     "check_store",
@@ -102,12 +104,24 @@ def index_problem(collection: Any) -> str | None:
     return None
 
 
-def _probe(collection: Any, waits: tuple[float, ...]) -> str | None:
-    """:func:`index_problem` (a read error as a problem), asked again after each wait."""
+def _probe(
+    collection: Any,
+    waits: tuple[float, ...],
+    no_room: Callable[[BaseException], StoreFullError | None],
+) -> str | None:
+    """:func:`index_problem` (a read error as a problem), asked again after each wait.
+
+    Raises:
+        StoreFullError: The read failed because the disk is full (``no_room`` says so):
+            the index is not at fault and must not be rebuilt.
+    """
     for wait in (*waits, None):
         try:
             problem = index_problem(collection)
         except chroma_errors() as exc:
+            full = no_room(exc)
+            if full is not None:
+                raise full from exc
             problem = f"Chroma cannot read its vector index ({type(exc).__name__}: {exc})"
         if problem is None or wait is None:
             return problem
@@ -171,15 +185,26 @@ def check_store(store: Checkable, directory: Path | None, *, shared: bool = Fals
       again while it shows a problem (:data:`SERVER_SETTLE_S`), and one that stays is
       raised, not rebuilt.
 
+    A read that fails because the disk is full (Chroma applies its pending log on the
+    first read, which needs room) is reported as such, and nothing is rebuilt.
+
     Raises:
         StoreDamagedError: The items cannot be read, the rebuild did not help, or a
             server store's index stays unusable.
+        StoreFullError: The disk holding the store is full.
     """
     errors = chroma_errors()
     items, vectors = f"{store.name}-items", f"{store.name}-vectors"
+
+    def no_room(exc: BaseException) -> StoreFullError | None:
+        return disk_full(store.location, directory, "opening", exc)
+
     try:
         items_problem(store._items)
     except errors as exc:
+        full = no_room(exc)
+        if full is not None:
+            raise full from exc
         folder = segment_folder(directory, items) if directory is not None else None
         fix = (
             f"ChromaStore never searches that index and its records are intact in "
@@ -191,7 +216,7 @@ def check_store(store: Checkable, directory: Path | None, *, shared: bool = Fals
         raise damaged(
             store.location, items, f"Chroma cannot read it ({type(exc).__name__}: {exc})", fix
         ) from exc
-    problem = _probe(store._vectors, SERVER_SETTLE_S if shared else ())
+    problem = _probe(store._vectors, SERVER_SETTLE_S if shared else (), no_room)
     if problem is None:
         return
     if shared:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from langgraph.store.base import PutOp
@@ -29,12 +29,15 @@ def write_items(
     vectors: Mapping[str, list[float]],
     *,
     keep_times: Mapping[str, tuple[int, int]] | None = None,
+    check_room: Callable[[int], None] | None = None,
 ) -> None:
     """Write puts and deletes so that a crash at any point leaves every item whole.
 
     Order: the new vectors (under a fresh version), then the item records (the commit
     point: a search only counts vectors of the version its item names), then deletes,
     then the vectors of the replaced versions. The caller holds the store's write lock.
+    A kill inside one of Chroma's calls leaves an SQLite rollback journal, which undoes
+    that call when the store is opened next (``_chroma_open.check_database``).
 
     Args:
         items: The items collection.
@@ -44,6 +47,8 @@ def write_items(
         paths: ``(path, text)`` pairs to embed per written key.
         vectors: The vector of each text.
         keep_times: ``(created, updated)`` microseconds to keep per item id (rebuilds).
+        check_room: Called with the bytes of records about to be written, before the
+            first of them is: raises (``StoreFullError``) to refuse the write.
     """
     version = uuid.uuid4().hex
     ids = [item_id(op.namespace, op.key) for op in writes]
@@ -78,6 +83,8 @@ def write_items(
         for vid, (p, text) in zip(meta.get("vids", []), item_paths, strict=True):
             vector_rows.append((vid, vectors[text], vector_metadata(meta, rid, p)))
         item_rows.append((rid, dump_value(op.value), meta))
+    if check_room is not None:
+        check_room(payload_bytes(item_rows, vector_rows, len(deletes) + len(stale)))
     for start in range(0, len(vector_rows), max_batch):
         chunk = vector_rows[start : start + max_batch]
         vectors_collection.upsert(
@@ -97,3 +104,17 @@ def write_items(
         items.delete(ids=deletes[start : start + max_batch])
     for start in range(0, len(stale), max_batch):
         vectors_collection.delete(ids=stale[start : start + max_batch])
+
+
+def payload_bytes(
+    item_rows: Sequence[tuple[str, str, Mapping[str, Any]]],
+    vector_rows: Sequence[tuple[str, list[float], Mapping[str, Any]]],
+    removals: int,
+) -> int:
+    """About how many bytes of records a write hands to Chroma (ids, values, metadata)."""
+    size = 64 * removals
+    for rid, document, meta in item_rows:
+        size += len(rid) + len(document) + len(json.dumps(meta)) + 8
+    for vid, vector, meta in vector_rows:
+        size += len(vid) + 4 * len(vector) + len(json.dumps(meta))
+    return size

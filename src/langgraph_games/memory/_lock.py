@@ -109,3 +109,9 @@ def release(token: str) -> None:
                 _unlock(held.handle)
             finally:
                 held.handle.close()
+
+
+def holds(directory: Path) -> bool:
+    """Whether this process already holds ``directory``'s lock (a store there is open)."""
+    with _registry_lock:
+        return str(directory.resolve()) in _held

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import re
 import threading
 import uuid
@@ -32,8 +33,10 @@ from langgraph.store.base import (
 from langgraph_games.memory import _chroma_read as read
 from langgraph_games.memory import _lock
 from langgraph_games.memory._chroma_check import check_store, chroma_errors, damaged, vectors_lost
+from langgraph_games.memory._chroma_full import check_room, disk_full
 from langgraph_games.memory._chroma_open import (
     FORMAT,
+    check_database,
     check_directory,
     connect,
     embed_identity,
@@ -98,14 +101,19 @@ class ChromaStore(BaseStore):
         lock_timeout: Seconds to wait for another process to release ``path``.
         reindex: Rebuild every vector if the store was indexed with another embedding.
 
-    Opening checks that the vector index answers for its records; a lost or unreadable
-    one is rebuilt from the records (with a logged warning) when an index config is given.
+    Opening a directory first lets SQLite roll back a write that a kill or a crash
+    interrupted (with a logged warning), then checks that the vector index answers for
+    its records; a lost or unreadable one is rebuilt from the records (with a logged
+    warning) when an index config is given. A directory whose records file is missing
+    or empty while index folders are there is refused, never opened as a new store.
 
     Raises:
         StoreOpenError: The location is corrupt, not a Chroma store, written by an
             incompatible format, (``StoreLockedError``) held by another process, or
             (``StoreDamagedError``) holds index files Chroma cannot read that cannot be
-            rebuilt; ``StoreDamagedError`` also when Chroma fails on a later read or write.
+            rebuilt, or has lost its records file; ``StoreDamagedError`` also when Chroma
+            fails on a later read or write; (``StoreFullError``) the disk holding the
+            store is full, when opening or on a later write.
         EmbeddingDimensionError: ``index["dims"]`` differs from the store's vectors.
 
     Example:
@@ -146,8 +154,10 @@ class ChromaStore(BaseStore):
         self._prepare_index(index)
         self._lock_token: str | None = None
         self._directory = Path(path) if path is not None else None
+        first_here = False
         if self._directory is not None:
-            check_directory(self._directory)
+            check_directory(self._directory)  # refusals that change nothing, lock included
+            first_here = not _lock.holds(self._directory)
             self._lock_token = _lock.acquire(self._directory, lock_timeout)
         # What close() (or garbage collection) must let go of: the Chroma client this store
         # made, then the directory lock. Closing the client matters: Chroma keeps one cached
@@ -155,11 +165,19 @@ class ChromaStore(BaseStore):
         self._held: dict[str, Any] = {"client": None, "lock": self._lock_token}
         self._finalizer = weakref.finalize(self, _release, self._held)
         try:
+            if self._directory is not None and first_here:
+                # Under the lock, before Chroma sees the files; skipped while this process
+                # already has the store open (its Chroma client holds the database).
+                check_database(self._directory)
             self._client, self.location = connect(path, client, host, port, ssl, headers)
             if client is None:
                 self._held["client"] = self._client
-            self._items = open_collection(self._client, self.name, "items", self.location, hnsw)
-            self._vectors = open_collection(self._client, self.name, "vectors", self.location, hnsw)
+            self._items = open_collection(
+                self._client, self.name, "items", self.location, hnsw, self._directory
+            )
+            self._vectors = open_collection(
+                self._client, self.name, "vectors", self.location, hnsw, self._directory
+            )
             self._max_batch = int(self._client.get_max_batch_size())
         except BaseException:
             self._finalizer()
@@ -328,6 +346,9 @@ class ChromaStore(BaseStore):
         return await asyncio.to_thread(self._execute, plan, queries, texts)
 
     def _failed(self, doing: str, exc: BaseException) -> StoreOpenError:
+        full = disk_full(self.location, self._directory, doing, exc)
+        if full is not None:
+            return full
         return damaged(
             self.location,
             self.name,
@@ -342,7 +363,7 @@ class ChromaStore(BaseStore):
         try:
             return self._run(plan, queries, texts)
         except chroma_errors() as exc:
-            raise self._failed("reading or writing", exc) from exc
+            raise self._failed("writing" if plan.writes else "reading", exc) from exc
 
     def _run(
         self, plan: _Plan, queries: list[list[float]], texts: list[list[float]]
@@ -378,7 +399,16 @@ class ChromaStore(BaseStore):
         *,
         keep_times: Mapping[str, tuple[int, int]] | None = None,
     ) -> None:
-        """Write puts and deletes crash-safely (see ``_chroma_write``)."""
+        """Write puts and deletes crash-safely (see ``_chroma_write``).
+
+        A persistent store first checks that its disk has room for the write
+        (``StoreFullError`` if not, and nothing is written).
+        """
+        room = (
+            functools.partial(check_room, self.location, self._directory)
+            if self._directory is not None
+            else None
+        )
         with self._write_lock:
             write_items(
                 self._items,
@@ -388,6 +418,7 @@ class ChromaStore(BaseStore):
                 paths,
                 vectors,
                 keep_times=keep_times,
+                check_room=room,
             )
 
     # -- maintenance -----------------------------------------------------------------------

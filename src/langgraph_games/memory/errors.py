@@ -9,6 +9,7 @@ __all__ = [
     "MemoryLayerError",
     "RevertError",
     "StoreDamagedError",
+    "StoreFullError",
     "StoreLockedError",
     "StoreOpenError",
 ]
@@ -34,6 +35,16 @@ class StoreDamagedError(StoreOpenError):
     be rebuilt (no index config to re-embed with), or files Chroma cannot read; and when
     Chroma fails while reading or writing (its own error is attached as ``__cause__``).
     The message names the store, what is wrong and how to fix it.
+    """
+
+
+class StoreFullError(StoreOpenError):
+    """The disk holding a ChromaStore is full: it cannot be written to (or opened) now.
+
+    Nothing stored was lost: the store is not damaged. The message names the store, the
+    free space and what to do (free space on that disk, then run the write again). A
+    write refused before it started wrote nothing; one cut short by the full disk leaves
+    each item it touches either as it was or entirely as written.
     """
 
 
