@@ -191,7 +191,14 @@ def _openai(rest: str, settings: Mapping[str, Any]) -> BaseChatModel:
         kwargs["max_tokens"] = settings["max_tokens"]
     if settings.get("seed") is not None:
         kwargs["seed"] = settings["seed"]
-    return ChatOpenAI(**kwargs)
+    try:
+        return ChatOpenAI(**kwargs)
+    except Exception as exc:  # the client refuses its settings, e.g. a base_url that is no URL
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelSpecError(
+            f"Model spec 'openai:{rest}' cannot be built: {first.rstrip('.')}. "
+            f"Accepted forms: {ACCEPTED_FORMS}."
+        ) from exc
 
 
 def sampling_of(model: BaseChatModel) -> str:
