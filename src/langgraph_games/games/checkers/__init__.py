@@ -29,9 +29,12 @@ from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subpro
 
 __all__ = ["Checkers", "CheckersState"]
 
-MOVE_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)\s*-+\s*>?\s*\(\s*\d\s*,\s*\d\s*\)"
-_MOVE = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)\s*-+\s*>?\s*\(\s*(\d)\s*,\s*(\d)\s*\)")
-_MOVES = regex_mentions([(_MOVE, lambda m: f"({m[1]},{m[2]})->({m[3]},{m[4]})")])
+# An optional part between two runs of spaces takes its own spaces (``\s*(?:>\s*)?``, not
+# ``\s*>?\s*``): two quantifiers that can take the same spaces side by side backtrack in
+# quadratic time on a long run of them.
+MOVE_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)\s*-+\s*(?:>\s*)?\(\s*\d\s*,\s*\d\s*\)"
+_MOVE = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)\s*-+\s*(?:>\s*)?\(\s*(\d)\s*,\s*(\d)\s*\)")
+_MOVES = regex_mentions([(_MOVE, lambda m: f"({m[1]},{m[2]})->({m[3]},{m[4]})")], starts=r"\(")
 
 
 @register

@@ -43,7 +43,9 @@ CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
 COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
 _COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
 _LONE_COLUMN = re.compile(r"(?<![\d.])([0-6])(?![\d.])")
-_COLUMNS = regex_mentions([(_COORD, lambda m: m[2]), (_LONE_COLUMN, lambda m: m[1])])
+_COLUMNS = regex_mentions(
+    [(_COORD, lambda m: m[2]), (_LONE_COLUMN, lambda m: m[1])], starts=r"[(0-6]"
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,8 @@ _MENTIONS = regex_mentions(
     [
         (PROPOSAL_RE, lambda m: proposal_name(cast(Proposal, tuple(int(g) for g in m.groups())))),
         (AGREE_RE, AGREE),
-    ]
+    ],
+    starts=r"(?i:[ap])",
 )
 OPENING_AGREE_PAYOFF = (0.0, 15.0)
 """What GAMEBoT's engine paid for ``Agree`` before any proposal (reference note G10)."""

@@ -24,11 +24,18 @@ from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subpro
 __all__ = ["Othello", "OthelloState"]
 
 SQUARE_PATTERN = r"\(\s*[A-Ha-h]\s*,\s*[1-8]\s*\)"
+# An optional part between two runs of spaces takes its own spaces (``\s*(?:,\s*)?``, not
+# ``\s*,?\s*``): two quantifiers that can take the same spaces side by side backtrack in
+# quadratic time on a long run of them.
 _MOVES = regex_mentions(
     [
-        (re.compile(r"\(\s*([A-Ha-h])\s*,?\s*([1-8])\s*\)"), lambda m: f"({m[1].upper()},{m[2]})"),
+        (
+            re.compile(r"\(\s*([A-Ha-h])\s*(?:,\s*)?([1-8])\s*\)"),
+            lambda m: f"({m[1].upper()},{m[2]})",
+        ),
         (re.compile(r"\b([A-Ha-h])([1-8])\b"), lambda m: f"({m[1].upper()},{m[2]})"),
-    ]
+    ],
+    starts=r"[(A-Ha-h]",
 )
 
 

@@ -45,7 +45,8 @@ _PHRASES = regex_mentions(
         (re.compile(r"stay(?:\s*still)?", re.I), "Stay Still"),
         (re.compile(r"\bup\b", re.I), "Move Up"),
         (re.compile(r"\bdown\b", re.I), "Move Down"),
-    ]
+    ],
+    starts=r"(?i:[dmsu])",
 )
 _LEADING_NUMBER = re.compile(r"[\W_]*([012])\b")
 _NUMBERED = {"0": "Stay Still", "1": "Move Up", "2": "Move Down"}

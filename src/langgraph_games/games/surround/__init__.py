@@ -30,7 +30,8 @@ __all__ = ["Surround", "SurroundState"]
 
 ACTIONS = tuple(sorted(DIRECTIONS))
 _PHRASES = regex_mentions(
-    (re.compile(rf"move\s*{action.split()[1]}", re.I), action) for action in DIRECTIONS
+    ((re.compile(rf"move\s*{action.split()[1]}", re.I), action) for action in DIRECTIONS),
+    starts=r"(?i:m)",
 )
 
 

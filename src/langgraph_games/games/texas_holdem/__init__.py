@@ -36,17 +36,21 @@ from langgraph_games.games.texas_holdem.truth import texas_truth
 
 __all__ = ["TexasHoldem", "TexasHoldemOptions", "TexasHoldemV1", "TexasState"]
 
+# An optional part between two runs of spaces takes its own spaces (``\s*(?:and\s*)?``, not
+# ``\s*(?:and)?\s*``): two quantifiers that can take the same spaces side by side backtrack in
+# quadratic time on a long run of them.
 _PHRASES = regex_mentions(
     [
         (re.compile(r"\braise\s*half(?:\s*pot)?\b", re.I), "Raise Half Pot"),
         (re.compile(r"\braise\s*(?:full\s*)?pot\b", re.I), "Raise Full Pot"),
-        (re.compile(r"\bcheck\s*(?:and|&|/)?\s*call\b", re.I), "Check and Call"),
+        (re.compile(r"\bcheck\s*(?:(?:and|&|/)\s*)?call\b", re.I), "Check and Call"),
         (re.compile(r"\bhalf\s*pot\b", re.I), "Raise Half Pot"),
         (re.compile(r"\bfull\s*pot\b", re.I), "Raise Full Pot"),
         (re.compile(r"\ball[\s-]*in\b", re.I), "All in"),
         (re.compile(r"\bcheck\b|\bcall\b", re.I), "Check and Call"),
         (re.compile(r"\bfold\b", re.I), "Fold"),
-    ]
+    ],
+    starts=r"(?i:[acfhr])",
 )
 
 

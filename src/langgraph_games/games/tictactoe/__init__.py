@@ -39,7 +39,7 @@ CELLS = tuple(cell_name(r, c) for r in range(SIZE) for c in range(SIZE))
 CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
 COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
 _COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
-_MENTIONS = regex_mentions([(_COORD, lambda m: cell_name(int(m[1]), int(m[2])))])
+_MENTIONS = regex_mentions([(_COORD, lambda m: cell_name(int(m[1]), int(m[2])))], starts=r"\(")
 
 
 @dataclass(frozen=True, slots=True)
