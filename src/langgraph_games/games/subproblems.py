@@ -232,7 +232,8 @@ def parse_answer(sub: Subproblem, text: str | None) -> Answer | None:
             return frozenset(normalize_item(i) for i in items)
         return frozenset() if lowered in _NONE_WORDS else None
     if sub.kind is AnswerKind.BOOL:
-        head = lowered.split()[0].strip(".,;:") if lowered.split() else ""
+        words = lowered.split(maxsplit=1)  # the first word decides: split no further
+        head = words[0].strip(".,;:") if words else ""
         if head in {"true", "yes"}:
             return True
         if head in {"false", "no"}:
