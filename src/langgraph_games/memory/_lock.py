@@ -5,19 +5,20 @@ the schema, stale reads from cached indexes, reported corruption), so a ChromaSt
 directory takes an exclusive lock on ``<dir>/langgraph-games.lock`` for as long as it is
 open. Stores of the same process share the lock (Chroma shares one client per path in a
 process, and that is safe). The OS drops the lock when the process dies, so a crash never
-leaves the directory locked.
+leaves the directory locked. The locking itself is the package's one OS file lock
+(:func:`langgraph_games._processes.try_lock`), which results files use too.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from langgraph_games._processes import try_lock, unlock
 from langgraph_games.memory.errors import StoreLockedError
 
 LOCK_NAME = "langgraph-games.lock"
@@ -30,36 +31,6 @@ _held: dict[str, _Held] = {}
 class _Held:
     handle: IO[str]
     count: int
-
-
-def _try_lock(handle: IO[str]) -> bool:
-    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-        import msvcrt
-
-        try:
-            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-    import fcntl
-
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
-def _unlock(handle: IO[str]) -> None:
-    if sys.platform == "win32":  # pragma: no cover
-        import msvcrt
-
-        handle.seek(0)
-        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
-    else:
-        import fcntl
-
-        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def acquire(directory: Path, timeout: float) -> str:
@@ -76,7 +47,7 @@ def acquire(directory: Path, timeout: float) -> str:
             return token
         handle = open(directory / LOCK_NAME, "a+", encoding="utf-8")  # noqa: SIM115
         deadline = time.monotonic() + max(0.0, timeout)
-        while not _try_lock(handle):
+        while not try_lock(handle):
             if time.monotonic() >= deadline:
                 handle.seek(0)
                 owner = handle.read().strip() or "unknown"
@@ -106,7 +77,7 @@ def release(token: str) -> None:
         if held.count == 0:
             del _held[token]
             try:
-                _unlock(held.handle)
+                unlock(held.handle)
             finally:
                 held.handle.close()
 
