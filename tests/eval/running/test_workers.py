@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import pickle
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from langgraph_games.cli._options import add_worker_flags, workers_of
 from langgraph_games.eval import ResultsFile, run_arena
+from langgraph_games.eval.running import workers_pool
 from langgraph_games.eval.running.executor import Job
 from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.running.workers import (
@@ -27,7 +30,7 @@ from langgraph_games.eval.running.workers import (
     split_limit,
 )
 from langgraph_games.eval.running.workers_dispatch import slots_for
-from langgraph_games.eval.running.workers_pool import take_waiting
+from langgraph_games.eval.running.workers_pool import _Worker, take_waiting
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
@@ -201,9 +204,44 @@ def test_a_worker_slot_plays_every_task_of_a_game_on_one_engine() -> None:
 
 
 def test_a_worker_takes_every_waiting_task_in_one_hop_and_stops_at_none() -> None:
-    inbox: Any = multiprocessing.get_context("spawn").Queue()
+    tasks, inbox = multiprocessing.get_context("spawn").Pipe(duplex=False)
+    if workers_pool._PIPE_TRANSPORT:
+        os.set_blocking(inbox.fileno(), False)
+    parent = _Worker(process=cast(Any, None), inbox=inbox, pipe=cast(Any, None))
     for item in ["a", "b", "c", None, "after"]:
-        inbox.put(item)
-    time.sleep(0.2)  # the queue's feeder thread has written them all
-    assert take_waiting(inbox) == ["a", "b", "c", None]
-    assert take_waiting(inbox) == ["after"]
+        parent.put(pickle.dumps(item))  # as the parent writes them
+    assert not parent.outgoing  # all in the pipe: nothing waits to be written
+    assert take_waiting(tasks) == ["a", "b", "c", None]
+    assert take_waiting(tasks) == ["after"]
+    inbox.close()  # the parent has gone
+    with pytest.raises(EOFError):
+        take_waiting(tasks)
+    tasks.close()
+
+
+def test_tasks_larger_than_the_pipe_wait_in_the_parent_without_blocking_it() -> None:
+    tasks, inbox = multiprocessing.get_context("spawn").Pipe(duplex=False)
+    if workers_pool._PIPE_TRANSPORT:
+        os.set_blocking(inbox.fileno(), False)
+    parent = _Worker(process=cast(Any, None), inbox=inbox, pipe=cast(Any, None))
+    big = ["x" * 300_000, "y" * 300_000]  # several times a pipe's buffer
+    started = time.monotonic()
+    for item in [*big, None]:
+        parent.put(pickle.dumps(item))  # returns at once, the rest waits in the parent
+    assert time.monotonic() - started < 5
+    got: list[Any] = []
+
+    def worker_side() -> None:  # the worker's reader, in its own thread as in a worker
+        while None not in got:
+            got.extend(take_waiting(tasks))
+
+    reader = threading.Thread(target=worker_side, daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 60
+    while parent.outgoing and time.monotonic() < deadline:
+        parent.flush()  # as the parent's loop does between its waits
+        time.sleep(0.001)
+    reader.join(60)
+    assert got == [*big, None] and not parent.outgoing
+    inbox.close()
+    tasks.close()

@@ -70,6 +70,7 @@ __all__ = [
     "SlotPlayer",
     "Task",
     "Usage",
+    "WorkerStartError",
     "default_workers",
     "endpoint_shares",
     "is_embedded",
@@ -83,6 +84,14 @@ THREADS_ENV = "LANGGRAPH_GAMES_LLAMA_THREADS"
 
 MAX_ATTEMPTS = 3
 """How many times an episode is sent to a worker before a lost worker counts as its error."""
+
+
+class WorkerStartError(RuntimeError):
+    """A worker could not start; the message says why and what to change.
+
+    Raised at the first worker that ends before it is ready, never retried: a worker that
+    fails while importing fails the same way each time it is started again.
+    """
 
 
 def default_workers() -> int:
