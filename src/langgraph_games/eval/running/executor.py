@@ -6,7 +6,10 @@ and ``fsync`` run in a worker thread, so nothing slow and synchronous holds up t
 a job whose players fail (e.g. a model endpoint that stays down after retries) is
 recorded with ``status: "error"`` and the others go on. On Ctrl-C or any failure the jobs
 still running are cancelled, so what is on disk is exactly what finished (a finished
-episode whose append had started is written whole), and a rerun skips it.
+episode whose append had started is written whole), and a rerun skips it. A run holds
+its results file's writer lock while it plays (:meth:`ResultsFile.writing
+<langgraph_games.eval.running.results.ResultsFile.writing>`): a second run of the same
+command, in another process, is refused at once and names the process that writes.
 
 An LLM strategy's player (and its compiled graph) is built once per run for each spec,
 game and settings, and serves all of the run's episodes, also at once (see
@@ -134,89 +137,98 @@ async def run_jobs(
         executor: ``local`` (this process, or worker processes per ``workers``) or
             ``ray`` (``workers`` Ray actors; ``auto``: one per CPU of the cluster).
         ray_address: The Ray cluster (default: ``RAY_ADDRESS``, else a local one).
+
+    Raises:
+        ResultsFileBusyError: Another run is writing ``results`` (its process is named),
+            or wrote to it after the caller read what was done; nothing is played.
+        WorkerStartError: A worker process could not start (the message says why).
     """
-    bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
-    steps = _decisions_bar(jobs, options, enabled=progress)
-    episodes_at_once = CallLimiter(concurrency, name="episodes")
-    built = PlayerCache()
-    counts = {"played": 0, "errors": 0}
-    used = {"calls": 0, "tokens": 0}
+    with results.writing():  # one run writes a file at a time: a second is refused
+        bar = _progress(total=total, initial=total - len(jobs), enabled=progress)
+        steps = _decisions_bar(jobs, options, enabled=progress)
+        episodes_at_once = CallLimiter(concurrency, name="episodes")
+        built = PlayerCache()
+        counts = {"played": 0, "errors": 0}
+        used = {"calls": 0, "tokens": 0}
 
-    def on_usage(usage: Mapping[str, Any]) -> None:
-        used["calls"] += int(usage.get("calls", 0))
-        used["tokens"] += int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
-        steps.update(1)
-        if used["calls"]:
-            steps.set_postfix(calls=used["calls"], tokens=used["tokens"], refresh=False)
+        def on_usage(usage: Mapping[str, Any]) -> None:
+            used["calls"] += int(usage.get("calls", 0))
+            used["tokens"] += int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
+            steps.update(1)
+            if used["calls"]:
+                steps.set_postfix(calls=used["calls"], tokens=used["tokens"], refresh=False)
 
-    def on_decision(decision: Decision) -> None:
-        on_usage(decision.usage)
+        def on_decision(decision: Decision) -> None:
+            on_usage(decision.usage)
 
-    def written(record: PlayedRecord) -> None:
-        counts["played"] += 1
-        counts["errors"] += record["status"] == "error"
-        bar.update(1)
-        if on_record is not None:
-            on_record(record)
+        def written(record: PlayedRecord) -> None:
+            counts["played"] += 1
+            counts["errors"] += record["status"] == "error"
+            bar.update(1)
+            if on_record is not None:
+                on_record(record)
 
-    def write(came: list[tuple[int, PlayedRecord]]) -> None:
-        # The workers' records, finished there (``finish`` ran in the worker), arrive on
-        # a loop that plays no episode itself: those that came together share one fsync.
-        records = [record for _, record in came]
-        results.extend(records)
-        for record in records:
-            written(record)
+        def write(came: list[tuple[int, PlayedRecord]]) -> None:
+            # The workers' records, finished there (``finish`` ran in the worker), arrive on
+            # a loop that plays no episode itself: those that came together share one fsync.
+            records = [record for _, record in came]
+            results.extend(records)
+            for record in records:
+                written(record)
 
-    async def one(job: Job, position: int) -> None:
-        async with episodes_at_once.slot():  # taken in job order: nothing awaited before
-            if 0 < position < concurrency:  # the first batch; later ones start as others end
-                await asyncio.sleep(position * START_SPACING_S)
-            record = await play_job(
-                job,
-                base,
-                options,
-                built,
-                on_decision if progress else None,
-                truths=truths,
-            )
-            # Metrics replay the episode and the append encodes and fsyncs the record:
-            # slow synchronous work, done in a worker thread so the other episodes go on.
-            if finish is not None and record["status"] != "error":
-                record = await asyncio.to_thread(finish_record, job, base, record, finish)
-            await asyncio.to_thread(results.append, record)
-            written(record)
+        async def one(job: Job, position: int) -> None:
+            async with episodes_at_once.slot():  # taken in job order: nothing awaited before
+                if 0 < position < concurrency:  # the first batch; later ones start as others end
+                    await asyncio.sleep(position * START_SPACING_S)
+                record = await play_job(
+                    job,
+                    base,
+                    options,
+                    built,
+                    on_decision if progress else None,
+                    truths=truths,
+                )
+                # Metrics replay the episode and the append encodes and fsyncs the record:
+                # slow synchronous work, done in a worker thread so the other episodes go on.
+                if finish is not None and record["status"] != "error":
+                    record = await asyncio.to_thread(finish_record, job, base, record, finish)
+                await asyncio.to_thread(results.append, record)
+                written(record)
 
-    tasks: list[asyncio.Future[None]] = []
-    try:
-        if executor == "ray" or slots_for(workers, len(jobs), default_workers(), concurrency) > 1:
-            await run_on_workers(
-                jobs,
-                workers=workers,
-                executor=executor,
-                ray_address=ray_address,
-                concurrency=concurrency,
-                setup_fields={
-                    "base": base,
-                    "options": options,
-                    "truths": {k: list(v) for k, v in truths.items()} if truths else None,
-                    "progress": progress,
-                    "finish": finish,
-                },
-                pool=models,
-                deliver=write,
-                on_decision=on_usage,
-            )
-        else:
-            with steady_gc():  # see gc_tuning: a third of the CPU per call, untuned
-                tasks = [asyncio.ensure_future(one(job, i)) for i, job in enumerate(jobs)]
-                await asyncio.gather(*tasks)
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        steps.close()
-        bar.close()
-    return counts["played"], counts["errors"]
+        tasks: list[asyncio.Future[None]] = []
+        try:
+            if (
+                executor == "ray"
+                or slots_for(workers, len(jobs), default_workers(), concurrency) > 1
+            ):
+                await run_on_workers(
+                    jobs,
+                    workers=workers,
+                    executor=executor,
+                    ray_address=ray_address,
+                    concurrency=concurrency,
+                    setup_fields={
+                        "base": base,
+                        "options": options,
+                        "truths": {k: list(v) for k, v in truths.items()} if truths else None,
+                        "progress": progress,
+                        "finish": finish,
+                    },
+                    pool=models,
+                    deliver=write,
+                    on_decision=on_usage,
+                )
+            else:
+                with steady_gc():  # see gc_tuning: a third of the CPU per call, untuned
+                    tasks = [asyncio.ensure_future(one(job, i)) for i, job in enumerate(jobs)]
+                    await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            steps.close()
+            bar.close()
+        return counts["played"], counts["errors"]
 
 
 class _NoBar:

@@ -10,6 +10,12 @@ and so does a JSON escape of half a surrogate pair (no UTF-8 file or terminal ca
 one). Writers first end such a
 truncated line so the next record starts on a line of its own. A rerun reads the ids of
 finished records and skips them, which is how interrupted runs resume.
+
+One run at a time writes a file: a run holds :meth:`ResultsFile.writing` while it plays,
+an OS lock on ``<file>.lock`` that names its process. A second run of the same command
+(started twice, a scheduler's retry) is refused at once with that pid, and one that read
+the file before the other run wrote to it is refused too, so no episode is played and
+written twice. The lock dies with its process; the lock file is removed when a run ends.
 """
 
 from __future__ import annotations
@@ -19,11 +25,18 @@ import os
 import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ReadReport", "ResultsFile"]
+from langgraph_games._processes import LockHeldError, OwnedLock
+
+__all__ = ["ReadReport", "ResultsFile", "ResultsFileBusyError"]
+
+
+class ResultsFileBusyError(RuntimeError):
+    """Another run writes the results file, or wrote to it after this run read it."""
 
 
 @dataclass
@@ -51,6 +64,40 @@ class ResultsFile:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._writer = OwnedLock(self.path.with_name(self.path.name + ".lock"))
+        self._seen: list[tuple[int, int, int] | None] = []  # the file at this object's last read
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Be the file's one writer, across processes, while the block runs.
+
+        Taken at once or refused, never waited for. Appending does not need it (a
+        reader or a single append does not take it); a run that resumes takes it
+        around reading what is done and playing the rest.
+
+        Raises:
+            ResultsFileBusyError: Another run holds the file (the message names its
+                process), or the file changed after this object last read it (a run
+                that read what was done before another run wrote more would play some
+                episodes again).
+        """
+        try:
+            self._writer.acquire()
+        except LockHeldError as exc:
+            who = "this process" if exc.owner == str(os.getpid()) else f"process {exc.owner}"
+            raise ResultsFileBusyError(
+                f"{self.path} is being written by another run ({who}); wait for it to end "
+                "(or stop it), then run the same command again to resume"
+            ) from None
+        try:
+            if self._seen and self._seen[-1] != _state(self.path):
+                raise ResultsFileBusyError(
+                    f"{self.path} was written by another run after this one read it; run "
+                    "the same command again to resume from what is there"
+                )
+            yield
+        finally:
+            self._writer.release()
 
     def append(self, record: Mapping[str, Any]) -> None:
         """Append one record as a single line, durably.
@@ -106,6 +153,7 @@ class ResultsFile:
     def read(self) -> ReadReport:
         """All complete records, and the line numbers skipped with the reason."""
         report = ReadReport()
+        self._seen[:] = [_state(self.path)]  # before reading: a later append is a change
         if not self.path.exists():
             return report
         with self.path.open("rb") as handle:
@@ -141,6 +189,15 @@ class ResultsFile:
     def finished_ids(self, key: str = "match_id") -> set[str]:
         """Ids of records whose ``status`` is not ``"error"`` (errors are retried)."""
         return {str(r[key]) for r in self.read().records if key in r and r.get("status") != "error"}
+
+
+def _state(path: Path) -> tuple[int, int, int] | None:
+    """Which file ``path`` is and its size (``None``: there is none)."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    return (stat.st_dev, stat.st_ino, stat.st_size)
 
 
 def _ends_without_newline(path: Path) -> bool:

@@ -335,6 +335,7 @@ async def run_training(
         StoreOpenError: The store directory is not usable (another run's, damaged, locked).
         ValueError: ``spec.executor`` is ``ray`` and Ray is not installed.
         EpisodeFailedError: An episode failed in a worker (rerun to resume).
+        ResultsFileBusyError: Another run writes the results file (its pid is named).
     """
     models = ModelPool(**spec.model)
     if model is not None:
@@ -366,7 +367,7 @@ async def run_training(
     options = spec.graph_options()
     factory = _strategy_player(agent)
     here = InProcessEpisodes(agent.model, factory, options.episode, options.concurrency)
-    with ChromaStore(store_path, index=minilm_index(["text"])) as chroma:
+    with results.writing(), ChromaStore(store_path, index=minilm_index(["text"])) as chroma:
         async with training_episodes(
             here,
             agent,
