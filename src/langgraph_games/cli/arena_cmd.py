@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from langgraph_games.cli import interrupted
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     MAX_MATCHES,
@@ -111,8 +112,7 @@ def run(args: argparse.Namespace) -> int:
             run_arena(spec, args.out, progress=not args.quiet, scoring=scoring_of(args))
         )
     except KeyboardInterrupt:
-        print("\ninterrupted: finished matches are saved; rerun the same command to resume")
-        return 130
+        return interrupted("finished matches are saved")
     print(report.markdown)
     print(
         f"results: {report.results_path} ({report.played} played now, {report.skipped} "

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from langgraph_games.cli import interrupted
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     MAX_EPISODES,
@@ -352,8 +353,7 @@ def _run_ablation(
     try:
         report = run_loop(run_spring_ablation(runs, args.out, progress=not args.quiet, on_run=done))
     except KeyboardInterrupt:
-        print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
-        return 130
+        return interrupted("finished episodes are saved")
     steps = args.steps or args.max_steps
     limit = f", at most {steps} steps each" if steps else ""
     print(
@@ -455,8 +455,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         table, reports = run_loop(run_specs(specs, args.out, progress=not args.quiet))
     except KeyboardInterrupt:
-        print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
-        return 130
+        return interrupted("finished episodes are saved")
     if args.released_score:
         table = _released_score_table([r.results_path for r in reports])
     print(table)

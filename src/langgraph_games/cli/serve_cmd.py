@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from langgraph_games.cli import ignore_interrupts
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
 from langgraph_games.cli._paths import output_dir
@@ -102,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"Opponents offered: {', '.join(opponents.offered())}", flush=True)
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # how a server is stopped: not an interrupted run
+        ignore_interrupts()  # a second Ctrl-C while closing adds nothing
         print("stopped")
     return 0

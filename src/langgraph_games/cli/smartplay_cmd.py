@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from langgraph_games.cli import interrupted
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     MAX_EPISODES,
@@ -128,8 +129,7 @@ def run(args: argparse.Namespace) -> int:
             run_smartplay(specs, args.out, progress=not args.quiet, weighting=args.weighting)
         )
     except KeyboardInterrupt:
-        print("\ninterrupted: finished episodes are saved; rerun the same command to resume")
-        return 130
+        return interrupted("finished episodes are saved")
     print(report.summary.text)
     for note in report.summary.notes:
         print(f"note: {note}")

@@ -18,6 +18,7 @@ import argparse
 import sys
 from typing import Any
 
+from langgraph_games.cli import interrupted
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     Bounds,
@@ -270,11 +271,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = run_loop(run_training(spec, args.out, store=args.store, on_event=show))
     except KeyboardInterrupt:
-        print(
-            "\ninterrupted: finished steps are saved; rerun the same command to resume",
-            file=sys.stderr,
-        )
-        return 130
+        return interrupted("finished steps are saved")
     except EpisodeFailedError as exc:
         print(
             f"langgraph-games train: error: {exc}; finished steps are saved, rerun the same "
