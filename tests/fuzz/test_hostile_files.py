@@ -68,8 +68,9 @@ def test_each_record_that_does_not_agree_with_itself_is_named_by_line(
     del no_index["trajectory"][0]["decisions"]["0"]["scores"][0]["index"]
     other_game = json.loads(json.dumps(good))
     other_game["result"]["record"]["game"] = "connect4-v1"
+    no_counters = {**good, "result": {**good["result"], "players": []}}
     path = tmp_path / "odd.jsonl"
-    lines = [good, seats3, short, winner, bad_key, no_index, other_game]
+    lines = [good, seats3, short, winner, bad_key, no_index, other_game, no_counters]
     path.write_text(
         "".join(_line(r) for r in lines)
         + '{"kind": "match", "seed": NaN}\n'
@@ -78,8 +79,8 @@ def test_each_record_that_does_not_agree_with_itself_is_named_by_line(
     loaded = load_results([path])
     assert [r.line for r in loaded.records] == [1]
     assert loaded.notes == [
-        "odd.jsonl line 8: bad JSON: NaN is not a JSON number; skipped",
-        "odd.jsonl line 9: bad JSON: an integer of 30 digits, beyond 64 bits; skipped",
+        "odd.jsonl line 9: bad JSON: NaN is not a JSON number; skipped",
+        "odd.jsonl line 10: bad JSON: an integer of 30 digits, beyond 64 bits; skipped",
         "odd.jsonl line 2: malformed (match record with 3 seats and 2 result.returns); skipped",
         "odd.jsonl line 3: malformed (match record with 1 result.returns for a game of 2 "
         "seat(s)); skipped",
@@ -90,6 +91,7 @@ def test_each_record_that_does_not_agree_with_itself_is_named_by_line(
         "odd.jsonl line 6: malformed (match record with a score at step 0 without index); skipped",
         "odd.jsonl line 7: malformed (match record of tictactoe-v1 with result.record of "
         "'connect4-v1'); skipped",
+        "odd.jsonl line 8: malformed (match record with 0 result.players and 2 seats); skipped",
     ]
 
 

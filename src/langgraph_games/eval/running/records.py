@@ -342,8 +342,9 @@ def validate_line(record: dict[str, Any]) -> ResultsLine:
 
     A finished match or episode is also checked against itself: one return per seat of
     its game (when the game is registered), as many ``seats`` and ``result.players`` as
-    returns, winners, a forfeit and a human seat that are seats, trajectory decisions
-    keyed by seats, and every scored answer a :data:`ScoreLine`.
+    returns (an episode's counters may be left out or empty), winners, a forfeit and a
+    human seat that are seats, trajectory decisions keyed by seats, and every scored
+    answer a :data:`ScoreLine`.
 
     Raises:
         ValueError: The line is of no known kind, or does not fit its kind's type. The
@@ -385,8 +386,8 @@ def _check_played(record: MatchLine | EpisodeLine) -> None:
     named = record.get("seats")
     if named is not None and len(named) != seats:
         raise ValueError(f"{what} with {len(named)} seats and {seats} result.returns")
-    counters = result.get("players")
-    if counters and len(counters) != seats:
+    counters = result.get("players")  # an episode's may be left out, or empty
+    if counters is not None and len(counters) != seats and (counters or record["kind"] == "match"):
         raise ValueError(f"{what} with {len(counters)} result.players and {seats} seats")
     given: list[tuple[str, int | None]] = [("result.winners", w) for w in result.get("winners", [])]
     given.append(("result.forfeit", result.get("forfeit")))
