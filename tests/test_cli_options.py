@@ -38,7 +38,10 @@ TRAIN = ["train", "maze", "--model", "local", "-q"]
         ([*EVAL, "--seed", str(10**30)], "--seed must be at least -1,000,000,000,000,000,000"),
         ([*EVAL, "--temperature", "nan"], "--temperature must be at least 0, got nan"),
         ([*EVAL, "--max-tokens", "0"], "--max-tokens must be at least 1, got 0"),
-        ([*EVAL, "--max-retry-wait", "-1"], "--max-retry-wait is a number of seconds >= 0, got -1.0"),
+        (
+            [*EVAL, "--max-retry-wait", "-1"],
+            "--max-retry-wait is a number of seconds >= 0, got -1.0",
+        ),
         ([*EVAL, "--study-concurrency", "0"], "--study-concurrency must be at least 1, got 0"),
         ([*ARENA, "--matches", "0"], "--matches must be at least 1 and at most 10,000, got 0"),
         ([*ARENA, "--concurrency", "-1"], "--concurrency must be at least 1, got -1"),
@@ -49,7 +52,7 @@ TRAIN = ["train", "maze", "--model", "local", "-q"]
         ([*TRAIN, "--min-gain", "inf"], "--min-gain must be a finite number, got inf"),
         (["smartplay", "--agent", "random", "--episodes", "0"], "--episodes must be at least 1"),
         (["smartplay", "--agent", "random", "--crafter-steps", "0"], "--crafter-steps must be"),
-        (["leaderboard", "x.jsonl", "--bootstrap", "-5"], "--bootstrap must be at least 0 and"),
+        (["leaderboard", "x.jsonl", "--seed", str(10**19)], "--seed must be at least"),
         (["play", "tictactoe", "--seed", str(-(10**19))], "--seed must be at least"),
     ],
 )
