@@ -9,7 +9,7 @@ from typing import Any
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.eval.reports.replay import record_id, write_replays
-from langgraph_games.eval.running.records import load_results
+from langgraph_games.eval.running.records import load_results, shown
 from langgraph_games.games.registry import list_games
 
 __all__ = ["add_parser", "run"]
@@ -42,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
         and (args.match is None or record_id(r.record).startswith(args.match))
     ]
     if args.match is not None and not chosen:
-        ids = [record_id(r.record) for r in loaded.records if record_id(r.record)]
-        shown = ", ".join(ids[:20]) + (f" ... ({len(ids)} in all)" if len(ids) > 20 else "")
-        raise ValueError(f"no match or episode id starts with {args.match!r}; ids: {shown}")
+        ids = [shown(record_id(r.record)) for r in loaded.records if record_id(r.record)]
+        listed = ", ".join(ids[:20]) + (f" ... ({len(ids)} in all)" if len(ids) > 20 else "")
+        raise ValueError(f"no match or episode id starts with {shown(args.match)}; ids: {listed}")
     unknown = _unknown_games(loaded.unknown_games)
     if not chosen and unknown:
         raise ValueError(f"nothing to replay: {unknown}")

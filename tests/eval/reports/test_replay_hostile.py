@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from cdp import Browser
+from langgraph_games.cli import main
 from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
 from langgraph_games.eval.reports.replay import build_replay, render_page, write_replays
 from langgraph_games.eval.reports.replay.page import PAGE_NAME_CHARS, page_name
@@ -81,3 +82,15 @@ def test_page_names_are_bounded_safe_and_distinct(
     written = write_replays([(f"line {i}", r) for i, r in enumerate(records)], tmp_path / "p")
     assert len({p.name for p in written.pages}) == 5  # the same id twice: two pages
     assert all(p.parent == tmp_path / "p" and len(p.name) <= PAGE_NAME_CHARS for p in written.pages)
+
+
+def test_an_id_that_matches_nothing_is_one_line_whatever_the_ids_hold(
+    scripted_match: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "odd.jsonl"
+    ResultsFile(results).append({**scripted_match, "match_id": "line\nbreak\u2028" + "m" * 500})
+    argv = ["replay", str(results), "--match", "zzz\n", "--out", str(tmp_path / "out")]
+    assert main(argv) == 2
+    [error] = capsys.readouterr().err.strip().splitlines()
+    assert error.startswith("langgraph-games replay: error: no match or episode id starts with")
+    assert "'line\\nbreak\\u2028mmm" in error and len(error) < 300
