@@ -222,14 +222,13 @@ def _game_readers() -> list[Reader]:
             return g.read_action(s, p, text)
 
         readers.append(Reader(f"{info.id}.read_action", read, _reading, answer))
-        if game.answer_labels:
 
-            def gamebot(text: str, g: Any = game, s: Any = state, p: int = player) -> Any:
-                return parse_gamebot_reply(g, s, p, text)
+        def gamebot(text: str, g: Any = game, s: Any = state, p: int = player) -> Any:
+            return parse_gamebot_reply(g, s, p, text)
 
-            readers.append(
-                Reader(f"{info.id}.gamebot", gamebot, _decision_dict, answer, _decision_answer)
-            )
+        readers.append(
+            Reader(f"{info.id}.gamebot", gamebot, _decision_dict, answer, _decision_answer)
+        )
         for sub in game.subproblems:
 
             def value(text: str, sub: Subproblem = sub) -> Any:

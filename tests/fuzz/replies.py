@@ -3,17 +3,19 @@
 A reply is built from pieces of a few kinds: huge digit runs (past Python's 4,300-digit
 ``int()`` limit), binary and NUL, Unicode digits and look-alikes of ASCII, deeply nested
 brackets, answer labels and moves (also repeated), words and punctuation. :func:`reply`
-draws one reply of up to a few kilobytes; :data:`LARGE` holds the worst shapes at one
-megabyte, the inputs that expose a reader whose time grows faster than the text.
+draws one reply of up to a few kilobytes; :data:`WORST` makes the worst shapes at any
+size (:data:`LARGE`: at one megabyte), the inputs that expose a reader whose time grows
+faster than the text.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 
-__all__ = ["LARGE", "SAFE_TAIL", "replies", "reply", "tail"]
+__all__ = ["LARGE", "SAFE_TAIL", "WORST", "replies", "reply", "tail"]
 
 DIGITS = ("0", "7", "12", "007", "-3", "+4", "1.5", "9" * 19, "0" * 30 + "5", "9" * 4301)
 UNICODE_DIGITS = ("١٢", "٣", "߁", "𝟓", "²", "①", "Ⅻ", "１２", "۵", "৩", "๓", "〇")
@@ -194,27 +196,51 @@ def tail(rng: random.Random) -> str:
     return SAFE_TAIL + _LETTERS.sub("", _pieces(rng, rng.randint(1, 10)))
 
 
+def _repeat(unit: str) -> Callable[[int], str]:
+    """A shape of ``unit`` over and over, cut at the size asked for."""
+    return lambda size: (unit * (size // len(unit) + 1))[:size]
+
+
+def _between(head: str, run: str, end: str = "") -> Callable[[int], str]:
+    """A shape of ``head``, then ``run`` up to the size asked for, then ``end``."""
+    return lambda size: head + run * max(0, size - len(head) - len(end)) + end
+
+
+@lru_cache(maxsize=1)
+def _mixed() -> str:
+    return _pieces(random.Random(0), 120_000)
+
+
 MB = 1_000_000
-LARGE: dict[str, str] = {
-    "digits": "9" * MB,
-    "spaces": " " * MB,
-    "newlines": "\n" * MB,
-    "stars": "*" * MB,
-    "dashes": "-" * MB,
-    "open brackets": "[" * MB,
-    "close brackets": "]" * MB,
-    "open braces": "{" * MB,
-    "nested objects": '{"action":' * (MB // 10),
-    "fence then spaces": "```json" + " " * MB,
-    "labels": "Chosen Move: " * (MB // 13),
-    "tags": "[Intermediate Thinking Results 1: " * (MB // 34),
-    "proposal then spaces": "P1: (1,2,3)" + " " * MB,
-    "letters": "a" * MB,
-    "word then spaces": "a" + " " * MB + "1",
-    "nul": "\x00" * MB,
-    "triple prefix": "r," + "1" * MB,
-    "moves": "(1,1) " * (MB // 6),
-    "numbered lines": "1. " * (MB // 3),
-    "mixed": _pieces(random.Random(0), 120_000)[:MB],
+WORST: dict[str, Callable[[int], str]] = {
+    "digits": _repeat("9"),
+    "spaces": _repeat(" "),
+    "newlines": _repeat("\n"),
+    "stars": _repeat("*"),
+    "dashes": _repeat("-"),
+    "open brackets": _repeat("["),
+    "close brackets": _repeat("]"),
+    "open braces": _repeat("{"),
+    "nested objects": _repeat('{"action":'),
+    "fence then spaces": _between("```json", " "),
+    "labels": _repeat("Chosen Move: "),
+    "tags": _repeat("[Intermediate Thinking Results 1: "),
+    "proposal then spaces": _between("P1: (1,2,3)", " "),
+    "letters": _repeat("a"),
+    "word then spaces": _between("a", " ", "1"),
+    "nul": _repeat("\x00"),
+    "triple prefix": _between("r,", "1"),
+    "moves": _repeat("(1,1) "),
+    "numbered lines": _repeat("1. "),
+    "square then spaces": _between("(C", " ", "x"),
+    "move then spaces": _between("(1,1)-", " ", "x"),
+    "action then spaces": _between("check", " ", "x"),
+    "mixed": lambda size: _mixed()[:size],
 }
-"""One-megabyte replies of the shapes that make a careless reader slow."""
+"""The shapes that make a careless reader slow, each a reply of the size asked for: long
+runs of one character, one piece repeated, or a piece that starts a pattern followed by a
+long run that the pattern's optional parts could each take (``(C`` then spaces: an
+Othello square whose comma and row never come)."""
+
+LARGE: dict[str, str] = {name: shape(MB) for name, shape in WORST.items()}
+"""The worst shapes at one megabyte."""
