@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from langgraph_games.games import GameSession, IllegalActionError, make
+from langgraph_games.games import GameSession, IllegalActionError, OptionError, make
 from langgraph_games.games.subproblems import score_answer
 from langgraph_games.games.texas_holdem import TexasHoldem, TexasState
 from langgraph_games.games.texas_holdem.cards import (
@@ -348,10 +348,71 @@ def test_v2_deals_each_hand_from_the_seed_and_hand_alone() -> None:
     assert any(old_folds[h] != old_calls[h] for h in common if h > 1)
 
 
-def test_version_1_still_replays_its_golden_playthrough() -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_old_versions_still_replay_their_golden_playthroughs(version: int) -> None:
     from pathlib import Path
 
     from langgraph_games.testing import playthrough
 
-    golden = Path(__file__).parent / "golden" / "texas_holdem-v1-seed0.txt"
-    assert playthrough("texas_holdem-v1", seed=0) == golden.read_text(encoding="utf-8")
+    golden = Path(__file__).parent / "golden" / f"texas_holdem-v{version}-seed0.txt"
+    assert playthrough(f"texas_holdem-v{version}", seed=0) == golden.read_text(encoding="utf-8")
+
+
+# --- who acts first after the flop --------------------------------------------------------
+
+# One script of actions, and who must be to act before each under either order. Seed 0,
+# hand 1: seat 0 is on the button (small blind), seat 1 the big blind; hand 2 swaps them.
+ORDER_SCRIPT = [
+    # (action, street, to act under "gamebot", to act under "standard")
+    ("Raise Full Pot", 0, 0, 0),  # the button opens pre-flop under both orders: 1 -> 4
+    ("Check and Call", 0, 1, 1),  # the big blind calls: 4 each, pot 8
+    ("Check and Call", 1, 0, 1),  # flop: the button (gamebot) or the big blind checks
+    ("Raise Half Pot", 1, 1, 0),  # the other bets 4
+    ("Check and Call", 1, 0, 1),  # and is called: 8 each, pot 16
+    ("Check and Call", 2, 0, 1),  # turn: the same seat opens
+    ("Check and Call", 2, 1, 0),
+    ("Fold", 3, 0, 1),  # river: the first to act folds and loses 8
+    ("Check and Call", 0, 1, 1),  # hand 2, seat 1 on the button: it opens pre-flop
+    ("Check and Call", 0, 0, 0),  # the big blind checks
+]
+
+
+@pytest.mark.parametrize(
+    ("order", "column", "hand_1", "flop_2"),
+    [("gamebot", 2, (-8.0, 8.0), 1), ("standard", 3, (8.0, -8.0), 0)],
+)
+def test_postflop_order_on_a_hand_written_sequence(
+    order: str, column: int, hand_1: tuple[float, float], flop_2: int
+) -> None:
+    game = make("texas_holdem", postflop_order=order, hand_limit=2)
+    state = game.initial_state(0)
+    for step, row in enumerate(ORDER_SCRIPT):
+        action, street = row[0], row[1]
+        expected = row[column]
+        assert (state.street, state.to_act) == (street, expected), f"step {step}: {action}"
+        assert game.current_players(state) == (expected,)
+        state, _ = game.apply(state, {expected: action})
+        if step == 7:  # the river fold ended hand 1
+            assert state.hand == 2 and game.returns(state) == hand_1
+    # Hand 2's flop: the button (seat 1) opens under gamebot, the big blind (seat 0) else.
+    assert (state.hand, state.street, state.to_act) == (2, 1, flop_2)
+
+
+def test_postflop_order_option_and_views() -> None:
+    assert TexasHoldem().postflop_order == "gamebot"
+    assert make("texas_holdem").versioned_id == "texas_holdem-v3"
+    assert make("texas_holdem-v2").postflop_order == "standard"  # type: ignore[attr-defined]
+    assert make("texas_holdem-v1").postflop_order == "standard"  # type: ignore[attr-defined]
+    # The default is left out of a results file's options; the casino rule is written.
+    assert make("texas_holdem").options_dict() == {}
+    standard = make("texas_holdem", postflop_order="standard")
+    assert standard.options_dict() == {"postflop_order": "standard"}
+    with pytest.raises(OptionError, match="postflop_order"):
+        make("texas_holdem", postflop_order="casino")
+    with pytest.raises(OptionError, match="not an option"):
+        make("texas_holdem-v2", postflop_order="gamebot")  # version 2 has the order fixed
+    state = TexasHoldem().initial_state(0)
+    assert "act first in every round" in TexasHoldem().observation(state, 0)
+    assert "acts first in every round" in TexasHoldem().observation(state, 1)
+    assert "act first after the flop" in standard.observation(state, 1)
+    assert "act first before the flop" in standard.observation(state, 0)

@@ -4,6 +4,11 @@ Betting rules are in :mod:`.rules`, the hand evaluator in :mod:`.cards`. A playe
 shows its own two cards and never the opponent's. The outcome score of a match is the
 chips won divided by ``return_scale`` = 100 (the starting stack; reference note G12), so
 busting the opponent scores +1.
+
+Versions: 3 (the newest) has the ``postflop_order`` option, by default ``"gamebot"`` (the
+button acts first on every street, as in the engine GAMEBoT played); versions 1 and 2,
+kept so that their results files read back exactly, have the big blind act first after the
+flop (``"standard"``) and no such option.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from langgraph_games.games.texas_holdem.rules import (
     ACTIONS,
     STARTING_CHIPS,
     MatchRules,
+    PostflopOrder,
     TexasState,
     act,
     action_amount,
@@ -34,7 +40,14 @@ from langgraph_games.games.texas_holdem.rules import (
 )
 from langgraph_games.games.texas_holdem.truth import texas_truth
 
-__all__ = ["TexasHoldem", "TexasHoldemOptions", "TexasHoldemV1", "TexasState"]
+__all__ = [
+    "TexasHoldem",
+    "TexasHoldemOptions",
+    "TexasHoldemV1",
+    "TexasHoldemV2",
+    "TexasHoldemV2Options",
+    "TexasState",
+]
 
 # An optional part between two runs of spaces takes its own spaces (``\s*(?:and\s*)?``, not
 # ``\s*(?:and)?\s*``): two quantifiers that can take the same spaces side by side backtrack in
@@ -54,11 +67,24 @@ _PHRASES = regex_mentions(
 )
 
 
-class TexasHoldemOptions(GameOptions):
-    """Options of :class:`TexasHoldem`."""
+class TexasHoldemV2Options(GameOptions):
+    """Options of versions 1 and 2 (:class:`TexasHoldemV1`, :class:`TexasHoldemV2`)."""
 
     hand_limit: int = Field(
         10, ge=1, le=10_000, description="hands after which the match ends if nobody busted"
+    )
+
+
+class TexasHoldemOptions(TexasHoldemV2Options):
+    """Options of :class:`TexasHoldem` (version 3)."""
+
+    postflop_order: PostflopOrder = Field(
+        "gamebot",
+        description=(
+            "who acts first on the flop, turn and river: gamebot = the button (small blind), "
+            "as in PettingZoo's texas_holdem_no_limit_v6 that GAMEBoT played; standard = the "
+            "big blind (casino heads-up)"
+        ),
     )
 
 
@@ -66,14 +92,15 @@ class TexasHoldemOptions(GameOptions):
 class TexasHoldem(Game[TexasState]):
     """Heads-up no-limit hold'em with GAMEBoT's five actions; a match of several hands.
 
-    Version 2 deals every hand from the seed and the hand number alone, so a match and its
-    mirror with the seats swapped play the same cards (version 1, kept for its results
-    files, also used the turn each hand started on; see
-    :class:`~.rules.MatchRules`).
+    Every hand is dealt from the seed and the hand number alone, so a match and its mirror
+    with the seats swapped play the same cards (version 1, kept for its results files, also
+    used the turn each hand started on; see :class:`~.rules.MatchRules`). Version 3 adds the
+    ``postflop_order`` option and plays GAMEBoT's order by default: the button acts first on
+    every street (version 2 is the same game with the ``"standard"`` order fixed).
     """
 
     id = "texas_holdem"
-    version = 2
+    version = 3
     name = "Texas Hold'em"
     description = (
         "Heads-up no-limit Texas Hold'em, 100 chips each, blinds 1/2, five actions; "
@@ -81,7 +108,7 @@ class TexasHoldem(Game[TexasState]):
     )
     source = "GAMEBoT"
     player_names = ("Player 1", "Player 2")
-    Options = TexasHoldemOptions
+    Options: ClassVar[type[TexasHoldemV2Options]] = TexasHoldemOptions
     State = TexasState
     answer_labels = ("Chosen Action",)
     return_scale = float(STARTING_CHIPS)
@@ -108,14 +135,19 @@ class TexasHoldem(Game[TexasState]):
     _deal_by_turn: ClassVar[bool] = False
 
     @property
-    def settings(self) -> TexasHoldemOptions:
+    def settings(self) -> TexasHoldemV2Options:
         """The validated options."""
-        return cast(TexasHoldemOptions, self.options)
+        return cast(TexasHoldemV2Options, self.options)
+
+    @property
+    def postflop_order(self) -> PostflopOrder:
+        """Who acts first on the flop, turn and river (the ``postflop_order`` option)."""
+        return cast(TexasHoldemOptions, self.options).postflop_order
 
     @property
     def rules(self) -> MatchRules:
         """The match settings the pure rules are played under."""
-        return MatchRules(self.settings.hand_limit, self._deal_by_turn)
+        return MatchRules(self.settings.hand_limit, self._deal_by_turn, self.postflop_order)
 
     def initial_state(self, seed: int = 0) -> TexasState:
         """The first hand dealt from the seed, seat 0 on the button, blinds posted."""
@@ -220,7 +252,11 @@ class TexasHoldem(Game[TexasState]):
     def observation(self, state: TexasState, player: int) -> str:
         """GAMEBoT's state text for ``player`` (its own cards only)."""
         return observation_text(
-            state, player, legal_actions(state, player), self.settings.hand_limit
+            state,
+            player,
+            legal_actions(state, player),
+            self.settings.hand_limit,
+            self.postflop_order,
         )
 
     def render(self, state: TexasState) -> str:
@@ -233,11 +269,29 @@ class TexasHoldem(Game[TexasState]):
 
 
 @register
-class TexasHoldemV1(TexasHoldem):
+class TexasHoldemV2(TexasHoldem):
+    """Version 2: the big blind acts first on the flop, turn and river (no option).
+
+    Kept so that results files and replays of ``texas_holdem-v2`` read back exactly: their
+    options do not name an order, and they were played under the ``"standard"`` one. New
+    runs use version 3, whose default is the order GAMEBoT played.
+    """
+
+    version = 2
+    Options = TexasHoldemV2Options
+
+    @property
+    def postflop_order(self) -> PostflopOrder:
+        """Always ``"standard"``: the big blind acts first after the flop."""
+        return "standard"
+
+
+@register
+class TexasHoldemV1(TexasHoldemV2):
     """Version 1: hands after the first were dealt from the seed and the turn they began on.
 
     Kept so that results files and replays of ``texas_holdem-v1`` read back exactly; new
-    runs use version 2, whose deals do not depend on how the earlier hands were played.
+    runs use version 3, whose deals do not depend on how the earlier hands were played.
     """
 
     version = 1

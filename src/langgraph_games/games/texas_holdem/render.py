@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from langgraph_games.games.texas_holdem.cards import card_code, card_name
-from langgraph_games.games.texas_holdem.rules import STREETS, TexasState, to_call
+from langgraph_games.games.texas_holdem.rules import STREETS, PostflopOrder, TexasState, to_call
 
 __all__ = ["observation_text", "render_text"]
 
@@ -17,11 +17,25 @@ def _cards(cards: tuple[int, ...]) -> str:
 
 
 def observation_text(
-    state: TexasState, player: int, legal: tuple[str, ...], hand_limit: int
+    state: TexasState,
+    player: int,
+    legal: tuple[str, ...],
+    hand_limit: int,
+    postflop_order: PostflopOrder = "gamebot",
 ) -> str:
-    """What ``player`` sees: its own cards only, the board, the chips and its actions."""
+    """What ``player`` sees: its own cards only, the board, the chips and its actions.
+
+    ``postflop_order`` says who acts first after the flop (see :class:`.rules.MatchRules`).
+    """
     other = 1 - player
-    if state.button == player:
+    if postflop_order == "gamebot":
+        seat = (
+            "You are on the button: you posted the small blind and act first in every round."
+            if state.button == player
+            else "Your opponent is on the button and acts first in every round; you posted "
+            "the big blind."
+        )
+    elif state.button == player:
         seat = "You are on the button: you posted the small blind and act first before the flop."
     else:
         seat = (

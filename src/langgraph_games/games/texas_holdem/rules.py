@@ -3,8 +3,11 @@
 A match: both players start with 100 chips; hands are played until a player has no chips
 left or the hand limit is reached. The button alternates, starting with seat 0. The
 button posts the small blind (1 chip) and acts first before the flop; the other player
-posts the big blind (2 chips) and acts first on the flop, turn and river. A player short
-of a blind posts what it has and is all in.
+posts the big blind (2 chips). Who acts first on the flop, turn and river is
+:attr:`MatchRules.postflop_order`: ``"gamebot"``, the button (small blind) on every street
+as in PettingZoo's ``texas_holdem_no_limit_v6`` (rlcard), the engine GAMEBoT played; or
+``"standard"``, the big blind, as in casino heads-up play. A player short of a blind posts
+what it has and is all in.
 
 The five actions follow PettingZoo's ``texas_holdem_no_limit`` (rlcard), which GAMEBoT
 used; ``pot`` is every chip put in this hand and ``to call`` the difference between the
@@ -27,7 +30,7 @@ best five-card hand wins the pot and equal hands split it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from langgraph_games.games.state import GameState, derive_rng
 from langgraph_games.games.texas_holdem.cards import card_code, evaluate, hand_rank
@@ -35,13 +38,16 @@ from langgraph_games.games.texas_holdem.cards import card_code, evaluate, hand_r
 __all__ = [
     "ACTIONS",
     "BIG_BLIND",
+    "POSTFLOP_ORDERS",
     "SMALL_BLIND",
     "STARTING_CHIPS",
     "STREETS",
     "MatchRules",
+    "PostflopOrder",
     "TexasState",
     "act",
     "action_amount",
+    "first_to_act",
     "legal_actions",
     "start_match",
     "to_call",
@@ -54,6 +60,10 @@ STREETS = ("Pre-flop", "Flop", "Turn", "River")
 BOARD_SIZES = (0, 3, 4, 5)
 ACTIONS = ("Fold", "Check and Call", "Raise Half Pot", "Raise Full Pot", "All in")
 """The five actions in the prompt's order."""
+
+PostflopOrder = Literal["gamebot", "standard"]
+"""Who acts first after the flop: the button (``gamebot``) or the big blind (``standard``)."""
+POSTFLOP_ORDERS: tuple[PostflopOrder, ...] = ("gamebot", "standard")
 
 Event = dict[str, Any]
 
@@ -68,10 +78,15 @@ class MatchRules(NamedTuple):
             players acted differently. Version 2 shuffles from the seed and the hand number
             only: the same seed deals the same hands whatever is played, so a match and its
             mirror (seats swapped) play the same cards.
+        postflop_order: Who acts first on the flop, turn and river. ``"gamebot"``: the
+            button (small blind), who also acts first before the flop, as in PettingZoo's
+            ``texas_holdem_no_limit_v6`` (rlcard), the engine GAMEBoT played. ``"standard"``:
+            the big blind, the casino heads-up rule (versions 1 and 2 of the game).
     """
 
     hand_limit: int
     deal_by_turn: bool = False
+    postflop_order: PostflopOrder = "gamebot"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +95,8 @@ class TexasState(GameState):
 
     Attributes:
         hand: Number of the hand being played (1 for the first).
-        button: Seat on the button (small blind; first to act before the flop).
+        button: Seat on the button (small blind; first to act before the flop, and after it
+            too under the ``"gamebot"`` order).
         stacks: Chips each player has behind (not yet in the pot).
         committed: Chips each player has put in the pot this hand.
         street: 0 pre-flop, 1 flop, 2 turn, 3 river.
@@ -152,6 +168,17 @@ def action_amount(state: TexasState, player: int, action: str) -> int:
     return 0
 
 
+def first_to_act(button: int, street: int, order: PostflopOrder) -> int:
+    """The seat that opens the betting on ``street`` (0 pre-flop) of a hand.
+
+    Before the flop it is the button under either order; after it, the button under
+    ``"gamebot"`` and the big blind (the other seat) under ``"standard"``.
+    """
+    if street == 0 or order == "gamebot":
+        return button
+    return 1 - button
+
+
 def legal_actions(state: TexasState, player: int) -> tuple[str, ...]:
     """The actions ``player`` may take now, in the prompt's order (empty if not to act)."""
     if state.over or player != state.to_act:
@@ -205,7 +232,7 @@ def _advance(
     """Move on to the next decision: the other player, the next street or a showdown.
 
     ``last`` is the seat that just acted, or ``None`` when a hand has just been dealt
-    (``to_act`` is then already the button).
+    (``to_act`` is then already the first to act, :func:`first_to_act`).
     """
     while True:
         with_chips = [p for p in (0, 1) if state.stacks[p] > 0]
@@ -220,8 +247,12 @@ def _advance(
             return replace(state, to_act=1 - last), events
         if state.street == 3:
             return _showdown(state, events, rules)
+        street = state.street + 1
         state = replace(
-            state, street=state.street + 1, acted=(False, False), to_act=1 - state.button
+            state,
+            street=street,
+            acted=(False, False),
+            to_act=first_to_act(state.button, street, rules.postflop_order),
         )
         shown = state.board[BOARD_SIZES[state.street - 1] : BOARD_SIZES[state.street]]
         events.append(
@@ -303,7 +334,7 @@ def _new_hand(
         street=0,
         holes=((deck[0], deck[1]), (deck[2], deck[3])),
         board=(deck[4], deck[5], deck[6], deck[7], deck[8]),
-        to_act=button,
+        to_act=first_to_act(button, 0, rules.postflop_order),
         acted=(False, False),
     )
     events: list[Event] = [
