@@ -1,4 +1,11 @@
-"""``langgraph-games arena GAME --players A B ...``: a round-robin with the paper's metrics."""
+"""``langgraph-games arena GAME --players A B ...``: a round-robin with the paper's metrics.
+
+By default the game's paper protocol sets the matches per pair, the re-asks and the token
+limit (GAMEBoT: 20 matches, no re-asks, 4096 output tokens); a flag given explicitly wins,
+and the table header and the manifest say which settings differ from the paper's.
+``--protocol none`` gives the former defaults (10 matches, 2 re-asks, no token limit),
+so a results file written with them keeps resuming.
+"""
 
 from __future__ import annotations
 
@@ -22,9 +29,9 @@ from langgraph_games.cli._options import (
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
-from langgraph_games.eval.running.arena import ArenaSpec, run_arena
+from langgraph_games.eval.protocols.plans import plan_arena
+from langgraph_games.eval.running.arena import run_arena
 from langgraph_games.eval.running.event_loop import run as run_loop
-from langgraph_games.graphs.episode.options import EpisodeOptions
 
 __all__ = ["add_parser", "run"]
 
@@ -46,10 +53,20 @@ def add_parser(sub: Any) -> None:
         help=f"player specs: {PLAYER_SPEC_HELP}",
     )
     parser.add_argument(
+        "--protocol",
+        choices=["paper", "none"],
+        default="paper",
+        help="paper (default): the game's paper protocol fills in --matches, "
+        "--max-retries and --max-tokens when they are not given (GAMEBoT: 20 matches, "
+        "no re-asks, 4096 output tokens); none: the former defaults (10 matches, 2 "
+        "re-asks, no token limit), which resume results files written with them",
+    )
+    parser.add_argument(
         "--matches",
         type=int,
-        default=10,
-        help=f"matches per pair (default 10, at most {MAX_MATCHES:,})",
+        default=None,
+        help="matches per pair, at most "
+        f"{MAX_MATCHES:,} (default: the paper protocol's, GAMEBoT's 20; else 10)",
     )
     parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     parser.add_argument(
@@ -76,7 +93,7 @@ def add_parser(sub: Any) -> None:
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_episode_flags(parser)
+    add_episode_flags(parser, max_retries=None)
     add_worker_flags(parser)
     add_model_flags(parser)
     add_scoring_flags(parser)
@@ -91,21 +108,22 @@ def run(args: argparse.Namespace) -> int:
     """Run or resume the arena and print its tables."""
     check_numbers(args, BOUNDS)
     output_dir("--out", args.out)
-    spec = ArenaSpec(
-        game=args.game,
-        options=parse_options(args.option),
-        players=args.players,
+    spec = plan_arena(
+        args.game,
+        args.players,
+        protocol=args.protocol,
         matches=args.matches,
+        max_retries=args.max_retries,
+        fallback=args.fallback,
+        max_steps=args.max_steps,
+        model=model_settings(args),
+        options=parse_options(args.option),
         seed=args.seed,
         swap_seats=not args.no_swap,
         seeding=args.seeding,
         baseline=not args.no_baseline,
         concurrency=args.concurrency,
         **execution_of(args),
-        episode=EpisodeOptions(
-            max_retries=args.max_retries, fallback=args.fallback, max_steps=args.max_steps
-        ),
-        model=model_settings(args),
     )
     try:
         report = run_loop(

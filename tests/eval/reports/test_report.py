@@ -113,6 +113,8 @@ def _lines(text: str) -> list[str]:
 TICTACTOE = """
 ## tictactoe-v1: outcome (O) and intermediate (I) scores
 
+Protocol: paper protocol except: matches per pair 2 (paper: 20), re-asks 2 (paper: 0), max tokens none (paper: 4096).
+
 | player  | matches | W-D-L | O     | I    | P1-f1 | P2-f1 | I re-asked | invalid % | ambiguous | fallbacks | tokens in | tokens out | s/decision |
 |---------|---------|-------|-------|------|-------|-------|------------|-----------|-----------|-----------|-----------|------------|------------|
 | clumsy  | 6       | 4-0-2 | 0.33  | 0.44 | 0.33  | 0.55  | 0.00       | 37.5      | 0         | 0         | 14399     | 364        | 0.09       |

@@ -26,6 +26,14 @@ Anything given explicitly wins: ``-o map_index=5`` drops the map sweep, ``-o min
 ``--sweep mines=1,2`` replaces the mine sweep, ``--max-retries 2`` re-asks. Games without
 a protocol keep the generic behaviour (10 episodes, 2 re-asks).
 
+``langgraph-games arena GAME`` builds its :class:`~langgraph_games.eval.running.arena.ArenaSpec`
+through :func:`plan_arena` in the same way, from the game's head-to-head protocol
+(:mod:`~langgraph_games.eval.protocols.gamebot`: GAMEBoT's 20 matches per pair with the
+seats swapped, no re-asks, 4096 output tokens, each model's default temperature, a random
+baseline); ``protocol="none"`` gives the generic defaults (10 matches, 2 re-asks, no token
+limit), the arena's defaults before it had a protocol, so that results files written then
+keep resuming.
+
 :func:`ablation_rows` gives the paper's ablations: Minesweeper's Table 1 (the five prompt
 variants for one model, rows by mine count then variant), and Table 7 for the maze
 (``EEB`` against ``Full-Vision``) and Match-2 (``EEB`` against ``NoProps``).
@@ -36,12 +44,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
+from langgraph_games.eval.protocols.gamebot import arena_protocol_for
+from langgraph_games.eval.running.arena import ArenaSpec
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, run_eval, summarize_episodes
 from langgraph_games.games.protocol import EvalProtocol
 from langgraph_games.games.registry import game_class, game_classes
-from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.options import EpisodeOptions, Fallback
 
 __all__ = [
     "PROTOCOLS",
@@ -49,6 +59,7 @@ __all__ = [
     "Protocol",
     "ablation_rows",
     "plan_ablation",
+    "plan_arena",
     "plan_eval",
     "protocol_for",
     "run_specs",
@@ -183,6 +194,94 @@ def plan_eval(
         sweep=swept,
         repeats=repeats,
         episode=episode,
+        **spec,
+    )
+
+
+GENERIC_MATCHES = 10
+"""Matches per pair of an arena without a paper protocol (the former default)."""
+
+GENERIC_RETRIES = 2
+"""Re-asks per decision without a paper protocol (the former default)."""
+
+
+def plan_arena(
+    game: str,
+    players: Sequence[str],
+    *,
+    protocol: Literal["paper", "none"] = "paper",
+    matches: int | None = None,
+    max_retries: int | None = None,
+    fallback: Fallback | None = None,
+    max_steps: int | None = None,
+    model: Mapping[str, Any] | None = None,
+    **spec: Any,
+) -> ArenaSpec:
+    """An arena spec with the game's paper protocol filled in where not given.
+
+    Args:
+        game: Game id.
+        players: Player specs.
+        protocol: ``"paper"``: the game's paper protocol (the generic defaults for a
+            game without one); ``"none"``: the generic defaults (10 matches, 2 re-asks,
+            no token limit), which the arena used before it had protocols.
+        matches: Matches per pair (default: the protocol's).
+        max_retries: Re-asks per decision (default: the protocol's).
+        fallback: What follows the last unusable answer (default: the protocol's,
+            ``"game"``).
+        max_steps: Stop each match after this many moves (default: the protocol's, none).
+        model: Model settings given explicitly (``temperature``, ``max_tokens`` ...); the
+            protocol's token limit and temperature fill in what is not given.
+        **spec: Other :class:`~langgraph_games.eval.running.arena.ArenaSpec` fields
+            (``options``, ``seed``, ``swap_seats``, ``seeding``, ``baseline``,
+            ``concurrency``, ``workers`` ...).
+
+    Raises:
+        UnknownGameError: The game is not registered.
+        ValueError: ``protocol`` is neither ``"paper"`` nor ``"none"``.
+
+    Example:
+        >>> spec = plan_arena("tictactoe", ["minimax"])
+        >>> spec.matches, spec.episode.max_retries, spec.model
+        (20, 0, {'max_tokens': 4096})
+        >>> spec.protocol_summary().split(" (")[0]
+        'paper protocol'
+        >>> old = plan_arena("tictactoe", ["minimax"], protocol="none")
+        >>> old.matches, old.episode.max_retries, old.model
+        (10, 2, {})
+        >>> plan_arena("tictactoe", ["minimax"], max_retries=2).protocol_summary()
+        'paper protocol except: re-asks 2 (paper: 0)'
+    """
+    if protocol not in ("paper", "none"):
+        raise ValueError(f"protocol {protocol!r}: accepted 'paper', 'none'")
+    paper = arena_protocol_for(game) if protocol == "paper" else None
+    settings = dict(model or {})
+    if paper is None:
+        matches = GENERIC_MATCHES if matches is None else matches
+        retries = GENERIC_RETRIES if max_retries is None else max_retries
+        episode = EpisodeOptions(
+            max_retries=retries, fallback=fallback or "game", max_steps=max_steps
+        )
+    else:
+        matches = paper.matches if matches is None else matches
+        retries = paper.max_retries if max_retries is None else max_retries
+        episode = EpisodeOptions(
+            max_retries=retries,
+            fallback=fallback or cast("Fallback", paper.fallback),
+            max_steps=paper.max_steps if max_steps is None else max_steps,
+            history=paper.history,
+        )
+        for key in ("max_tokens", "temperature"):
+            if settings.get(key) is None and getattr(paper, key) is not None:
+                settings[key] = getattr(paper, key)
+        spec.setdefault("swap_seats", paper.swap_seats)
+        spec.setdefault("baseline", paper.baseline)
+    return ArenaSpec(
+        game=game,
+        players=list(players),
+        matches=matches,
+        episode=episode,
+        model=settings,
         **spec,
     )
 

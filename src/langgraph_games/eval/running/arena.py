@@ -15,6 +15,15 @@ match its own seed) are not resumed by a new run: it starts a new file.
 
 Matches run concurrently under a bound; a match whose model calls keep failing is recorded
 with ``status: "error"`` without stopping the others (and is retried by the next rerun).
+
+**Paper protocol.** The spec's field defaults are the generic ones (10 matches per pair,
+2 re-asks, no token limit), kept so that specs built before the paper protocol existed
+keep their hash; ``langgraph-games arena`` builds its spec with
+:func:`~langgraph_games.eval.protocols.plans.plan_arena`, which fills in the game's paper
+protocol (:mod:`~langgraph_games.eval.protocols.gamebot`: GAMEBoT's 20 matches, no
+re-asks, 4096 output tokens). Whatever built the spec, the summary's header and the
+manifest say ``paper protocol`` or which settings differ from it
+(:meth:`ArenaSpec.protocol_summary`).
 """
 
 from __future__ import annotations
@@ -27,8 +36,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from langgraph_games.eval.protocols.gamebot import (
+    ArenaSettings,
+    arena_protocol_for,
+    protocol_record,
+    protocol_summary,
+)
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
 from langgraph_games.eval.running.records import (
@@ -42,15 +57,29 @@ from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring, pairwise_wdl, player_rows
 from langgraph_games.eval.scoring.tables import arena_csv, arena_markdown
 from langgraph_games.games.base import Game
+from langgraph_games.games.errors import GameError
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.secrets import ModelSettings
 
-__all__ = ["ArenaReport", "ArenaSpec", "MatchSpec", "run_arena", "settled_matches", "summarize"]
+__all__ = [
+    "ArenaReport",
+    "ArenaSpec",
+    "ArenaSummary",
+    "MatchSpec",
+    "run_arena",
+    "settled_matches",
+    "summarize",
+    "summarize_file",
+]
 
 
 class ArenaSpec(BaseModel):
     """A round-robin arena, as pure data.
+
+    The defaults are the generic ones (10 matches, 2 re-asks, no token limit), not a
+    paper's: :func:`~langgraph_games.eval.protocols.plans.plan_arena` builds a spec with
+    the game's paper protocol, and :meth:`protocol_summary` says how a spec differs from it.
 
     Attributes:
         game: Game id (with or without version).
@@ -130,6 +159,39 @@ class ArenaSpec(BaseModel):
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
+    def protocol_settings(self, game: Game[Any] | None = None) -> ArenaSettings:
+        """The spec's settings in a protocol's terms (``game``: its engine, if made)."""
+        game = game or self.engine()
+        temperature = self.model.get("temperature")
+        max_tokens = self.model.get("max_tokens")
+        return ArenaSettings(
+            matches=self.matches,
+            swap_seats=self.swap_seats,
+            baseline=self.baseline,
+            max_retries=self.episode.max_retries,
+            fallback=self.episode.fallback,
+            max_steps=self.episode.max_steps,
+            history=self.episode.history,
+            max_tokens=None if max_tokens is None else int(max_tokens),
+            temperature=None if temperature is None else float(temperature),
+            options=game.options.model_dump(mode="json"),
+        )
+
+    def protocol_summary(self, game: Game[Any] | None = None) -> str:
+        """``paper protocol (...)``, or ``paper protocol except: ...`` naming what differs.
+
+        Args:
+            game: The arena's engine when the caller has made it already.
+
+        Example:
+            >>> ArenaSpec(game="tictactoe", players=["minimax"], matches=20,
+            ...           episode={"max_retries": 2}, model={"max_tokens": 4096}
+            ...           ).protocol_summary()
+            'paper protocol except: re-asks 2 (paper: 0)'
+        """
+        game = game or self.engine()
+        return protocol_summary(arena_protocol_for(game.id), self.protocol_settings(game))
+
     def schedule(self, game: Game[Any] | None = None) -> list[MatchSpec]:
         """Every match of the round robin, in a stable order.
 
@@ -165,7 +227,7 @@ class MatchSpec:
 
 @dataclass
 class ArenaReport:
-    """What a run did and where its files are."""
+    """What a run did and where its files are (``protocol``: the header's protocol line)."""
 
     results_path: Path
     summary_path: Path
@@ -175,6 +237,7 @@ class ArenaReport:
     errors: int = 0
     markdown: str = ""
     rows: list[PlayerRow] = field(default_factory=list)
+    protocol: str = ""
 
 
 def results_path_for(spec: ArenaSpec, out_dir: str | Path, game: Game[Any] | None = None) -> Path:
@@ -214,15 +277,67 @@ def settled_matches(
     return finished, failed
 
 
-def summarize(
-    results: str | Path, scoring: Scoring | None = None
-) -> tuple[str, list[PlayerRow], str, list[str]]:
-    """Tables of a results file: ``(markdown, rows, csv, notes about what was skipped)``.
+@dataclass
+class ArenaSummary:
+    """The tables of a results file, and what they leave out.
+
+    Attributes:
+        markdown: Each game's O/I table and head-to-head grid.
+        rows: Per-player rows of every game (each with its ``game``).
+        csv: Each game's per-player table as CSV.
+        notes: What was skipped, and why.
+        unfinished: ``{game: players}``: players of a game's records with no finished
+            match in it (every match of theirs ended in an error).
+        protocols: ``{game: protocol line}`` of the games the file's spec plays.
+    """
+
+    markdown: str
+    rows: list[PlayerRow]
+    csv: str
+    notes: list[str]
+    unfinished: dict[str, list[str]] = field(default_factory=dict)
+    protocols: dict[str, str] = field(default_factory=dict)
+
+
+def _manifest_protocol(results: Path) -> dict[str, str]:
+    """``{versioned game id: protocol line}`` from the manifest beside ``results``.
+
+    Empty when there is no manifest, or its spec is not an arena's or cannot be read.
+    """
+    manifest = results.with_suffix(".manifest.json")
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        spec = ArenaSpec.model_validate(data["spec"])
+        game = spec.engine()
+        return {game.versioned_id: spec.protocol_summary(game)}
+    except (OSError, ValueError, KeyError, TypeError, RecursionError, ValidationError, GameError):
+        return {}
+
+
+def _unfinished(finished: Sequence[MatchLine], failed: Sequence[FailedLine]) -> list[str]:
+    """Players seated in failed matches who finished no match (in the order first seen)."""
+    played = {name for record in finished for name in record["seats"]}
+    seated = dict.fromkeys(name for record in failed for name in record.get("seats", []))
+    return [name for name in seated if name not in played]
+
+
+def summarize_file(
+    results: str | Path,
+    scoring: Scoring | None = None,
+    protocol: str | None = None,
+) -> ArenaSummary:
+    """Tables of a results file, with its unfinished players and protocol line.
 
     Lines a crashed run truncated, records of unregistered games or of another spec than
     the file's, and matches whose every run ended in an error are left out, each with a
-    note (see :func:`~langgraph_games.eval.running.records.load_results`); a match that a rerun
-    finished counts once, with its finished record. Each row carries its ``game``.
+    note (see :func:`~langgraph_games.eval.running.records.load_results`); a match that a
+    rerun finished counts once, with its finished record. Each row carries its ``game``.
+
+    Args:
+        results: The results file.
+        scoring: How matches are scored (default: the paper's).
+        protocol: The header's protocol line for the file's spec (default: read from the
+            manifest beside the file, when it has one).
 
     Raises:
         ValueError: The file holds no finished match of a known game.
@@ -233,9 +348,13 @@ def summarize(
     games = sorted({str(r["game"]) for r in matches})
     if not games:
         raise ValueError(f"{results} holds no match records")
+    if protocol is None:
+        protocols = _manifest_protocol(Path(results))
+    else:
+        protocols = {game_id: protocol for game_id in games}
+    summary = ArenaSummary("", [], "", notes)
     markdown_parts: list[str] = []
     csv_parts: list[str] = []
-    all_rows: list[PlayerRow] = []
     for game_id in games:
         records, failed = settled_matches([r for r in matches if r["game"] == game_id])
         if failed:
@@ -243,12 +362,37 @@ def summarize(
                 f"{game_id}: {len(failed)} match(es) ended with an error and are left out "
                 "(rerun the same command to play them again)"
             )
+        unfinished = _unfinished(records, failed)
+        if unfinished:
+            summary.unfinished[game_id] = unfinished
         engine = make(game_id)  # once per game of the file, for every table
         rows = player_rows(records, scoring, engine)
-        all_rows.extend({**row, "game": game_id} for row in rows)
-        markdown_parts.append(arena_markdown(game_id, rows, pairwise_wdl(records), scoring, engine))
+        summary.rows.extend({**row, "game": game_id} for row in rows)
+        line = protocols.get(game_id)
+        if line is not None:
+            summary.protocols[game_id] = line
+        markdown_parts.append(
+            arena_markdown(game_id, rows, pairwise_wdl(records), scoring, engine, protocol=line)
+        )
         csv_parts.append(arena_csv(game_id, rows, engine))
-    return "\n".join(markdown_parts), all_rows, "\n".join(csv_parts), notes
+    summary.markdown = "\n".join(markdown_parts)
+    summary.csv = "\n".join(csv_parts)
+    return summary
+
+
+def summarize(
+    results: str | Path, scoring: Scoring | None = None
+) -> tuple[str, list[PlayerRow], str, list[str]]:
+    """Tables of a results file: ``(markdown, rows, csv, notes about what was skipped)``.
+
+    See :func:`summarize_file` (which also gives the unfinished players and the protocol
+    line read from the file's manifest).
+
+    Raises:
+        ValueError: The file holds no finished match of a known game.
+    """
+    summary = summarize_file(results, scoring)
+    return summary.markdown, summary.rows, summary.csv, summary.notes
 
 
 async def run_arena(
@@ -288,9 +432,16 @@ async def run_arena(
     models = ModelPool(**spec.model)
     players = {name: resolve(name, models) for name in spec.roster}
     preflight(list(players.values()), game)
+    settings = spec.protocol_settings(game)
+    protocol = protocol_record(arena_protocol_for(game.id), settings)
     write_manifest(
         path,
-        {"spec": spec.model_dump(mode="json"), "spec_hash": spec_hash, "roster": spec.roster},
+        {
+            "spec": spec.model_dump(mode="json"),
+            "spec_hash": spec_hash,
+            "roster": spec.roster,
+            "protocol": protocol,
+        },
         models,
     )
     done = results.finished_ids()
@@ -310,6 +461,7 @@ async def run_arena(
         summary_path=path.with_suffix(".summary.md"),
         csv_path=path.with_suffix(".summary.csv"),
         skipped=len(schedule) - len(jobs),
+        protocol=protocol["summary"],
     )
     report.played, report.errors = await run_jobs(
         jobs,
@@ -326,8 +478,8 @@ async def run_arena(
         on_record=on_match,
     )
     if report.played + report.skipped > 0:  # some match record is on disk
-        markdown, rows, csv_text, _ = summarize(path, scoring)
-        report.markdown, report.rows = markdown, rows
-        report.summary_path.write_text(markdown, encoding="utf-8")
-        report.csv_path.write_text(csv_text, encoding="utf-8")
+        summary = summarize_file(path, scoring, protocol=report.protocol)
+        report.markdown, report.rows = summary.markdown, summary.rows
+        report.summary_path.write_text(summary.markdown, encoding="utf-8")
+        report.csv_path.write_text(summary.csv, encoding="utf-8")
     return report

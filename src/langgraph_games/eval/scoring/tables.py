@@ -109,18 +109,26 @@ def arena_markdown(
     pairs: Mapping[tuple[str, str], Sequence[int]],
     scoring: Scoring | None = None,
     game: Game[Any] | None = None,
+    *,
+    protocol: str | None = None,
 ) -> str:
     """The arena summary: per-player O/I table, notes on the scales, pairwise W-D-L.
 
-    ``game``: the engine of ``game_id`` when the caller has made it already.
+    Args:
+        game_id: The game's versioned id.
+        rows: The players' rows.
+        pairs: Each pair's W-D-L.
+        scoring: How the rows were scored (for the notes).
+        game: The engine of ``game_id`` when the caller has made it already.
+        protocol: The run's protocol line (``paper protocol`` or what differs from it),
+            printed under the title.
     """
     game = game or make(game_id)
     headers, body = _player_table(game, rows)
-    parts = [
-        f"## {game_id}: outcome (O) and intermediate (I) scores",
-        "",
-        markdown_table(headers, body),
-    ]
+    parts = [f"## {game_id}: outcome (O) and intermediate (I) scores", ""]
+    if protocol:
+        parts += [f"Protocol: {protocol}.", ""]
+    parts.append(markdown_table(headers, body))
     notes = _notes(game, rows, scoring or Scoring())
     if notes:
         parts.append("\n" + "\n\n".join(notes))
