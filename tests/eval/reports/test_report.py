@@ -135,15 +135,19 @@ I scores each decision's first answer (before any feedback); 'I re-asked' scores
 """  # noqa: E501
 
 CROSS_GAME = """
-## GAMEBoT: O and I per game
+## GAMEBoT: O and I per game (the paper's Table 2)
 
-| player          | connect4-v1 O | connect4-v1 I | tictactoe-v1 O | tictactoe-v1 I | mean O | mean I |
-|-----------------|---------------|---------------|----------------|----------------|--------|--------|
-| clumsy          | -             | -             | 0.33           | 0.44           | 0.33   | 0.44   |
-| perfect         | -             | -             | -0.17          | 1.00           | -0.17  | 1.00   |
-| sloppy          | -             | -             | -0.17          | 0.40           | -0.17  | 0.40   |
-| random          | -1.00         | -             | 0.00           | -              | -0.50  | -      |
-| minimax:depth=1 | 1.00          | -             | -              | -              | 1.00   | -      |
+| player          | tictactoe-v1 O | tictactoe-v1 I | connect4-v1 O | connect4-v1 I | Avg. O | Avg. I | Avg. | games |
+|-----------------|----------------|----------------|---------------|---------------|--------|--------|------|-------|
+| perfect         | -0.17          | 1.00           |               |               | -0.17  | 1.00   | 0.42 | 1/2   |
+| clumsy          | 0.33           | 0.44           |               |               | 0.33   | 0.44   | 0.39 | 1/2   |
+| sloppy          | -0.17          | 0.40           |               |               | -0.17  | 0.40   | 0.12 | 1/2   |
+| minimax:depth=1 |                |                | 1.00          | -             | 1.00   | -      | -    | 1/2   |
+| random          | 0.00           | -              | -1.00         | -             | -0.50  | -      | -    | 2/2   |
+
+Avg. O and Avg. I: the means of each player's O and I over its games; Avg.: their mean (GAMEBoT's Table 2). '-' for I: no answer scored (a player without subproblem answers has no Avg. I or Avg.).
+
+games: how many games a player's averages are over; a blank cell is a game it did not play, left out of its averages (which are then not the paper's averages over every game).
 """  # noqa: E501
 
 EPISODES = """

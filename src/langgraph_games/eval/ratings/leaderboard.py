@@ -15,8 +15,15 @@ Per game (the versioned id), from that game's matches (see
 **Overall** (when the files hold more than one game): one Elo and one skill pool over
 every game's matches (a player is the same spec string in every game); W-D-L and the
 win rate pooled over all its matches; O and I the mean of the player's per-game values
-over the games it played (GAMEBoT's cross-game mean); pairs pool their head-to-head
-matches of every game.
+over the games it played (with intervals); pairs pool their head-to-head matches of
+every game.
+
+**The paper's table** (when more than one game was played, counting a game whose every
+match failed): GAMEBoT's Table 2 from the same per-game O and I, with ``Avg. O``,
+``Avg. I`` and ``Avg.``, a game a player did not finish counting as O = -0.5
+(:mod:`~langgraph_games.eval.scoring.cross_game`, the table ``report`` prints too). Its
+averages differ from the overall board's O and I only where a player did not finish a
+game.
 
 **Intervals**: ``bootstrap`` replicates, each resampling every game's matches with
 replacement (as many as it has; games are resampled separately, so the overall board's
@@ -50,6 +57,7 @@ from langgraph_games.eval.ratings.systems import (
     rate,
     skill_unavailable,
 )
+from langgraph_games.eval.scoring.cross_game import CrossGameTable, build_cross_game
 from langgraph_games.eval.scoring.metrics import Scoring, player_rows
 from langgraph_games.games.state import derive_rng
 
@@ -159,6 +167,8 @@ class Leaderboard:
         counts: Records left out, by reason (see ``MatchSet.counts``).
         notes: What was left out, in words.
         skill_model: The openskill model used, ``None`` when openskill is missing.
+        cross_game: The paper's cross-game table (O and I per game, ``Avg.``), when more
+            than one game was played.
     """
 
     boards: list[Board]
@@ -167,6 +177,7 @@ class Leaderboard:
     counts: dict[str, int]
     notes: list[str]
     skill_model: str | None = None
+    cross_game: CrossGameTable | None = None
 
 
 @dataclass
@@ -426,6 +437,16 @@ def build_leaderboard(found: MatchSet, settings: RatingSettings | None = None) -
                 POOLING,
             )
         )
+    cross_game = None
+    if len(set(games) | set(found.unfinished)) > 1:
+        cross_game = build_cross_game(
+            [
+                (player, game, value, stats.intermediate.get(player))
+                for game, stats in point.items()
+                for player, value in stats.outcome.items()
+            ],
+            [(player, game) for game, players in found.unfinished.items() for player in players],
+        )
     notes = list(found.notes)
     if missing:
         notes.append(missing)
@@ -435,4 +456,4 @@ def build_leaderboard(found: MatchSet, settings: RatingSettings | None = None) -
             f"{self_play} match(es) of a player against itself count in its O, I and W-D-L "
             "but not in ratings or pairs"
         )
-    return Leaderboard(boards, settings, found.files, dict(found.counts), notes, skill)
+    return Leaderboard(boards, settings, found.files, dict(found.counts), notes, skill, cross_game)

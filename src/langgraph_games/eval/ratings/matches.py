@@ -10,7 +10,9 @@ Left out and counted:
 - records with another number of seats, and two-seat records without the seats' counters
   (``result.players``, which O and I are read from);
 - error records (a match whose every run failed; an error that a rerun finished is
-  counted apart, as the report does, and the finished record is used);
+  counted apart, as the report does, and the finished record is used); a player seated
+  only in such matches of a game did not finish it (``MatchSet.unfinished``, which the
+  cross-game table counts as the paper did);
 - the same match given twice (the same file passed twice, or a file and its copy): a
   match is ``(kind, spec hash, match or episode id)``; records without an id are each
   taken as they are;
@@ -63,12 +65,15 @@ class MatchSet:
         counts: Records left out, by reason (``one_seat_episodes``, ``error_records``,
             ``retried_errors``, ``duplicates``, ``other_seats``, ``malformed``, ``other_games``).
         notes: What :func:`load_results` set aside, and the counts in words.
+        unfinished: ``{game: players}``: the players seated in a game's error records
+            (matches whose every run failed) who finished no match of that game.
     """
 
     matches: list[Match] = field(default_factory=list)
     files: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    unfinished: dict[str, list[str]] = field(default_factory=dict)
 
     def by_game(self) -> dict[str, list[Match]]:
         """The matches of each game, games sorted by id."""
@@ -140,6 +145,7 @@ def load_matches(paths: Sequence[str | Path], game: str | None = None) -> MatchS
     counts: Counter[str] = Counter()
     finished: list[tuple[str, tuple[str, str, str] | None, MatchLine | EpisodeLine]] = []
     error_keys: list[tuple[str, str, str] | None] = []
+    error_seats: list[tuple[str, list[str]]] = []
     for item in loaded.records:
         record = item.record
         if record["kind"] == "round":
@@ -160,6 +166,7 @@ def load_matches(paths: Sequence[str | Path], game: str | None = None) -> MatchS
             key = (kind, str(record.get("spec_hash") or item.path.resolve()), str(ident))
         if is_failed(record):
             error_keys.append(key)
+            error_seats.append((str(record_game), list(seats)))
             continue
         players = record["result"].get("players")
         if players is None or len(players) != 2:
@@ -179,6 +186,13 @@ def load_matches(paths: Sequence[str | Path], game: str | None = None) -> MatchS
         found.matches.append(Match(record["game"], pair, seat_score(returns, 0), record))
     for key in error_keys:
         counts["retried_errors" if key is not None and key in seen else "error_records"] += 1
+    played = {(m.game, name) for m in found.matches for name in m.seats}
+    for record_game, names in error_seats:
+        for name in names:
+            listed = found.unfinished.setdefault(record_game, [])
+            if (record_game, name) not in played and name not in listed:
+                listed.append(name)
+    found.unfinished = {g: sorted(names) for g, names in sorted(found.unfinished.items()) if names}
     found.counts = {name: counts[name] for name in sorted(counts)}
     found.notes += _count_notes(found.counts, game)
     return found

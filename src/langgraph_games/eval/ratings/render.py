@@ -3,7 +3,9 @@
 Each board prints two tables: players (rank, matches, W-D-L, Elo, skill ``mu``, O, I
 and win rate, each with its interval as ``value [low, high]``) and pairs (A's W-D-L and
 score rate against B, the rating differences, and the matches needed to tell them
-apart). ``write_leaderboard`` writes ``leaderboard.md``, ``leaderboard.json`` and, with
+apart). With more than one game, the paper's cross-game table (O and I per game,
+``Avg. O``, ``Avg. I``, ``Avg.``) follows the boards, as ``report`` prints it.
+``write_leaderboard`` writes ``leaderboard.md``, ``leaderboard.json`` and, with
 matplotlib (the ``plots`` extra), ``leaderboard.png``; without it the Markdown says the
 plot was skipped and why.
 """
@@ -128,6 +130,8 @@ def leaderboard_markdown(leaderboard: Leaderboard) -> str:
     """Every board, how it was computed, and what was left out."""
     s = leaderboard.settings
     parts = [board_markdown(board, s.confidence) for board in leaderboard.boards]
+    if leaderboard.cross_game is not None:
+        parts.append(leaderboard.cross_game.markdown())
     matches = sum(b.matches for b in leaderboard.boards if b.name != "overall")
     skill = (
         f" and openskill's {leaderboard.skill_model.replace('_', '-')} mu (sigma its "
@@ -180,6 +184,9 @@ def leaderboard_json(leaderboard: Leaderboard) -> dict[str, Any]:
             "left_out": leaderboard.counts,
             "notes": leaderboard.notes,
             "boards": boards,
+            "cross_game": None
+            if leaderboard.cross_game is None
+            else leaderboard.cross_game.to_dict(),
         }
     )
     return result

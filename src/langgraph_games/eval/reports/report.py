@@ -2,9 +2,12 @@
 
 :func:`build_report` reads any mix of results files and gathers:
 
-- **arena matches** (GAMEBoT): per file, :func:`~langgraph_games.eval.running.arena.summarize`'s
-  O/I table per game and the head-to-head W-D-L; over all files, a player-by-game table
-  of O and I when more than one game was played (the paper's main table);
+- **arena matches** (GAMEBoT): per file,
+  :func:`~langgraph_games.eval.running.arena.summarize_file`'s O/I table per game (under
+  the run's protocol line, read from the file's manifest) and the head-to-head W-D-L;
+  over all files, when more than one game was played, the paper's Table 2: O and I per
+  game with ``Avg. O``, ``Avg. I`` and ``Avg.``, a game a player did not finish counted
+  as the paper did (:mod:`~langgraph_games.eval.scoring.cross_game`);
 - **evaluation episodes**: the tables of
   :func:`~langgraph_games.eval.running.runner.summarize_episodes` (the same grouping and
   formatting), in each family's paper layout (EvoEmpirBench maze and Match-2,
@@ -28,9 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from langgraph_games.eval.running.arena import summarize
+from langgraph_games.eval.running.arena import summarize_file
 from langgraph_games.eval.running.records import RoundLine, load_results
 from langgraph_games.eval.running.runner import format_groups, group_episodes
+from langgraph_games.eval.scoring.cross_game import CrossGameTable, cross_game_from_rows
 from langgraph_games.eval.scoring.families import family_of
 from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring
 from langgraph_games.eval.scoring.tables import markdown_table
@@ -75,6 +79,9 @@ class Report:
         episodes: ``{family: {label: [metrics, ...]}}`` of evaluation episodes.
         episode_games: A game id per family.
         rounds: Training-round records (with ``label``).
+        unfinished: ``{game: players}`` seated in arena matches of a game who finished
+            none of them.
+        cross_game: The paper's cross-game table, when more than one game was played.
     """
 
     sections: list[tuple[str, str]] = field(default_factory=list)
@@ -84,6 +91,8 @@ class Report:
     episodes: dict[str, dict[str, list[dict[str, Any]]]] = field(default_factory=dict)
     episode_games: dict[str, str] = field(default_factory=dict)
     rounds: list[RoundLine] = field(default_factory=list)
+    unfinished: dict[str, list[str]] = field(default_factory=dict)
+    cross_game: CrossGameTable | None = None
 
     @property
     def empty(self) -> bool:
@@ -104,34 +113,6 @@ class Report:
 
 def _unique(notes: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(notes))
-
-
-def cross_game_table(rows: Sequence[PlayerRow]) -> str:
-    """Players by games: O and I per game and their means (GAMEBoT's main table)."""
-    games = sorted({str(r["game"]) for r in rows})
-    players = list(dict.fromkeys(str(r["player"]) for r in rows))
-    cell = {(str(r["player"]), str(r["game"])): r for r in rows}
-    body = []
-    for player in players:
-        line: list[Any] = [player]
-        outcomes, intermediates = [], []
-        for game in games:
-            row = cell.get((player, game))
-            o = None if row is None else float(row["O"])
-            i = None if row is None or row["I"] is None else float(row["I"])
-            line += [o, i]
-            if o is not None:
-                outcomes.append(o)
-            if i is not None:
-                intermediates.append(i)
-        line.append(sum(outcomes) / len(outcomes) if outcomes else None)
-        line.append(sum(intermediates) / len(intermediates) if intermediates else None)
-        body.append(line)
-    headers = ["player"]
-    for game in games:
-        headers += [f"{game} O", f"{game} I"]
-    headers += ["mean O", "mean I"]
-    return markdown_table(headers, body)
 
 
 def round_rows(records: Sequence[RoundLine]) -> dict[str, list[RoundLine]]:
@@ -194,11 +175,15 @@ def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) ->
     report.notes += loaded.notes
     for path in loaded.paths("match"):
         try:
-            markdown, rows, csv_text, notes = summarize(path, scoring)
+            summary = summarize_file(path, scoring)
         except ValueError as exc:  # e.g. every match of the file failed
             report.notes.append(f"{path.name}: {exc}")
             continue
-        report.sections.append((f"arena {path.name}", markdown))
+        rows, notes = summary.rows, summary.notes
+        for game, players in summary.unfinished.items():
+            known = report.unfinished.setdefault(game, [])
+            known += [p for p in players if p not in known]
+        report.sections.append((f"arena {path.name}", summary.markdown))
         seen = {(str(r["player"]), str(r["game"])) for r in report.arena_rows}
         for row in rows:
             if (str(row["player"]), str(row["game"])) in seen:
@@ -209,15 +194,12 @@ def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) ->
                 )
                 row = {**row, "player": renamed}
             report.arena_rows.append(row)
-        report.arena_csv[f"{path.stem}.csv"] = csv_text
+        report.arena_csv[f"{path.stem}.csv"] = summary.csv
         report.notes += notes
-    if len({str(r["game"]) for r in report.arena_rows}) > 1:
-        report.sections.append(
-            (
-                "arena games",
-                "## GAMEBoT: O and I per game\n\n" + cross_game_table(report.arena_rows) + "\n",
-            )
-        )
+    games = {str(r["game"]) for r in report.arena_rows} | set(report.unfinished)
+    if len(games) > 1:
+        report.cross_game = cross_game_from_rows(report.arena_rows, report.unfinished)
+        report.sections.append(("arena games", report.cross_game.markdown()))
     episode_paths = loaded.paths("episode")
     if episode_paths:
         groups = group_episodes(list(episode_paths))
