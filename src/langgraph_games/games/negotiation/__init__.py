@@ -17,7 +17,7 @@ from typing import Literal, cast
 
 from pydantic import Field
 
-from langgraph_games.games._answer import Mention, regex_mentions
+from langgraph_games.games._answer import Mention, negated, regex_mentions
 from langgraph_games.games.base import Event, Game, GameOptions
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.negotiation.render import observation_text, render_text
@@ -254,9 +254,14 @@ class Negotiation(Game[NegotiationState]):
         """Proposals ``P1: (x,y,z), P2: (x,y,z)`` and ``Agree``.
 
         Proposals may say ``Player1:`` and use brackets or parentheses; they are named
-        whether or not they divide the pool.
+        whether or not they divide the pool. ``Agree`` is a yes/no answer, so a negated
+        one (``I do not agree``, ``no agreement``) names nothing.
         """
-        return _MENTIONS(text)
+        return [
+            mention
+            for mention in _MENTIONS(text)
+            if mention.action != AGREE or not negated(text, mention.start)
+        ]
 
     def rejection_reason(self, state: NegotiationState, player: int, action: str) -> str | None:
         """The specific reason the proposal (or ``Agree``) read was refused."""
