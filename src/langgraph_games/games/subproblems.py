@@ -5,6 +5,13 @@ GAMEBoT prompts ask the model to answer each subproblem in a tagged line such as
 parses them by the subproblem's kind and scores them against the rule-based ground truth:
 F1 for set (and yes/no) answers and accuracy for scalar answers, as in the paper.
 
+An answer is read for the value its kind declares, not for its first digit run: a number
+is one that stands on its own (``T9s`` and ``P1`` are names, not numbers); a percentage is
+the number written with ``%`` (``T9s: 52.4%`` reads 52.4), an equation's value its result
+(``2*2+5*1=9`` reads 9), a coordinate the named axis or the place in a point (``y = 136``
+and ``(140, 136)`` read 136 for a y); a label is the one accepted label named
+(``the ball moves Right Up`` reads ``right up``). See :func:`parse_answer`.
+
 Aggregation over a game (the paper's released code left it out; our decision, recorded in
 ``docs/architecture.md``): each decision yields TP/FP/FN/TN counts per subproblem. For F1
 subproblems the game's score is the micro-F1 ``2TP / (2TP + FP + FN)`` over all its
@@ -20,13 +27,15 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from functools import lru_cache
+from typing import Any, Literal, NamedTuple
 
 from langgraph_games.games._numbers import read_int, read_number
 
 __all__ = [
     "Answer",
     "AnswerKind",
+    "Keep",
     "Metric",
     "Subproblem",
     "SubproblemScore",
@@ -72,6 +81,12 @@ class Subproblem:
         item_pattern: For set answers, a regex matching one item.
         tolerance: For numbers, the largest accepted absolute error.
         scored: Whether the subproblem counts toward I (the paper leaves some out).
+        unit: For numbers written with a unit (``"%"``): the number followed by it is
+            the value (``T9s: 52.4%`` reads 52.4).
+        coordinate: For a number that is one coordinate of a point, its place in
+            ``(x, y)``: 0 for x, 1 for y (``y = 136`` and ``(140, 136)`` read 136).
+        choices: For labels, the accepted labels: an answer that names exactly one of
+            them reads as it (``the ball moves Right Up`` reads ``right up``).
     """
 
     index: int
@@ -83,6 +98,9 @@ class Subproblem:
     item_pattern: str | None = None
     tolerance: float = 0.0
     scored: bool = True
+    unit: str | None = None
+    coordinate: int | None = None
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,27 +152,60 @@ class SubproblemScore:
 # in cubic time: what may precede a tag (``[``, spaces, ``*``) is read backwards instead.
 _TAG = re.compile(r"Intermediate\s+Thinking\s+Results?\s*(\d{1,4})[\s*]*[:：]", re.I)
 _NONE_WORDS = {"none", "no", "n/a", "na", "nothing", "empty", "[]", "{}", "null", "-"}
-_NUMBER = re.compile(r"(-?\d+)(?:\.(\d+))?")
+_NUMBER = re.compile(r"(\d+)(?:\.(\d+))?")
+_AXES = ("x", "y")
+_AXIS_BEFORE = re.compile(r"(?<![^\W\d_])([xy])\s{0,3}(?:[=:]\s{0,3})?$", re.I)
+_COORDINATE = r"(-?\d{1,18}(?:\.\d{1,18})?)"
+_POINT = re.compile(rf"\(\s{{0,3}}{_COORDINATE}\s{{0,3}},\s{{0,3}}{_COORDINATE}\s{{0,3}}\)")
+_SPACES_AT = re.compile(r" {0,3}")
+_CLAUSE_END = re.compile(r"[,;\n]")
+_OPERATOR_AFTER = re.compile(r"\s{0,3}[-+*/×÷^]")
 _ARROW = re.compile(r"-+>?")
 _PAIR = re.compile(r"(?<![A-Za-z])([A-Za-z]+)\s*(?:[:=]\s*)?(-?\d{1,9})(?!\d)")
 _SEPARATOR = re.compile(r"[,;]")
 _SPACE = re.compile(r"\s+")
 
 
-def extract_intermediate(text: str) -> dict[int, str]:
+Keep = Literal["first", "last"]
+"""Which of several answers to one tag :func:`extract_intermediate` keeps."""
+
+
+def extract_intermediate(
+    text: str, subproblems: Iterable[Subproblem] = (), *, keep: Keep = "last"
+) -> dict[int, str]:
     """Find every ``[Intermediate Thinking Results k: ...]`` answer in ``text``.
 
-    The last answer given for each ``k`` wins (models often restate the format first).
+    Where a tag is answered several times, ``keep`` says which answer counts: ``"first"``
+    (GAMEBoT's released checkers, which take the first match of each tag, and the GAMEBoT
+    graph) or ``"last"`` (the default, for readers whose models restate a result at the
+    end). With the game's ``subproblems``, only an answer that reads as a value of its
+    subproblem's kind competes (:func:`parse_answer`): a restated format such as
+    ``(X,X), (X,X), ...`` or ``XX.X%`` is passed over; when no answer to a tag reads,
+    the first (or last) one is kept as written, and scores as unreadable.
+
     Brackets inside the answer are balanced; a tag without a closing bracket ends at
     the end of its line. An answer also ends where the next tag starts, so answers never
     overlap and reading a reply takes time linear in its length, whatever it holds.
 
+    Args:
+        text: The reply.
+        subproblems: The game's subproblems (none: every answer competes).
+        keep: ``"first"`` or ``"last"``.
+
+    Returns:
+        The answer text of each tag index.
+
     Example:
         >>> extract_intermediate("[Intermediate Thinking Results 1: (0,1), (2,2)] ok")
         {1: '(0,1), (2,2)'}
+        >>> two = "[Intermediate Thinking Results 1: 12] [Intermediate Thinking Results 1: 14]"
+        >>> extract_intermediate(two), extract_intermediate(two, keep="first")
+        ({1: '14'}, {1: '12'})
     """
+    if keep not in ("first", "last"):
+        raise ValueError(f"keep must be 'first' or 'last', got {keep!r}")
     tags = list(_TAG.finditer(text))
-    found: dict[int, str] = {}
+    answers: dict[int, list[str]] = {}
     starts = [_tag_start(text, match.start()) for match in tags]
     for k, match in enumerate(tags):
         limit = starts[k + 1][0] if k + 1 < len(tags) else len(text)
@@ -162,7 +213,16 @@ def extract_intermediate(text: str) -> dict[int, str]:
         start = match.end()
         end = _answer_end(text, start, limit, bracketed)
         # \d{1,4}: the index is a bounded digit run, so int() is safe
-        found[int(match.group(1))] = text[start:end].strip().strip("*").strip()
+        answers.setdefault(int(match.group(1)), []).append(
+            text[start:end].strip().strip("*").strip()
+        )
+    by_index = {sub.index: sub for sub in subproblems}
+    found: dict[int, str] = {}
+    for index, given in answers.items():
+        order = given if keep == "first" else given[::-1]
+        sub = by_index.get(index)
+        readable = (a for a in order if sub is None or parse_answer(sub, a) is not None)
+        found[index] = next(readable, order[0])
     return found
 
 
@@ -215,8 +275,116 @@ def normalize_item(item: str) -> str:
     return _ARROW.sub("->", _SPACE.sub("", item)).upper()
 
 
+class _Number(NamedTuple):
+    start: int
+    end: int
+    value: float
+
+
+def _numbers(text: str) -> list[_Number]:
+    """The numbers that stand on their own in ``text``, left to right.
+
+    A digit run glued to a letter (``T9s``, ``P1``, ``2nd``) is part of a name, and one
+    that reads as no bounded number (see :func:`read_number`) is left out. A ``-`` counts
+    as a sign where no word or number stands right before it.
+    """
+    found = []
+    for match in _NUMBER.finditer(text):
+        start, end = match.span()
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if before.isalnum() or before in "._" or after.isalnum() or after == "_":
+            continue
+        whole = match[1]
+        if before == "-" and not _ends_term(text, start - 1):
+            whole, start = "-" + whole, start - 1
+        value = read_number(whole, match[2] or "")
+        if value is not None:
+            found.append(_Number(start, end, value))
+    return found
+
+
+def _ends_term(text: str, at: int) -> bool:
+    """Whether a word, number or closing bracket ends right before ``at`` (``5-3``)."""
+    return at > 0 and (text[at - 1].isalnum() or text[at - 1] in ")]._")
+
+
+def _read_number(sub: Subproblem, text: str) -> float | None:
+    """The value a number answer gives, by what the subproblem declares it to be.
+
+    In order: the number written with the subproblem's unit (``52.4%``); for a
+    coordinate, the value given to its axis name (``y = 136``, ``y = 120 + 16 = 136``) or
+    the number at its place in a point (``(140, 136)``); then the answer's result (see
+    :func:`_result`).
+    """
+    numbers = _numbers(text)
+    if sub.unit:
+        for number in numbers:
+            spaces = _SPACES_AT.match(text, number.end)  # matches, if only nothing
+            if spaces is not None and text.startswith(sub.unit, spaces.end()):
+                return number.value
+    if sub.coordinate is not None:
+        axis = _AXES[sub.coordinate]
+        for number in numbers:
+            named = _AXIS_BEFORE.search(text, max(0, number.start - 8), number.start)
+            if named is not None and named[1].lower() == axis:
+                stop = _CLAUSE_END.search(text, number.end)
+                end = len(text) if stop is None else stop.start()
+                clause = [n for n in numbers if number.start <= n.start < end]
+                return _result(text, clause, number.start, end)
+        point = _POINT.search(text)
+        if point is not None:
+            whole, _, fraction = point[sub.coordinate + 1].partition(".")
+            return read_number(whole, fraction)
+    return _result(text, numbers, 0, len(text))
+
+
+def _result(text: str, numbers: list[_Number], start: int, end: int) -> float | None:
+    """The value ``text[start:end]`` (whose numbers are ``numbers``) comes to.
+
+    An equation's result, the number after its last ``=`` when no operator follows it
+    (``2*2+5*1 = 9``; not ``9 (= 2*2+5*1)``), else the first number.
+    """
+    equals = text.rfind("=", start, end)
+    if equals >= 0:
+        result = next((n for n in numbers if n.start > equals), None)
+        if result is not None and _OPERATOR_AFTER.match(text, result.end) is None:
+            return result.value
+    return numbers[0].value if numbers else None
+
+
+def _read_label(sub: Subproblem, lowered: str) -> str | None:
+    """A label answer: the one accepted label it names, else its words as written.
+
+    With declared :attr:`Subproblem.choices`, an answer naming none of them or several
+    different ones (a restated format such as ``Left Down/ Right Up``) reads as ``None``.
+    """
+    words = " ".join(lowered.replace("/", " ").split())
+    if not sub.choices:
+        return words
+    named = {
+        choice.lower()
+        for choice in sub.choices
+        if _choice_pattern(choice).search(words) is not None
+    }
+    return named.pop() if len(named) == 1 else None
+
+
+@lru_cache(maxsize=64)
+def _choice_pattern(choice: str) -> re.Pattern[str]:
+    words = [re.escape(w) for w in choice.lower().split()]
+    return re.compile(r"(?<![^\W_])" + " ".join(words) + r"(?![^\W_])")
+
+
 def parse_answer(sub: Subproblem, text: str | None) -> Answer | None:
-    """Parse an answer string by the subproblem's kind; ``None`` if it cannot be read."""
+    """Parse an answer string by the subproblem's kind; ``None`` if it cannot be read.
+
+    Example:
+        >>> texas = Subproblem(1, "odds", AnswerKind.NUMBER, Metric.ACCURACY, "q", "XX.X%",
+        ...                    unit="%")
+        >>> parse_answer(texas, "T9s: 52.4%"), parse_answer(texas, "2*2+5*1=9")
+        (52.4, 9.0)
+    """
     if text is None:
         return None
     raw = text.strip().strip("\"'`").strip()
@@ -240,10 +408,9 @@ def parse_answer(sub: Subproblem, text: str | None) -> Answer | None:
             return False
         return None
     if sub.kind is AnswerKind.NUMBER:
-        number = _NUMBER.search(raw)
-        return read_number(number[1], number[2] or "") if number else None
+        return _read_number(sub, raw)
     if sub.kind is AnswerKind.LABEL:
-        return " ".join(lowered.replace("/", " ").split())
+        return _read_label(sub, lowered)
     if sub.kind is AnswerKind.MAPPING:
         pairs = [(k.lower(), read_int(v)) for k, v in _PAIR.findall(raw)]
         if not pairs or any(v is None for _, v in pairs):

@@ -91,6 +91,7 @@ class Pong(Game[PongState]):
             Metric.ACCURACY,
             "In which direction is the ball moving?",
             "Left Down/ Right Up/ Left Up/ Right Down",
+            choices=("Left Down", "Right Up", "Left Up", "Right Down"),
         ),
         Subproblem(
             2,
@@ -100,6 +101,7 @@ class Pong(Game[PongState]):
             "What is the ball's y when it reaches your paddle's x (walls included)?",
             "XXX",
             tolerance=0.1,
+            coordinate=1,
         ),
     )
 

@@ -121,6 +121,7 @@ class TexasHoldem(Game[TexasState]):
             "Before the flop: the table's winning probability of your two cards, in %.",
             "XX.X%",
             tolerance=0.05,
+            unit="%",
         ),
         Subproblem(
             2,
