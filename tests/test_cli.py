@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from langgraph_games.cli import build_parser, main
 from langgraph_games.cli._commands import COMMANDS
 from langgraph_games.players import player_entries
+from process_support import DEADLINE_S, Runs, one_line, records, wait_until
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> Iterator[Runs]:
+    """Runs of the command line in processes of their own, killed if left at the end."""
+    with Runs(tmp_path) as started:
+        yield started
 
 
 def test_games_lists_every_game_with_description(capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,43 +164,25 @@ def test_arena_and_report_commands(tmp_path, capsys: pytest.CaptureFixture[str])
     assert "does not exist" in capsys.readouterr().err
 
 
-def test_ctrl_c_keeps_finished_matches_and_a_rerun_resumes(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import signal
-    import time
-
-    from langgraph_games.eval import ResultsFile
-
-    argv = [
-        sys.executable,
-        "-m",
-        "langgraph_games.cli",
-        "arena",
-        "connect4",
-        "--players",
-        "minimax:depth=3",
-        "--matches",
-        "40",
-        "--concurrency",
-        "1",
-        "--out",
-        str(tmp_path),
-        "-q",
-    ]
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        files = list(tmp_path.glob("*.jsonl"))
-        if files and len(ResultsFile(files[0]).read().records) >= 2:
-            break
-        time.sleep(0.1)
+def test_ctrl_c_keeps_finished_matches_and_a_rerun_resumes(runs: Runs, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    argv = ["arena", "connect4", "--players", "gamebot:gated", "random", "--no-baseline"]
+    argv += ["--matches", "12", "--concurrency", "1", "--workers", "1", "--out", str(out), "-q"]
+    # Its model is held once two matches are written: Ctrl-C comes in the middle of the
+    # run, however slow the machine (no race with the run's end).
+    process, _ = runs.gated(argv, out, after=2)
+    wait_until(lambda: bool(runs.blocked("main")), "two matches, then a held model call")
     process.send_signal(signal.SIGINT)
-    out, _ = process.communicate(timeout=60)
-    assert process.returncode == 130 and "rerun the same command to resume" in out
-    results = ResultsFile(next(tmp_path.glob("*.jsonl")))
-    kept = len(results.read().records)
-    assert 2 <= kept < 40
-    rerun = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-    assert rerun.returncode == 0, rerun.stderr
-    assert f"{40 - kept} played now, {kept} already done" in rerun.stdout
-    ids = [r["match_id"] for r in results.read().records]
-    assert len(ids) == len(set(ids)) == 40
+    _, err = process.communicate(timeout=DEADLINE_S)
+    assert process.returncode == 130
+    assert one_line(err) == (
+        "interrupted: finished matches are saved; rerun the same command to resume"
+    )
+    kept = len(records(out))
+    assert kept == 2
+    rerun, _ = runs.start(argv)
+    stdout, err = rerun.communicate(timeout=DEADLINE_S)
+    assert rerun.returncode == 0, err
+    assert f"{12 - kept} played now, {kept} already done" in stdout
+    ids = [r["match_id"] for r in records(out)]
+    assert len(ids) == len(set(ids)) == 12
