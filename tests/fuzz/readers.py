@@ -32,6 +32,7 @@ from langgraph_games.graphs.eeb.graph import parse_eeb_reply
 from langgraph_games.graphs.expver.lessons import read_typed_reflection, read_types
 from langgraph_games.graphs.expver.prompts import Reflection, parse_reflection
 from langgraph_games.graphs.gamebot.graph import parse_gamebot_reply
+from langgraph_games.graphs.gamebot.released import RELEASED_GAMES
 from langgraph_games.graphs.minesweeper.graph import (
     parse_minesweeper_reply,
     score_reported_cells,
@@ -229,6 +230,20 @@ def _game_readers() -> list[Reader]:
         readers.append(
             Reader(f"{info.id}.gamebot", gamebot, _decision_dict, answer, _decision_answer)
         )
+        if info.id in RELEASED_GAMES:
+
+            def released(text: str, g: Any = game, s: Any = state, p: int = player) -> Any:
+                return parse_gamebot_reply(g, s, p, text, reader="released")
+
+            readers.append(
+                Reader(
+                    f"{info.id}.gamebot_released",
+                    released,
+                    _decision_dict,
+                    answer,
+                    _decision_answer,
+                )
+            )
         for sub in game.subproblems:
 
             def value(text: str, sub: Subproblem = sub) -> Any:

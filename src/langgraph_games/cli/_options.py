@@ -20,6 +20,7 @@ from langgraph_games.eval.running.workers import default_workers
 from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
 from langgraph_games.eval.scoring.metrics import Scoring
 from langgraph_games.models.factory import ACCEPTED_FORMS
+from langgraph_games.players.registry import parse_spec, player_entry
 
 __all__ = [
     "MAX_EPISODES",
@@ -28,10 +29,12 @@ __all__ = [
     "MAX_SWEEP_VALUES",
     "SHARED_BOUNDS",
     "Bounds",
+    "add_reader_flag",
     "add_scoring_flags",
     "check_numbers",
     "parse_options",
     "scoring_of",
+    "with_reader",
 ]
 
 MAX_EPISODES = 100_000
@@ -263,6 +266,62 @@ def add_scoring_flags(parser: Any) -> None:
         help="which answer of a decision I scores: the first, unprompted one (default), "
         "the one whose move was played, or all; re-asked answers are also shown apart",
     )
+
+
+READERS = ("rule", "released")
+"""The values of ``--reader`` (the GAMEBoT players' ``reader`` setting)."""
+
+
+def add_reader_flag(parser: Any) -> None:
+    """``--reader {rule,released}``: how GAMEBoT players read the move of a reply."""
+    parser.add_argument(
+        "--reader",
+        choices=READERS,
+        default=None,
+        help="how GAMEBoT players read moves: rule (default: the first move after the "
+        "final label, commentary ignored, two moves ambiguous) or released (as GAMEBoT's "
+        "released parsers did, for parity studies); sets reader=... on every player spec "
+        "that takes it and gives none, so results name the reader",
+    )
+
+
+def with_reader(specs: Sequence[str], reader: str | None) -> list[str]:
+    """The player specs with ``reader=<reader>`` added where the player takes one.
+
+    A spec that sets its own ``reader`` keeps it. ``rule``, the default reader, changes
+    no spec (so results files written without the flag keep resuming); ``None`` (no
+    flag) neither.
+
+    Raises:
+        ValueError: ``released`` is asked for but no player reads GAMEBoT moves.
+
+    Example:
+        >>> with_reader(["gamebot_cot:local", "random"], "released")
+        ['gamebot_cot:reader=released:local', 'random']
+    """
+    if reader is None or reader == "rule":
+        return list(specs)
+    changed: list[str] = []
+    takes_it = False
+    for text in specs:
+        spec = parse_spec(text)
+        if "reader" not in player_entry(spec.name).settings.model_fields:
+            changed.append(text)
+            continue
+        takes_it = True
+        if "reader" in spec.settings:
+            changed.append(text)
+            continue
+        parts = text.strip().split(":")
+        # the settings come first, up to the first part without "=" (the model's)
+        model_at = next((i for i, part in enumerate(parts) if i and "=" not in part), len(parts))
+        changed.append(":".join([*parts[:model_at], f"reader={reader}", *parts[model_at:]]))
+    if not takes_it:
+        raise ValueError(
+            f"--reader {reader} is a setting of GAMEBoT players (gamebot:...), and none of "
+            f"the players is one: {' '.join(specs)}"
+        )
+    return changed
 
 
 def scoring_of(args: Any) -> Scoring:

@@ -19,6 +19,7 @@ from langgraph_games.cli._options import (
     Bounds,
     add_episode_flags,
     add_model_flags,
+    add_reader_flag,
     add_scoring_flags,
     add_worker_flags,
     check_numbers,
@@ -26,6 +27,7 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
     scoring_of,
+    with_reader,
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -97,6 +99,7 @@ def add_parser(sub: Any) -> None:
     add_worker_flags(parser)
     add_model_flags(parser)
     add_scoring_flags(parser)
+    add_reader_flag(parser)
     parser.set_defaults(run=run)
 
 
@@ -108,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     """Run or resume the arena and print its tables."""
     check_numbers(args, BOUNDS)
     output_dir("--out", args.out)
+    args.players = with_reader(args.players, args.reader)
     spec = plan_arena(
         args.game,
         args.players,

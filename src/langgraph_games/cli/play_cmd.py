@@ -31,9 +31,11 @@ from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
+    add_reader_flag,
     check_numbers,
     model_settings,
     parse_options,
+    with_reader,
 )
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.running.event_loop import run as run_loop
@@ -75,6 +77,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--full", action="store_true", help="print model answers in full")
     add_episode_flags(parser)
     add_model_flags(parser)
+    add_reader_flag(parser)
     parser.set_defaults(run=run)
 
 
@@ -84,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     game = make(args.game, **parse_options(args.option))
     if args.players is None:
         args.players = default_players(game)
+    args.players = with_reader(args.players, args.reader)
     if len(args.players) != game.num_players:
         raise ValueError(
             f"{game.id} has {game.num_players} seats ({', '.join(game.player_names)}); "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from langgraph_games.graphs.gamebot.graph import (
+    READERS,
     VARIANTS,
     GamebotState,
     build_gamebot_messages,
@@ -21,6 +22,7 @@ from langgraph_games.graphs.gamebot.registration import (
 __all__ = [
     "GAMEBOT_GAMES",
     "GAMEBOT_STRATEGIES",
+    "READERS",
     "VARIANTS",
     "GamebotSettings",
     "GamebotState",

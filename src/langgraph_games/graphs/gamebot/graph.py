@@ -10,10 +10,13 @@
   memory, and the observation (plus feedback on a rejected answer) as the user message,
   then calls the chat model with retries, recording tokens and latency.
 - ``check``, in the same node, reads the ``[Intermediate Thinking Results k: ...]``
-  answers and the move: the first action named after the last ``Chosen Move`` (or the
-  game's final label), by the game's reader (an answer whose final section lists two
-  different actions is ambiguous), and scores each intermediate answer against the
-  rule-based ground truth.
+  answers (the first one of each tag that reads as a value, as GAMEBoT's released
+  checkers took the first) and the move: the first action named after the last
+  ``Chosen Move`` (or the game's final label) that stands as a label, by the game's
+  reader (commentary ignored; an answer whose final section lists two different actions
+  is ambiguous), and scores each intermediate answer against the rule-based ground truth.
+  ``reader="released"`` reads the move as GAMEBoT's released parsers did instead
+  (:mod:`~langgraph_games.graphs.gamebot.released`), for parity studies.
 
 The pieces are plain functions too (:func:`build_gamebot_messages`,
 :func:`parse_gamebot_reply`, :func:`score_intermediate`), for graphs of your own. One
@@ -57,6 +60,7 @@ from langgraph_games.graphs.common.decision import (
     live_game,
 )
 from langgraph_games.graphs.common.prompt_agent import compile_model_check, read_off_loop
+from langgraph_games.graphs.gamebot.released import read_released
 from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.constrain import (
     constrained_model,
@@ -69,6 +73,7 @@ from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players.base import Decision, ParseStatus
 
 __all__ = [
+    "READERS",
     "VARIANTS",
     "GamebotState",
     "build_gamebot_messages",
@@ -81,6 +86,10 @@ __all__ = [
 
 Variant = Literal["gamebot", "action_only", "cot", "reasoning"]
 VARIANTS: tuple[str, ...] = ("gamebot", "action_only", "cot", "reasoning")
+Reader = Literal["rule", "released"]
+READERS: tuple[str, ...] = ("rule", "released")
+"""How a move is read: ``rule``, the answer rule (the default), or ``released``, as
+GAMEBoT's released parsers did (:mod:`~langgraph_games.graphs.gamebot.released`)."""
 _SCORED_VARIANTS = {"gamebot", "reasoning"}
 
 
@@ -203,6 +212,7 @@ def create_gamebot_agent(
     retry_delay_s: float = 0.5,
     name: str = "gamebot",
     constrain: bool = False,
+    reader: Reader = "rule",
 ) -> CompiledStateGraph[GamebotState, LiveGame, DecisionInput, DecisionOutput]:
     r"""Compile the GAMEBoT decision graph for one game.
 
@@ -218,14 +228,17 @@ def create_gamebot_agent(
             JSON-schema ``response_format`` for an OpenAI-compatible endpoint, its JSON
             reply turned back into ``reasoning`` + ``Chosen Move: X``; see
             :mod:`langgraph_games.models.constrain`). The reader stays the same.
+        reader: How the move is read: ``"rule"`` (the answer rule) or ``"released"``
+            (as GAMEBoT's released parsers did, for parity studies; see
+            :func:`parse_gamebot_reply`).
 
     Returns:
         A decision graph: input :class:`DecisionInput`, output ``{"decision": Decision}``,
         context :class:`~langgraph_games.graphs.common.decision.LiveGame` (optional).
 
     Raises:
-        ValueError: Unknown variant, no GAMEBoT prompt for the game, or ``constrain``
-            with a model that cannot be constrained.
+        ValueError: Unknown variant or reader, no GAMEBoT prompt for the game, or
+            ``constrain`` with a model that cannot be constrained.
 
     Example:
         >>> import asyncio
@@ -244,6 +257,7 @@ def create_gamebot_agent(
     engine = make(game) if isinstance(game, str) else game
     if variant not in VARIANTS:
         raise ValueError(f"Unknown GAMEBoT variant {variant!r}; accepted: {', '.join(VARIANTS)}")
+    _check_reader(reader)
     prompt = load_prompt(engine)
     label = _label(prompt)
     scored = variant in _SCORED_VARIANTS
@@ -278,7 +292,13 @@ def create_gamebot_agent(
     def read(state: GamebotState, live: LiveGame) -> DecisionOutput:
         player = int(state["player"])
         decision = parse_gamebot_reply(
-            live.game, live.state, player, state.get("reply") or "", label=label, scored=scored
+            live.game,
+            live.state,
+            player,
+            state.get("reply") or "",
+            label=label,
+            scored=scored,
+            reader=reader,
         )
         decision.info["variant"] = variant
         if constraint is not None:
@@ -303,33 +323,49 @@ def parse_gamebot_reply(
     *,
     label: str = "Chosen Move",
     scored: bool = True,
+    reader: Reader = "rule",
 ) -> Decision:
     """Read a GAMEBoT answer: the move of its final section and the tagged answers.
 
-    The move is read by :meth:`~langgraph_games.games.base.Game.read_action`: the first
-    action named after the last final label (the game's ``answer_labels``, else
-    ``label``); commentary after it is ignored, and a final section that lists two
-    different actions, or an answer without the label that names two, is ambiguous. A
-    reply too long to read (:func:`~langgraph_games.models.messages.reply_too_long`) is
-    unparsable, and only an excerpt of it is kept.
+    With ``reader="rule"`` the move is read by
+    :meth:`~langgraph_games.games.base.Game.read_action`: the first action named after
+    the last final label that stands as a label (the game's ``answer_labels``, else
+    ``label``; a remark that repeats the label's words is no label); commentary after it
+    is ignored (words, a sentence in brackets), and a final section that lists two
+    different actions, or an answer without the label that names two, is ambiguous. With
+    ``reader="released"`` it is read as GAMEBoT's released parser of the game did
+    (:func:`~langgraph_games.graphs.gamebot.released.read_released`), and
+    ``info["reader"]`` records it. Either way each tag's answer is the first that reads
+    as a value of its subproblem (:func:`~langgraph_games.games.subproblems.extract_intermediate`
+    with ``keep="first"``). A reply too long to read
+    (:func:`~langgraph_games.models.messages.reply_too_long`) is unparsable, and only an
+    excerpt of it is kept.
 
     Returns:
         The :class:`~langgraph_games.players.base.Decision` (no usage, scores or latency
         yet), with ``info["problem"]`` explaining an unusable answer and ``info["named"]``
         the actions an ambiguous one names.
+
+    Raises:
+        ValueError: An unknown reader, or ``"released"`` for a game GAMEBoT released no
+            parser of.
     """
+    _check_reader(reader)
+    info: dict[str, Any] = {} if reader == "rule" else {"reader": reader}
     too_long = reply_too_long(text)
     if too_long is not None:
-        info_long = {"problem": too_long, "reply_chars": len(text)}
+        info.update(problem=too_long, reply_chars=len(text))
         return Decision(
             action=None,
             status=ParseStatus.UNPARSABLE,
             raw_outputs=[clip_reply(text)],
-            info=info_long,
+            info=info,
         )
-    labels = None if game.answer_labels else (label,)
-    reading = game.read_action(state, player, text, labels=labels)
-    info: dict[str, Any] = {}
+    if reader == "released":
+        reading = read_released(game, state, player, text)
+    else:
+        labels = None if game.answer_labels else (label,)
+        reading = game.read_action(state, player, text, labels=labels)
     action: str | None = None
     if reading.status is AnswerStatus.FOUND and reading.legal:
         status = ParseStatus.OK
@@ -359,10 +395,15 @@ def parse_gamebot_reply(
             info["problem"] = (
                 f"your answer has no '{label}:' line" if text.strip() else "your answer was empty"
             )
-    intermediate = extract_intermediate(text) if scored else {}
+    intermediate = extract_intermediate(text, game.subproblems, keep="first") if scored else {}
     return Decision(
         action=action, status=status, raw_outputs=[text], intermediate=intermediate, info=info
     )
+
+
+def _check_reader(reader: str) -> None:
+    if reader not in READERS:
+        raise ValueError(f"Unknown GAMEBoT reader {reader!r}; accepted: {', '.join(READERS)}")
 
 
 def score_intermediate(
@@ -399,13 +440,17 @@ def gamebot_player(
     variant: Variant = "gamebot",
     name: str | None = None,
     constrain: bool = False,
+    reader: Reader = "rule",
     **settings: Any,
 ) -> GraphPlayer:
     """A :class:`GraphPlayer` running :func:`create_gamebot_agent` for ``game``.
 
-    Extra keyword arguments go to :func:`create_gamebot_agent`.
+    Extra keyword arguments go to :func:`create_gamebot_agent`. The player's description
+    (the run manifest's) names a ``constrain`` or a ``reader`` other than the default.
     """
-    graph = create_gamebot_agent(model, game, variant=variant, constrain=constrain, **settings)
+    graph = create_gamebot_agent(
+        model, game, variant=variant, constrain=constrain, reader=reader, **settings
+    )
     label = name or ("gamebot" if variant == "gamebot" else f"gamebot_{variant}")
     description: dict[str, Any] = {
         "kind": "gamebot",
@@ -414,4 +459,6 @@ def gamebot_player(
     }
     if constrain:  # only when on, so default manifests stay as they were
         description["constrain"] = constraint_kind(model)
+    if reader != "rule":
+        description["reader"] = reader
     return GraphPlayer(graph, name=label, description=description)

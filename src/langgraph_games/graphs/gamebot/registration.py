@@ -1,7 +1,9 @@
 """GAMEBoT's entry in the player registry: ``gamebot[:variant=...][:<model>]``.
 
 ``variant`` picks the prompt: ``gamebot`` (the paper's), ``action_only`` and ``cot`` (Table
-3's baselines), ``reasoning`` (section 2.4's looser prompt). The older names
+3's baselines), ``reasoning`` (section 2.4's looser prompt). ``constrain=true`` holds the
+final answer to a legal move; ``reader=released`` reads moves as GAMEBoT's released
+parsers did (``reader=rule``, the answer rule, is the default). The older names
 ``gamebot_action``, ``gamebot_cot`` and ``gamebot_reasoning`` stay accepted.
 """
 
@@ -12,7 +14,7 @@ import pkgutil
 from pydantic import Field
 
 from langgraph_games.graphs.gamebot import prompts
-from langgraph_games.graphs.gamebot.graph import Variant, gamebot_player
+from langgraph_games.graphs.gamebot.graph import Reader, Variant, gamebot_player
 from langgraph_games.players.base import Player
 from langgraph_games.players.entry import PlayerBuild, PlayerEntry
 from langgraph_games.players.registry import register_player
@@ -47,6 +49,12 @@ class GamebotSettings(PlayerSettings):
         description="hold the final answer to a legal move: a grammar for the local model, "
         "a JSON-schema response_format for an OpenAI-compatible endpoint",
     )
+    reader: Reader = Field(
+        "rule",
+        description="how moves are read: rule (the answer rule: the first move after the "
+        "final label, commentary ignored, two moves ambiguous) or released (as GAMEBoT's "
+        "released parsers did, for parity studies)",
+    )
 
 
 def _build(request: PlayerBuild[GamebotSettings]) -> Player:
@@ -56,6 +64,7 @@ def _build(request: PlayerBuild[GamebotSettings]) -> Player:
         variant=request.settings.variant,
         name=request.name,
         constrain=request.settings.constrain,
+        reader=request.settings.reader,
     )
 
 
