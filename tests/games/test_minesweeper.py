@@ -244,3 +244,26 @@ def test_session_replays_exactly() -> None:
     session = GameSession("minesweeper", seed=3, actions=["r,0,0", "f,1,1", "invalid:answer"])
     again = GameSession.from_dict(session.to_dict())
     assert again.states == session.states
+
+
+def test_rejected_answer_feedback_lists_only_the_boards_real_moves() -> None:
+    game = make("minesweeper")
+    state = game.initial_state(0)
+    # Step mode's legal actions: every on-board triple and the three invalid:* answers.
+    assert len(game.legal_actions(state, 0)) == 165 and "invalid:answer" in game.legal_actions(
+        state, 0
+    )
+    listed = game.legal_moves_text(state, 0).split("; ")
+    assert len(listed) == 162 and listed[:2] == ["r,0,0", "r,0,1"] and listed[-1] == "f,8,8"
+    assert set(listed) == set(game.valid_actions(state))
+    # A 2x2 board with one mine at (1,1): a flag at the mine count leaves the reveals (the
+    # flagged cell too) and the unflag; a revealed cell drops out.
+    small = make("minesweeper", rows=2, cols=2, mines=1)
+    state = play(small, board(small, [(1, 1)]), "f,0,0")
+    assert small.legal_moves_text(state, 0) == "r,0,0; r,0,1; r,1,0; r,1,1; f,0,0"
+    state = play(small, state, "r,0,1")
+    assert small.legal_moves_text(state, 0) == "r,0,0; r,1,0; r,1,1; f,0,0"
+    assert len(small.legal_actions(state, 0)) == 11  # 8 triples and 3 invalid:* answers
+    rejecting = make("minesweeper", rows=2, cols=2, mines=1, invalid_moves="reject")
+    state = play(rejecting, board(rejecting, [(1, 1)]), "r,0,1")
+    assert rejecting.legal_moves_text(state, 0) == "r,0,0; r,1,0; r,1,1; f,0,0; f,1,0; f,1,1"

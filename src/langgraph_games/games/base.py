@@ -377,6 +377,15 @@ class Game(ABC, Generic[S]):
         legal = self.legal_actions(state, player)
         return rng.choice(legal) if legal else None
 
+    def legal_moves_text(self, state: S, player: int) -> str:
+        """The moves that the feedback on a rejected answer lists, as text.
+
+        The default is :meth:`legal_actions` separated by commas. A game whose legal
+        actions include answers that are not moves on the board (Minesweeper's
+        ``invalid:*`` answers and operations its rules refuse) lists only its real moves.
+        """
+        return ", ".join(self.legal_actions(state, player))
+
     # ----- ground truth ---------------------------------------------------------------
 
     def ground_truth(self, state: S, player: int) -> dict[int, Answer]:

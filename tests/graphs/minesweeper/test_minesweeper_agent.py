@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from eeb_ms_support import HandMinesweeper, board_from_prompt, cells_oracle, minesweeper_oracle
-from langgraph_games.games import GameSession
+from langgraph_games.games import GameSession, make
 from langgraph_games.games.minesweeper import metrics
 from langgraph_games.games.minesweeper.rules import (
     ALREADY_REVEALED,
@@ -17,6 +19,7 @@ from langgraph_games.games.minesweeper.rules import (
 )
 from langgraph_games.graphs import EpisodeOptions, run_episode
 from langgraph_games.graphs.common.decision import request_to_input
+from langgraph_games.graphs.minesweeper import graph as agent_graph
 from langgraph_games.graphs.minesweeper.graph import (
     MS_STRATEGIES,
     create_minesweeper_agent,
@@ -28,6 +31,7 @@ from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import request_for
 
 PAPER = EpisodeOptions(max_retries=0)  # the paper's loop: no re-asks, the game's fallback
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def decide(reply: str, session: GameSession, variant: Any = "baseline") -> dict[str, Any]:
@@ -259,3 +263,35 @@ def test_topology_matches_the_snapshot(name: str) -> None:
         f"the graph of {name} changed; if intended, run "
         f"python {HERE / 'regenerate_drawings.py'} and review the diff"
     )
+
+
+async def test_a_re_ask_lists_only_the_boards_real_moves() -> None:
+    # 9x9, seed 0: revealing (4,4) opens all but five covered cells. Then a reply without
+    # a triple is re-asked, and the feedback lists the moves that act on the board (in
+    # the paper's r,row,col form), not step mode's 165 legal actions with invalid:answer.
+    model = ScriptedChatModel(responses=["r,4,4", "No idea.", "f,0,6"])
+    out = await run_episode(
+        make("minesweeper"),
+        [minesweeper_player(model)],
+        seed=0,
+        options=EpisodeOptions(max_retries=1, max_steps=2),
+    )
+    rejected = out["trajectory"][1]["decisions"]["0"]["attempts"][0]
+    feedback = rejected["feedback"]
+    assert rejected["status"] == "unparsable" and "invalid:" not in feedback
+    listed = feedback.split("one of the legal moves: ")[1].removesuffix(".").split("; ")
+    covered = ["0,6", "1,6", "8,0", "8,1", "8,2"]
+    assert listed == [f"r,{c}" for c in covered] + [f"f,{c}" for c in covered]
+    # The model is shown the same list when asked again.
+    assert model.calls[2][0].text.endswith(feedback + "\nPlease answer again.")
+
+
+def test_the_paper_is_cited_with_its_author() -> None:
+    # "Minesweeper Agent: Exploring the Reasoning Ability of Large Language Models" has one
+    # author, Shihan Wu (UESTC).
+    assert (agent_graph.__doc__ or "").startswith("The Minesweeper Agent (Wu, 2024)")
+    docs = (ROOT / "docs" / "evoempirbench-minesweeper.md").read_text(encoding="utf-8")
+    assert "the Minesweeper Agent (Shihan Wu, 2024)" in re.sub(r"\s+", " ", docs)
+    for path in [*(ROOT / "src").rglob("*.py"), *(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]:
+        text = re.sub(r"\s+", " ", path.read_text(encoding="utf-8"))
+        assert "Minesweeper Agent (Li" not in text, path

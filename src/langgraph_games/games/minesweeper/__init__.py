@@ -184,20 +184,35 @@ class Minesweeper(Game[MinesweeperState]):
     def _cells(self, state: MinesweeperState) -> range:
         return range(state.rows * state.cols)
 
-    def valid_actions(self, state: MinesweeperState) -> tuple[str, ...]:
-        """Operations the rules carry out (no ``invalid ...`` answer), sorted."""
+    def _operations(self, state: MinesweeperState) -> list[str]:
+        """Operations the rules carry out: every reveal, then every flag, in reading order."""
         if self.is_terminal(state):
-            return ()
+            return []
         can_flag = state.flags < len(state.mines)
-        actions = []
+        reveals, flags = [], []
         for i in self._cells(state):
             ch = state.view[i]
             name = f"{i // state.cols},{i % state.cols}"
             if ch in (COVERED, FLAG):
-                actions.append("r," + name)
+                reveals.append("r," + name)
             if ch == FLAG or (ch == COVERED and can_flag):
-                actions.append("f," + name)
-        return tuple(sorted(actions))
+                flags.append("f," + name)
+        return reveals + flags
+
+    def valid_actions(self, state: MinesweeperState) -> tuple[str, ...]:
+        """Operations the rules carry out (no ``invalid ...`` answer), sorted."""
+        return tuple(sorted(self._operations(state)))
+
+    def legal_moves_text(self, state: MinesweeperState, player: int) -> str:
+        """The operations that act on the board now, as the paper's triples.
+
+        Reveals, then flags, each in reading order and separated by semicolons
+        (``r,0,0; r,0,1; ...; f,0,0; ...``): the moves of :meth:`valid_actions`. Step
+        mode's other legal actions are left out: ``invalid:*`` stand for answers that are
+        not moves, and refused operations (a revealed cell, a flag past the mine count)
+        only cost a step.
+        """
+        return "; ".join(self._operations(state)) if player == 0 else ""
 
     def legal_actions(self, state: MinesweeperState, player: int) -> tuple[str, ...]:
         """Every on-board triple and the ``invalid:*`` answers (step mode), or the valid ones."""

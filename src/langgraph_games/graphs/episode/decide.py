@@ -30,15 +30,13 @@ def _history_lines(session: GameSession, count: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _problem(
-    decision: Decision, legal: Sequence[str], game: Game[Any], state: Any, seat: int
-) -> str:
+def _problem(decision: Decision, game: Game[Any], state: Any, seat: int) -> str:
     """The feedback a player gets when its answer is rejected."""
     if decision.action is None:
         reason = decision.info.get("problem") or "your answer contained no move I could read"
         return (
             f"Your answer was rejected: {reason}. Answer again in the required format "
-            f"with one of the legal moves: {', '.join(legal)}."
+            f"with one of the legal moves: {game.legal_moves_text(state, seat)}."
         )
     try:
         game.apply(state, {seat: decision.action})
@@ -96,7 +94,7 @@ async def decide_seat(
         entry = decision.to_dict()
         entry["raw_outputs"] = [clip_reply(str(text)) for text in entry["raw_outputs"]]
         if not valid:
-            feedback = _problem(decision, legal, game, state, seat)
+            feedback = _problem(decision, game, state, seat)
             entry["feedback"] = feedback
         attempts.append(entry)
         if valid:

@@ -1,4 +1,4 @@
-"""The Minesweeper Agent (Li et al., 2024): prompt before, board, prompt after; five variants.
+"""The Minesweeper Agent (Wu, 2024): prompt before, board, prompt after; five variants.
 
 ``create_minesweeper_agent(model, variant=...)`` compiles a decision graph (see
 :mod:`langgraph_games.graphs.common.decision`)::
