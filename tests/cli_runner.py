@@ -101,7 +101,10 @@ def _load(spec: str, **settings: Any) -> ScriptedChatModel:
     return HeldModel(script=script, name_=spec)
 
 
-eval_players.load_chat_model = _load  # type: ignore[assignment]
+# Only as the command (``__main__``) or its workers' copy (``__mp_main__``): pytest's
+# doctest collection imports this module too, and must leave the tests' models alone.
+if __name__ in ("__main__", "__mp_main__"):
+    eval_players.load_chat_model = _load  # type: ignore[assignment]
 
 if __name__ == "__mp_main__" and os.environ.get("LGG_FAIL_START"):
     raise RuntimeError("this worker cannot start here")

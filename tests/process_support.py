@@ -34,10 +34,21 @@ needs_proc = pytest.mark.skipif(
 )
 
 
-def wait_until(done: Callable[[], bool], what: str, timeout: float = DEADLINE_S) -> None:
-    """Return once ``done()`` is true; fail naming ``what`` after ``timeout`` s."""
+def wait_until(
+    done: Callable[[], bool],
+    what: str,
+    timeout: float = DEADLINE_S,
+    running: subprocess.Popen[str] | None = None,
+) -> None:
+    """Return once ``done()`` is true; fail naming ``what`` after ``timeout`` s, or as soon
+    as ``running`` (the process that should make it true) has ended, with its output."""
     deadline = time.monotonic() + timeout
     while not done():
+        if running is not None and running.poll() is not None:
+            out, err = running.communicate(timeout=DEADLINE_S)
+            raise AssertionError(
+                f"the run ended (exit code {running.returncode}) before {what}:\n{out}\n{err}"
+            )
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {timeout:.0f} s for {what}")
         time.sleep(0.05)

@@ -171,7 +171,7 @@ def test_ctrl_c_keeps_finished_matches_and_a_rerun_resumes(runs: Runs, tmp_path:
     # Its model is held once two matches are written: Ctrl-C comes in the middle of the
     # run, however slow the machine (no race with the run's end).
     process, _ = runs.gated(argv, out, after=2)
-    wait_until(lambda: bool(runs.blocked("main")), "two matches, then a held model call")
+    wait_until(lambda: bool(runs.blocked("main")), "two matches, then a hold", running=process)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=DEADLINE_S)
     assert process.returncode == 130

@@ -86,7 +86,11 @@ def test_ctrl_c_then_a_kill_mid_run_leave_no_process_and_the_rerun_resumes(
     # Ctrl-C (to the process group, as a terminal sends it) once two episodes are written
     # and the others are held in the workers: one line, exit 130, every process gone.
     process, marker = runs.gated(argv(out), out, after=2)
-    wait_until(lambda: len(records(out)) >= 2 and bool(runs.blocked()), "records, then a hold")
+    wait_until(
+        lambda: len(records(out)) >= 2 and bool(runs.blocked()),
+        "records, then a hold",
+        running=process,
+    )
     _, err = interrupt(process)
     assert process.returncode == 130
     assert one_line(err).startswith("interrupted: finished ")
@@ -98,7 +102,7 @@ def test_ctrl_c_then_a_kill_mid_run_leave_no_process_and_the_rerun_resumes(
     # workers and the resource tracker end with it.
     runs.clear_gate()
     process, marker = runs.gated(argv(out), out, after=len(kept))
-    wait_until(lambda: len(runs.blocked()) >= 2, "both workers to hold a model call")
+    wait_until(lambda: len(runs.blocked()) >= 2, "both workers to hold a call", running=process)
     started = [command_line(pid) for pid in processes_marked(marker)]
     assert sum("spawn_main" in line for line in started) == 2, started
     assert any("resource_tracker" in line for line in started), started
@@ -120,7 +124,9 @@ def test_ctrl_c_then_a_kill_mid_run_leave_no_process_and_the_rerun_resumes(
 def test_ctrl_c_while_the_workers_start_is_one_line(runs: Runs, tmp_path: Path) -> None:
     out = tmp_path / "out"
     process, marker = runs.gated(arena(out), out, after=0, LGG_HOLD_START="1")
-    wait_until(lambda: len(list(runs.gate.glob("starting-*"))) >= 2, "both workers starting")
+    wait_until(
+        lambda: len(list(runs.gate.glob("starting-*"))) >= 2, "workers starting", running=process
+    )
     _, err = interrupt(process)  # the workers get it too, in the middle of their imports
     assert process.returncode == 130
     assert one_line(err).startswith("interrupted")
@@ -171,7 +177,9 @@ def test_a_second_run_of_the_same_command_is_refused_and_nothing_is_played_twice
 ) -> None:
     out = tmp_path / "out"
     first, _ = runs.gated(arena(out), out, after=2)
-    wait_until(lambda: len(records(out)) >= 2 and bool(runs.blocked()), "the first run to play")
+    wait_until(
+        lambda: len(records(out)) >= 2 and bool(runs.blocked()), "the first run", running=first
+    )
     second, _ = runs.start(arena(out))  # not held: it would play everything left
     _, err = second.communicate(timeout=DEADLINE_S)
     assert second.returncode == 2
