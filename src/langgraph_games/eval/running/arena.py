@@ -302,16 +302,20 @@ class ArenaSummary:
 def _manifest_protocol(results: Path) -> dict[str, str]:
     """``{versioned game id: protocol line}`` from the manifest beside ``results``.
 
-    Empty when there is no manifest, or its spec is not an arena's or cannot be read.
+    The line is the one the run recorded (its manifest's ``protocol.summary``), so a file
+    summarizes as it did when it was written: a manifest from before runs recorded their
+    protocol gives none. Empty too when there is no manifest, or its spec is not an
+    arena's or cannot be read.
     """
     manifest = results.with_suffix(".manifest.json")
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
+        line = data["protocol"]["summary"]
         spec = ArenaSpec.model_validate(data["spec"])
         game = spec.engine()
-        return {game.versioned_id: spec.protocol_summary(game)}
     except (OSError, ValueError, KeyError, TypeError, RecursionError, ValidationError, GameError):
         return {}
+    return {game.versioned_id: line} if isinstance(line, str) and line else {}
 
 
 def _unfinished(finished: Sequence[MatchLine], failed: Sequence[FailedLine]) -> list[str]:
