@@ -13,8 +13,10 @@ Variants (option ``variant``):
   S3); this is the working version.
 
 Score (SmartPlay): how many rounds chose the optimal hand. The optimal hand maximises
-the true expected score (note S4: the released formula is a different expectation that
-picks the same hand only while all scores are equal). Human 43, minimum 0 (``basic``).
+the true expected score. The released formula is that expectation plus a constant (the
+sum of ``p * s`` over the hands), so it picks the same hand; only at an exact tie, where
+the released code left the choice to floating-point rounding, does ours take the first
+of rock, paper, scissors. Human 43, minimum 0 (``basic``).
 
 The manual names each hand with its own score; the released one printed the second and
 third scores against the wrong hands (note S2), harmless only while scores are equal.
