@@ -14,6 +14,7 @@ from eeb_ms_support import cells_oracle, minesweeper_oracle
 from langgraph_games.cli import main
 from langgraph_games.eval.protocols.plans import plan_ablation, plan_eval
 from langgraph_games.eval.running.runner import run_eval
+from langgraph_games.eval.scoring.families import FAMILIES
 from langgraph_games.models import ScriptedChatModel
 
 GARBAGE = "I would rather not say."
@@ -272,6 +273,18 @@ def test_cli_ablation_prints_table1(
         for line in body
     )
     assert out.count("results: ") == 5
+    assert "Win rule: paper (every mine flagged and every safe cell revealed" in out
+
+    # report reads the five files in their names' (hash) order, and still prints the
+    # paper's row order under the rule's name.
+    files = sorted(str(p) for p in tmp_path.glob("*.jsonl"))
+    assert main(["report", *files, "--out", str(tmp_path / "report"), "--no-plots"]) == 0
+    capsys.readouterr()
+    text = (tmp_path / "report" / "report.md").read_text()
+    section = text.split("## minesweeper")[1].split("Moves checked")[0]
+    assert "Win rule: paper (" in section
+    body = [line for line in section.splitlines() if re.match(r"^\d +\|", line)]
+    assert [" | ".join(p.strip() for p in line.split("|")[:2]) for line in body] == expected
     code, out, _ = cli(
         capsys,
         "maze",
@@ -335,3 +348,22 @@ def test_cli_eval_maze_can_print_the_released_a_score(
     assert (float(cells[2]), float(cells[3])) == (round(paper, 2), round(released, 2))
     code, _, err = cli(capsys, "match2", "--player", "match2_greedy", "--released-score")
     assert code == 2 and "--released-score adds a column to the maze table" in err
+
+
+def test_table1_names_each_rows_win_rule_when_they_differ() -> None:
+    table = FAMILIES["minesweeper"].table
+    episode = {"mines": 1, "win": True, "steps": 2, "invalid_steps": 0}
+    text = table(
+        {
+            "+ Memory": [{**episode, "win_rule": "flags"}],
+            "Baseline": [{**episode, "win_rule": "paper"}, {**episode, "win": False}],
+        }
+    )
+    assert text.splitlines()[0].startswith("Win rules differ between rows: each row names")
+    assert [line.split("|")[1].strip() for line in text.splitlines()[4:]] == [
+        "Baseline [win_rule=not recorded]",
+        "Baseline [win_rule=paper]",
+        "+ Memory [win_rule=flags]",
+    ]
+    old = table({"mine": [episode]})  # recorded before the metrics named the rule
+    assert old.startswith("Win rule: not recorded")

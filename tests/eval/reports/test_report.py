@@ -159,6 +159,8 @@ maze_explorer | 2     | 100.00   | 3355.00 | 13.00   | 68.06     | 70.00  | 3.00
 
 ## minesweeper (Minesweeper Agent)
 
+Win rule: paper (every mine flagged and every safe cell revealed, as the paper states it)
+
 Mines | Model              | Winning Rate | Average Steps | Average Invalid Steps
 ---------------------------+--------------+---------------+----------------------
 3     | minesweeper_solver | 1.00         | 5.50          | 0.00

@@ -10,6 +10,7 @@ next to the games (``games/<game>/metrics.py``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -27,6 +28,7 @@ from langgraph_games.games.registry import game_class, game_classes
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.smartplay import metrics as smartplay_metrics
 from langgraph_games.graphs.episode.records import DecisionRecord, EpisodeResult, Step
+from langgraph_games.graphs.minesweeper.prompts import VARIANT_LABELS, Variant
 
 __all__ = [
     "FAMILIES",
@@ -37,6 +39,7 @@ __all__ = [
     "decisions_of",
     "family_of",
     "generic_table",
+    "table1_order",
 ]
 
 EpisodeMetrics = Callable[[GameSession, Mapping[str, Any]], dict[str, Any]]
@@ -171,6 +174,35 @@ def _match2() -> Family:
     )
 
 
+_VARIANT_IN_SPEC = re.compile(r"(?:\bms_|\bvariant=)(baseline|examples|step_back|tips|memory)\b")
+
+
+def table1_order(labels: Sequence[str]) -> dict[str, int]:
+    """Each label's place in Minesweeper's Table 1: the paper's variants first, in its order.
+
+    A label is a variant when it is the row name Table 1 prints (``+ Examples``) or an
+    agent spec that names one (``ms_examples:local``, ``minesweeper:variant=tips:local``);
+    any other label follows them, in the order given.
+
+    Example:
+        >>> order = table1_order(["mine", "+ Memory", "ms_examples:local", "Baseline"])
+        >>> sorted(order, key=order.__getitem__)
+        ['Baseline', 'ms_examples:local', '+ Memory', 'mine']
+    """
+    variants = list(VARIANT_LABELS)
+    named = {text: variant for variant, text in VARIANT_LABELS.items()}
+
+    def rank(index: int, label: str) -> tuple[int, int]:
+        found = _VARIANT_IN_SPEC.search(label)
+        variant = named.get(label) or (Variant(found.group(1)) if found else None)
+        if variant is None:
+            return (len(variants), index)
+        return (variants.index(variant), index)
+
+    ranks = sorted((rank(i, label), label) for i, label in enumerate(labels))
+    return {label: place for place, (_, label) in enumerate(ranks)}
+
+
 def _minesweeper() -> Family:
     def episode(session: GameSession, counters: Mapping[str, int]) -> dict[str, Any]:
         # Each fallback applied an action that stands for one rejected answer, and the
@@ -180,14 +212,25 @@ def _minesweeper() -> Family:
         return minesweeper_metrics.episode_metrics(session, rejected_answers=max(0, unseen))
 
     def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
-        # Table 1's layout: by mine count, then the labels in the order they came.
-        groups: dict[tuple[int, str], list[Mapping[str, Any]]] = {}
+        # Table 1's layout: by mine count, then the prompt variants in the paper's order
+        # (other labels after them, in the order they came), under the win rule's name.
+        rules = [e.get("win_rule") for episodes in rows.values() for e in episodes]
+        mixed = len(set(rules)) > 1
+        grouped: dict[tuple[int, str, str | None], list[Mapping[str, Any]]] = {}
         for label, episodes in rows.items():
             for e in episodes:
-                groups.setdefault((int(e["mines"]), label), []).append(e)
-        order = {label: i for i, label in enumerate(rows)}
-        keys = sorted(groups, key=lambda k: (k[0], order[k[1]]))
-        table1 = minesweeper_metrics.format_table1(
+                key = (int(e["mines"]), label, e.get("win_rule") if mixed else None)
+                grouped.setdefault(key, []).append(e)
+        order = table1_order(list(rows))
+        groups = {
+            (mines, f"{label} [win_rule={rule or 'not recorded'}]" if mixed else label): grouped[
+                (mines, label, rule)
+            ]
+            for mines, label, rule in sorted(grouped, key=lambda k: (k[0], order[k[1]], str(k[2])))
+        }
+        keys = list(groups)
+        table1 = minesweeper_metrics.win_rule_line(rules) + "\n\n"
+        table1 += minesweeper_metrics.format_table1(
             {k: minesweeper_metrics.aggregate(groups[k]) for k in keys}
         )
         checks = {k: minesweeper_metrics.reasoning_row(groups[k]) for k in keys}

@@ -36,6 +36,7 @@ from langgraph_games.games.session import GameSession
 __all__ = [
     "COLUMNS",
     "REASONING_COLUMNS",
+    "WIN_RULES",
     "MinesweeperMetrics",
     "aggregate",
     "episode_metrics",
@@ -44,6 +45,7 @@ __all__ = [
     "move_check",
     "reasoning_row",
     "report_counts",
+    "win_rule_line",
 ]
 
 COLUMNS = ("Winning Rate", "Average Steps", "Average Invalid Steps")
@@ -83,6 +85,32 @@ class MinesweeperMetrics(TypedDict):
     mine_tp: NotRequired[int]
     mine_fp: NotRequired[int]
     mine_fn: NotRequired[int]
+    win_rule: NotRequired[str]
+
+
+WIN_RULES = {
+    "paper": "every mine flagged and every safe cell revealed, as the paper states it",
+    "flags": "the flags exactly on the mines, as the released code checked it",
+}
+"""What each ``win_rule`` counts as a win (the tables name the rule behind their rates)."""
+
+
+def win_rule_line(rules: Iterable[str | None]) -> str:
+    """The line that names the win rule behind a table's winning rates.
+
+    ``None`` stands for episodes recorded before their metrics named the rule.
+
+    Example:
+        >>> win_rule_line(["paper", "paper"])
+        'Win rule: paper (every mine flagged and every safe cell revealed, as the paper states it)'
+    """
+    found = list(dict.fromkeys(rules))
+    if len(found) == 1:
+        rule = found[0]
+        if rule is None:
+            return "Win rule: not recorded (episodes from before the metrics named it)"
+        return f"Win rule: {rule} ({WIN_RULES.get(rule, 'unknown rule')})"
+    return "Win rules differ between rows: each row names its own in brackets"
 
 
 def move_check(state: MinesweeperState, action: str) -> dict[str, Any] | None:
@@ -176,6 +204,7 @@ def episode_metrics(session: GameSession, *, rejected_answers: int = 0) -> dict[
         "win": state.status == Status.WON,
         "steps": state.turn + rejected_answers,
         "invalid_steps": state.invalid_steps + rejected_answers,
+        "win_rule": str(getattr(session.game.options, "win_rule", "paper")),
         **_reasoning_counts(session),
     }
 

@@ -84,6 +84,7 @@ TYPES_SCHEMA: dict[str, Any] = {
 }
 """The JSON schema of a typing reply: one type per item, in order."""
 
+
 def types_schema(count: int) -> dict[str, Any]:
     """:data:`TYPES_SCHEMA` for exactly ``count`` items (a grammar then writes that many)."""
     types = {**TYPES_SCHEMA["properties"]["types"], "minItems": count, "maxItems": count}
