@@ -8,6 +8,7 @@ of how long something takes, so they hold on a loaded machine.
 
 from __future__ import annotations
 
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from langgraph_games.eval.running.workers_ray import have_ray
 from process_support import (
     DEADLINE_S,
     Runs,
@@ -26,6 +28,9 @@ from process_support import (
     records,
     wait_until,
 )
+
+RAY_LOG = re.compile(r"^\d{4}-\d\d-\d\d [\d:,]+\s+(INFO|WARNING) ")
+"""A line of Ray's own log (its start-up), not the command's."""
 
 pytestmark = [
     needs_proc,
@@ -132,6 +137,25 @@ def test_ctrl_c_while_the_workers_start_is_one_line(runs: Runs, tmp_path: Path) 
     assert one_line(err).startswith("interrupted")
     runs.gone(marker)
     assert records(out) == []
+
+
+@pytest.mark.skipif(not have_ray(), reason="Ray is not installed (the 'ray' extra)")
+def test_ctrl_c_on_ray_is_one_line_and_leaves_no_process(runs: Runs, tmp_path: Path) -> None:
+    # Search players (Ray's actors do not load this module's held models): far more
+    # matches than are played before Ctrl-C, however slow the machine.
+    out = tmp_path / "out"
+    argv = [
+        "arena", "connect4", "--players", "minimax:depth=5", "random", "--no-baseline",
+        "--matches", "400", "--executor", "ray", "--workers", "2", "--out", str(out), "-q",
+    ]  # fmt: skip
+    process, marker = runs.start(argv)
+    wait_until(lambda: len(records(out)) >= 2, "two matches on Ray", running=process)
+    _, err = interrupt(process)
+    assert process.returncode == 130
+    ours = [line for line in err.splitlines() if not RAY_LOG.match(line)]
+    assert one_line("\n".join(ours)).startswith("interrupted: finished matches are saved")
+    runs.gone(marker)  # Ray's own processes too: the run started the cluster
+    assert 2 <= len(records(out)) < 400
 
 
 _INTERRUPT_IN_IMPORTS = """
