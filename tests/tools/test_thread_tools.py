@@ -220,3 +220,23 @@ def test_two_toolkits_keep_their_games_under_their_own_names() -> None:
     assert set(state["games"]) == {"ttt", "c4"}
     assert session_of(state, "ttt").actions[0] == {0: "(1,1)"}
     assert session_of(state, "c4").actions[0][0].endswith(",0)")
+
+
+def test_threads_at_the_same_position_go_their_own_ways() -> None:
+    """Two threads reach the very same game record, then move differently."""
+
+    def script(move: str) -> list[Step]:
+        start = ("start_game", {"game": "tictactoe", "opponent": "minimax"})
+        return [[start], [("make_move", {"action": move})], "Done."]
+
+    model = ConversationModel(scripts={"gil": script("(0,0)"), "hal": script("(2,2)")})
+    agent = create_agent(
+        model,
+        create_thread_game_tools(),
+        state_schema=GameThreadState,
+        checkpointer=InMemorySaver(),
+    )
+    gil = agent.invoke({"messages": [HumanMessage("gil")]}, thread("g"))
+    hal = agent.invoke({"messages": [HumanMessage("hal")]}, thread("h"))
+    assert session_of(gil).actions[0] == {0: "(0,0)"} and len(session_of(gil).actions) == 2
+    assert session_of(hal).actions[0] == {0: "(2,2)"} and len(session_of(hal).actions) == 2

@@ -35,7 +35,9 @@ Example:
 
 from __future__ import annotations
 
+import json
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, TypeVar
 
@@ -105,6 +107,46 @@ class SeatArgs(BaseModel):
 
     seat: int = Field(0, description="Your seat: 0 moves first in two-player games.")
     seed: int = Field(0, description="Episode seed (same seed and moves, same game).")
+
+
+class _Sessions:
+    """Sessions by their record's JSON, so a thread's next call finds the one its last left.
+
+    Without it every call would replay the whole game (Crafter: about 60 microseconds a
+    move). Callers get copies; a record not found (another process wrote it, or it was
+    evicted) is replayed.
+    """
+
+    def __init__(self, size: int = 32) -> None:
+        self._size = size
+        self._entries: OrderedDict[str, GameSession] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(record: Mapping[str, Any]) -> str:
+        return json.dumps(record, sort_keys=True)
+
+    def get(self, record: Mapping[str, Any]) -> GameSession:
+        key = self._key(record)
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None:
+                self._entries.move_to_end(key)
+                return hit.copy()
+        session = GameSession.from_dict(record)
+        self.put(session)
+        return session
+
+    def put(self, session: GameSession) -> dict[str, Any]:
+        """Keep a copy of ``session``; return its record."""
+        record = session.to_dict()
+        key = self._key(record)
+        with self._lock:
+            self._entries[key] = session.copy()
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+        return record
 
 
 def _messages_of(state: Any) -> list[Any]:
@@ -188,6 +230,7 @@ class ThreadGameToolkit:
         self._writers = {f"{prefix}start_game", f"{prefix}make_move"}
         self._players: dict[tuple[str, int], Player] = {}
         self._players_lock = threading.Lock()
+        self._sessions = _Sessions()
 
     # ----- the thread's game ----------------------------------------------------------
 
@@ -239,7 +282,7 @@ class ThreadGameToolkit:
                 raise ValueError(self._unkept())
             raise ToolException(self._no_game())
         try:
-            session = GameSession.from_dict(record["session"])
+            session = self._sessions.get(record["session"])
             seat = int(record["seat"])
             opponents = self._opponents(session, seat, record.get("opponent"))
         except (GameError, PlayerSpecError, KeyError, TypeError, ValueError) as exc:
@@ -265,7 +308,7 @@ class ThreadGameToolkit:
     def _saved(
         self, runtime: ToolRuntime, tool: str, kit: SessionToolkit, spec: str | None, text: str
     ) -> Command[Any]:
-        record = {"session": kit.session.to_dict(), "seat": kit.player, "opponent": spec}
+        record = {"session": self._sessions.put(kit.session), "seat": kit.player, "opponent": spec}
         name = f"{self.prefix}{tool}"
         reply = ToolMessage(text, tool_call_id=runtime.tool_call_id or "", name=name)
         return Command(update={GAMES_KEY: {self.name: record}, "messages": [reply]})
