@@ -1,8 +1,11 @@
-"""``langgraph dev`` with the repository's langgraph.json: episodes through the HTTP API.
+"""``langgraph dev`` with the repository's langgraph.json: every served graph through the API.
 
-The server runs in a subprocess on 127.0.0.1 with the scripted-model testing hook
-(``LANGGRAPH_GAMES_SCRIPTED_MODEL``), so no model is loaded. Skipped when
-``langgraph-cli[inmem]`` is not installed or the server does not come up.
+Episodes (with a human seat too), decisions of the default player and of every LLM
+strategy, the ``gamebot`` graph and an ExpVer training run, all through ``langgraph-sdk``
+against one server started for the module. The server runs in a subprocess on 127.0.0.1
+with the scripted-model testing hook (``LANGGRAPH_GAMES_SCRIPTED_MODEL``), so no model is
+loaded. Skipped when ``langgraph-cli[inmem]`` is not installed or the server does not come
+up.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 import pytest
 
 import langgraph_games
+from langgraph_games.games import GameSession
 from langgraph_games.server import SCRIPTED_MODEL_ENV
 
 pytest.importorskip("langgraph_api", reason="the server test needs langgraph-cli[inmem]")
@@ -29,6 +33,8 @@ pytest.importorskip("langgraph_runtime_inmem", reason="the server test needs lan
 from langgraph_sdk import get_client
 
 ROOT = Path(__file__).parents[2]
+SERVED = {"episode", "decide", "gamebot", "expver"}
+"""The graphs these tests run; a graph added to langgraph.json needs a test here."""
 REPLIES = ["Chosen move: (1,1)", "Chosen move: (0,0)", "Chosen move: (2,2)", "Chosen move: (0,2)"]
 
 
@@ -141,3 +147,76 @@ async def test_a_human_seat_interrupts_and_is_resumed_through_the_api(server: st
     assert result["status"] == "finished"
     assert result["returns"] == [-1.0, 1.0]  # exact minimax beats this person
     assert result["record"]["actions"][0] == "(0,0)"
+
+
+def test_every_graph_in_langgraph_json_is_tested_here() -> None:
+    graphs = json.loads((ROOT / "langgraph.json").read_text(encoding="utf-8"))["graphs"]
+    assert set(graphs) == SERVED
+
+
+async def _decide(server: str, graph: str, state: dict[str, Any]) -> dict[str, Any]:
+    """One served decision through the HTTP API: the run's ``decision`` value."""
+    client = get_client(url=server)
+    thread = await client.threads.create()
+    await client.runs.wait(thread["thread_id"], graph, input=state, raise_error=True)
+    values: dict[str, Any] = (await client.threads.get_state(thread["thread_id"]))["values"]  # type: ignore[assignment]
+    decision: dict[str, Any] = values["decision"]
+    return decision
+
+
+async def test_decide_with_the_default_player_through_the_http_api(server: str) -> None:
+    decision = await _decide(server, "decide", {"game": "connect4", "seed": 4})
+    assert decision["status"] == "ok" and decision["usage"] == {}
+    assert decision["action"] in GameSession("connect4", seed=4).legal_actions()
+
+
+async def test_decide_with_an_llm_strategy_through_the_http_api(server: str) -> None:
+    state = {"game": "tictactoe", "player": "gamebot:local", "actions": ["(0,1)"]}
+    decision = await _decide(server, "decide", state)
+    # The scripted model's reply (whichever of REPLIES came next) is the decision.
+    [raw] = decision["raw_outputs"]
+    assert raw in REPLIES and decision["status"] == "ok"
+    assert decision["action"] == raw.removeprefix("Chosen move: ")
+    assert decision["usage"]["calls"] == 1
+
+
+async def test_the_gamebot_graph_decides_through_the_http_api(server: str) -> None:
+    decision = await _decide(server, "gamebot", {"game": "tictactoe", "actions": ["(0,1)"]})
+    assert decision["raw_outputs"][0] in REPLIES
+    assert decision["action"] in GameSession("tictactoe", actions=["(0,1)"]).legal_actions()
+    assert decision["info"]["variant"] == "gamebot"
+
+
+@pytest.mark.parametrize(
+    ("player", "game"),
+    [
+        ("smartplay:local", "bandit"),
+        ("spring:local", "rock_paper_scissors"),
+        ("eeb:local", "maze"),
+        ("minesweeper:local", "minesweeper"),
+    ],
+)
+async def test_every_llm_strategy_decides_through_the_http_api(
+    server: str, player: str, game: str
+) -> None:
+    """Whatever each strategy makes of the scripted replies, the served run completes."""
+    decision = await _decide(server, "decide", {"game": game, "player": player, "seed": 1})
+    assert decision["raw_outputs"] and decision["usage"]["calls"] >= 1
+    legal = GameSession(game, seed=1).legal_actions()
+    assert decision["action"] is None or decision["action"] in legal
+
+
+async def test_expver_trains_through_the_http_api(server: str) -> None:
+    level = {"level": 1, "map_set": "train", "map_index": 1, "max_steps": 6}
+    training = {
+        "game": "maze",
+        "train_levels": [{"id": "L1-train1", "options": level, "seed": 1}],
+        "test_levels": [{"id": "L1-train1", "options": level, "seed": 1}],
+        "options": {"rounds": 1, "levels_per_round": 1, "episode": {"max_steps": 6}},
+    }
+    client = get_client(url=server)
+    thread = await client.threads.create()
+    await client.runs.wait(thread["thread_id"], "expver", input=training, raise_error=True)
+    values: dict[str, Any] = (await client.threads.get_state(thread["thread_id"]))["values"]  # type: ignore[assignment]
+    assert [r["round"] for r in values["rounds"]] == [0, 1]
+    assert values["rounds"][0]["decision"] == "baseline"

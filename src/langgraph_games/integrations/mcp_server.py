@@ -37,8 +37,8 @@ from langgraph_games.integrations.mcp_sessions import (
     SessionLimitError,
     UnknownSessionError,
 )
-from langgraph_games.tools.game_tools import GameToolkit
-from langgraph_games.tools.manager import GameManager
+from langgraph_games.tools.game_tools import SessionToolkit
+from langgraph_games.tools.manager import SessionLobby
 
 __all__ = ["INSTRUCTIONS", "build_server", "serve"]
 
@@ -68,7 +68,7 @@ async def _run(work: Callable[[], T]) -> T:
         raise ToolError(str(exc)) from exc
 
 
-def _verdict(manager: GameManager) -> str:
+def _verdict(manager: SessionLobby) -> str:
     toolkit = manager.toolkit
     assert toolkit is not None  # a stored manager has started its game
     result = toolkit.session.result()
@@ -84,7 +84,7 @@ def _verdict(manager: GameManager) -> str:
     return "lost"
 
 
-def _result(game_id: str, manager: GameManager) -> dict[str, Any]:
+def _result(game_id: str, manager: SessionLobby) -> dict[str, Any]:
     toolkit = manager.toolkit
     assert toolkit is not None
     session = toolkit.session
@@ -113,7 +113,7 @@ def build_server(
         port: Port of the HTTP transport.
     """
     games = sessions if sessions is not None else GameSessions()
-    lobby = GameManager(bounded=True)
+    lobby = SessionLobby(bounded=True)
     server: FastMCP[Any] = FastMCP(
         "langgraph-games", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING"
     )
@@ -190,7 +190,7 @@ def build_server(
     return server
 
 
-def _toolkit(games: GameSessions, owner: object, game_id: str) -> GameToolkit:
+def _toolkit(games: GameSessions, owner: object, game_id: str) -> SessionToolkit:
     toolkit = games.get(owner, game_id).toolkit
     assert toolkit is not None
     return toolkit

@@ -1,7 +1,7 @@
 """Games kept for MCP clients: isolated per client, capped in number, expired when idle.
 
 :class:`GameSessions` stores the games the MCP server's tools play. Each game is a
-:class:`~langgraph_games.tools.manager.GameManager` (the lobby tools' one-game holder: the
+:class:`~langgraph_games.tools.manager.SessionLobby` (the lobby tools' one-game holder: the
 game session, the client's seat and the players driving the other seats), so the texts a
 client reads are those of the LangChain game tools.
 
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from langgraph_games.tools.manager import GameManager
+from langgraph_games.tools.manager import SessionLobby
 
 __all__ = ["GameSessions", "SessionLimitError", "UnknownSessionError"]
 
@@ -39,7 +39,7 @@ class SessionLimitError(RuntimeError):
 
 @dataclass
 class _Entry:
-    manager: GameManager
+    manager: SessionLobby
     last_used: float
 
 
@@ -127,7 +127,7 @@ class GameSessions:
         """
         with self._lock:
             self._check_room(owner)
-        manager = GameManager(bounded=True)  # clients choose opponents: cap their search
+        manager = SessionLobby(bounded=True)  # clients choose opponents: cap their search
         text = manager.start(game, seat=seat, opponent=opponent, seed=seed, options=options)
         with self._lock:
             self._check_room(owner)  # another start may have taken the last place meanwhile
@@ -137,7 +137,7 @@ class GameSessions:
             mine.games[game_id] = _Entry(manager, self._clock())
         return game_id, text
 
-    def get(self, owner: object, game_id: str) -> GameManager:
+    def get(self, owner: object, game_id: str) -> SessionLobby:
         """The owner's game ``game_id`` (its use keeps it from expiring).
 
         Raises:

@@ -1,11 +1,16 @@
-"""LangChain tools that seat an agent at a game: observe, list legal moves, make a move.
+"""LangChain tools that seat an agent at one game session: observe, list legal moves, move.
 
-:class:`GameToolkit` binds one seat of one :class:`GameSession` to three tools. The
+:class:`SessionToolkit` binds one seat of one :class:`GameSession` to three tools. The
 session lives in the toolkit (the tools are closures over it), never in the tool
-arguments, so the model-visible schema is only the move itself. Other seats can be driven
-by any :mod:`langgraph_games.players` player (e.g. minimax): after the agent moves, they
-move until it is the agent's turn again or the game ends, and the tool's answer reports
-their moves. Two agents can share a session, each through its own toolkit and seat.
+arguments, so the model-visible schema is only the move itself. That is the helper for a
+script or a single conversation: every thread of an agent compiled with these tools plays
+the same game, and a checkpointer does not keep it. For an agent that serves many threads,
+use :mod:`~langgraph_games.tools.thread_tools` (the game lives in each thread's state).
+
+Other seats can be driven by any :mod:`langgraph_games.players` player (e.g. minimax):
+after the agent moves, they move until it is the agent's turn again or the game ends, and
+the tool's answer reports their moves. Two agents can share a session, each through its own
+toolkit and seat.
 
 Nothing a model sends ends its run: an unknown or illegal move, a move out of turn or
 after the game ended, and malformed arguments all come back as an error
@@ -14,7 +19,7 @@ wrong and what to do, so the agent can retry.
 
 Example:
     >>> from langgraph_games.players import MinimaxPlayer
-    >>> kit = GameToolkit(GameSession("tictactoe"), player=0, opponents={1: MinimaxPlayer()})
+    >>> kit = SessionToolkit(GameSession("tictactoe"), player=0, opponents={1: MinimaxPlayer()})
     >>> [t.name for t in kit.get_tools()]
     ['observe', 'legal_moves', 'make_move']
     >>> print(kit.get_tools()[2].invoke({"row": 1, "col": 1}).splitlines()[0])
@@ -40,7 +45,7 @@ from langgraph_games.players.registry import make_player
 from langgraph_games.tools.move_schema import MoveArgumentsError
 from langgraph_games.tools.moves import MoveSchema, move_schema
 
-__all__ = ["GameToolkit", "create_game_tools"]
+__all__ = ["GameToolkit", "SessionToolkit", "create_game_tools", "create_session_tools"]
 
 
 def _validation_message(error: ValidationError) -> str:
@@ -50,8 +55,8 @@ def _validation_message(error: ValidationError) -> str:
     return f"The move arguments are malformed ({problems}). Fix them and call make_move again."
 
 
-class GameToolkit:
-    """One seat at a game session, as LangChain tools.
+class SessionToolkit:
+    """One seat at one game session, as LangChain tools (one game for every caller).
 
     Args:
         session: The session to play in (shared with other toolkits for other seats, if
@@ -64,6 +69,7 @@ class GameToolkit:
             a tool call with the text ``action`` still plays); ``False``: ``action: str``.
         prefix: Prefix of the tool names (e.g. ``"tictactoe_"`` to give one agent
             several games).
+        schema: The move schema to use (default: the game's, per ``typed``).
 
     Raises:
         ValueError: ``player`` is not a seat of the game, or an opponent seat is the
@@ -78,6 +84,7 @@ class GameToolkit:
         *,
         typed: bool = True,
         prefix: str = "",
+        schema: MoveSchema | None = None,
     ) -> None:
         game = session.game
         if not 0 <= player < game.num_players:
@@ -89,7 +96,7 @@ class GameToolkit:
             if seat == player or not 0 <= seat < game.num_players:
                 raise ValueError(f"opponent seat {seat} is not another seat of {game.id!r}")
             self.opponents[seat] = make_player(who) if isinstance(who, str) else who
-        self.schema: MoveSchema = move_schema(game, typed, session.state)
+        self.schema: MoveSchema = schema or move_schema(game, typed, session.state)
         self.prefix = prefix
         self._lock = threading.RLock()
         self._tools: list[BaseTool] | None = None
@@ -385,7 +392,7 @@ class GameToolkit:
         ]
 
 
-def create_game_tools(
+def create_session_tools(
     game: str | Game[Any] | GameSession,
     *,
     player: int = 0,
@@ -395,7 +402,11 @@ def create_game_tools(
     prefix: str = "",
     **options: Any,
 ) -> list[BaseTool]:
-    """Tools that let a LangChain agent play ``game`` from seat ``player``.
+    """Tools that let a LangChain agent play one session of ``game`` from seat ``player``.
+
+    Every caller of these tools plays the same game (a script, one conversation); an
+    agent serving several threads needs
+    :func:`~langgraph_games.tools.thread_tools.create_thread_game_tools`.
 
     Args:
         game: A game id (then ``options`` configure it), an engine, or a running session.
@@ -412,9 +423,16 @@ def create_game_tools(
         ``[observe, legal_moves, make_move]``; work with ``create_agent`` and ``ToolNode``.
 
     Example:
-        >>> tools = create_game_tools("connect4", opponents={1: "minimax:depth=2"})
+        >>> tools = create_session_tools("connect4", opponents={1: "minimax:depth=2"})
         >>> tools[2].args
         {'column': {'description': 'Column index, 0 (left) to 6 (right).', 'maximum': 6, 'minimum': 0, 'title': 'Column', 'type': 'integer'}}
     """  # noqa: E501
     session = game if isinstance(game, GameSession) else GameSession(game, seed=seed, **options)
-    return GameToolkit(session, player, opponents, typed=typed, prefix=prefix).get_tools()
+    return SessionToolkit(session, player, opponents, typed=typed, prefix=prefix).get_tools()
+
+
+GameToolkit = SessionToolkit
+"""The former name of :class:`SessionToolkit` (kept for existing imports)."""
+
+create_game_tools = create_session_tools
+"""The former name of :func:`create_session_tools` (kept for existing imports)."""

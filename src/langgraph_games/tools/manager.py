@@ -1,11 +1,14 @@
 """Tools to choose and start games: ``list_games``, ``start_game`` and generic play tools.
 
-:class:`GameManager` gives an agent a lobby: it can list the registered games, start one
+:class:`SessionLobby` gives an agent a lobby: it can list the registered games, start one
 (picking the game, its options, the seed, its seat and the opponent player), and play it
 through ``observe``, ``legal_moves`` and ``make_move(action: str)``. The move tool is
 generic because the game is not known when the tools are made; each game's own parser
 still reads the action (a Connect4 column digit, a SmartPlay action name, ...). Starting
-a new game replaces the current one; the manager keeps one session per agent.
+a new game replaces the current one; the lobby keeps one session, shared by every caller
+of its tools (a script, one conversation). An agent serving several threads needs
+:func:`~langgraph_games.tools.thread_tools.create_thread_game_tools`, whose lobby keeps
+each thread's game in that thread's state.
 """
 
 from __future__ import annotations
@@ -19,14 +22,78 @@ from pydantic import BaseModel, Field
 from langgraph_games.games.errors import GameError
 from langgraph_games.games.registry import list_games
 from langgraph_games.games.session import GameSession
+from langgraph_games.players.base import Player
 from langgraph_games.players.budget import within_budget
 from langgraph_games.players.errors import PlayerSpecError
 from langgraph_games.players.registry import make_player
-from langgraph_games.tools.game_tools import GameToolkit, _validation_message
+from langgraph_games.tools.game_tools import SessionToolkit, _validation_message
 
-__all__ = ["GameManager", "create_game_manager_tools"]
+__all__ = [
+    "GameManager",
+    "SessionLobby",
+    "StartArgs",
+    "create_game_manager_tools",
+    "create_session_lobby_tools",
+    "games_text",
+    "lobby_toolkit",
+    "started_text",
+]
 
 _NO_GAME = "No game is running. Call start_game first (list_games shows the games)."
+
+
+def games_text() -> str:
+    """One line per registered game: id, players, description and options."""
+    lines = []
+    for info in list_games():
+        players = "1 player" if info.num_players == 1 else f"{info.num_players} players"
+        options = "; ".join(f"{o.name}={o.default!r}" for o in info.options)
+        extra = f" Options: {options}." if options else ""
+        lines.append(f"- {info.id} ({players}, {info.source}): {info.description}{extra}")
+    return "Games:\n" + "\n".join(lines)
+
+
+def lobby_toolkit(
+    game: str,
+    seat: int = 0,
+    opponent: str = "random",
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    *,
+    bounded: bool = False,
+) -> SessionToolkit:
+    """A new session of ``game`` with ``opponent`` (a player spec) in every other seat.
+
+    Args:
+        game: Game id.
+        seat: The agent's seat.
+        opponent: Player spec for the other seats.
+        seed: Episode seed (also the opponents' seed).
+        options: Game options.
+        bounded: Cap the opponents' search work (:func:`~langgraph_games.players.budget.
+            within_budget`).
+
+    Returns:
+        A toolkit with generic ``action: str`` moves, before any opponent moved.
+
+    Raises:
+        ToolException: Unknown game, bad option, bad seat or bad opponent spec.
+    """
+    try:
+        session = GameSession(game, seed=seed, **(options or {}))
+        others = [p for p in range(session.game.num_players) if p != seat]
+        players: dict[int, Player] = {p: make_player(opponent, seed=seed) for p in others}
+        if bounded:
+            players = {p: within_budget(player) for p, player in players.items()}
+        return SessionToolkit(session, seat, players, typed=False)
+    except (GameError, PlayerSpecError, ValueError, TypeError) as exc:
+        raise ToolException(f"Could not start {game!r}: {exc}") from exc
+
+
+def started_text(session: GameSession, options: dict[str, Any] | None) -> str:
+    """The first line of ``start_game``'s answer: the game, its seed and its options."""
+    described = json.dumps(session.game.options_dict()) if options else "defaults"
+    return f"Started {session.game.name} (seed {session.seed}, options {described})."
 
 
 class StartArgs(BaseModel):
@@ -45,8 +112,8 @@ class StartArgs(BaseModel):
     )
 
 
-class GameManager:
-    """One agent's lobby and its current game (one session at a time)."""
+class SessionLobby:
+    """One lobby and its current game (one session at a time, for every caller)."""
 
     def __init__(self, bounded: bool = False) -> None:
         """Hold no game yet.
@@ -55,7 +122,7 @@ class GameManager:
             bounded: Cap the opponents' search work (:func:`~langgraph_games.players.
                 budget.within_budget`): for a server playing for clients it does not control.
         """
-        self.toolkit: GameToolkit | None = None
+        self.toolkit: SessionToolkit | None = None
         self.bounded = bounded
 
     @property
@@ -65,13 +132,7 @@ class GameManager:
 
     def list_games_text(self) -> str:
         """One line per registered game: id, players, description and options."""
-        lines = []
-        for info in list_games():
-            players = "1 player" if info.num_players == 1 else f"{info.num_players} players"
-            options = "; ".join(f"{o.name}={o.default!r}" for o in info.options)
-            extra = f" Options: {options}." if options else ""
-            lines.append(f"- {info.id} ({players}, {info.source}): {info.description}{extra}")
-        return "Games:\n" + "\n".join(lines)
+        return games_text()
 
     def start(
         self,
@@ -86,21 +147,11 @@ class GameManager:
         Raises:
             ToolException: Unknown game, bad option, bad seat or bad opponent spec.
         """
-        try:
-            session = GameSession(game, seed=seed, **(options or {}))
-            others = [p for p in range(session.game.num_players) if p != seat]
-            players = {p: make_player(opponent, seed=seed) for p in others}
-            if self.bounded:
-                players = {p: within_budget(player) for p, player in players.items()}
-            toolkit = GameToolkit(session, seat, players, typed=False)
-        except (GameError, PlayerSpecError, ValueError, TypeError) as exc:
-            raise ToolException(f"Could not start {game!r}: {exc}") from exc
+        toolkit = lobby_toolkit(game, seat, opponent, seed, options, bounded=self.bounded)
         self.toolkit = toolkit
-        described = json.dumps(session.game.options_dict()) if options else "defaults"
-        head = f"Started {session.game.name} (seed {seed}, options {described})."
-        return f"{head}\n\n{toolkit.observe()}"
+        return f"{started_text(toolkit.session, options)}\n\n{toolkit.observe()}"
 
-    def _current(self) -> GameToolkit:
+    def _current(self) -> SessionToolkit:
         if self.toolkit is None:
             raise ToolException(_NO_GAME)
         return self.toolkit
@@ -180,14 +231,21 @@ class GameManager:
         ]
 
 
-def create_game_manager_tools() -> list[BaseTool]:
-    """Lobby tools for an agent that picks its own games (see :class:`GameManager`).
+def create_session_lobby_tools() -> list[BaseTool]:
+    """Lobby tools for a script or one conversation that picks its games (:class:`SessionLobby`).
 
     Example:
-        >>> tools = create_game_manager_tools()
+        >>> tools = create_session_lobby_tools()
         >>> [t.name for t in tools]
         ['list_games', 'start_game', 'observe', 'legal_moves', 'make_move']
         >>> print(tools[4].invoke({"action": "Rock"}))
         No game is running. Call start_game first (list_games shows the games).
     """
-    return GameManager().get_tools()
+    return SessionLobby().get_tools()
+
+
+GameManager = SessionLobby
+"""The former name of :class:`SessionLobby` (kept for existing imports)."""
+
+create_game_manager_tools = create_session_lobby_tools
+"""The former name of :func:`create_session_lobby_tools` (kept for existing imports)."""
