@@ -2,7 +2,7 @@
 
 What it shows:
 
-- ``create_game_tools("connect4", opponents={1: "minimax:depth=2"})`` gives any LangChain
+- ``create_session_tools("connect4", opponents={1: "minimax:depth=2"})`` gives any LangChain
   agent three tools for seat 0: ``observe``, ``legal_moves`` and ``make_move(column: int)``.
   Minimax answers every move inside the same tool call.
 - The agent is LangChain's own ``create_agent``; nothing in it knows about games.
@@ -30,7 +30,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from langgraph_games.games import GameSession
 from langgraph_games.models import ScriptedChatModel, load_chat_model
-from langgraph_games.tools import create_game_tools
+from langgraph_games.tools import create_session_tools
 
 SYSTEM = (
     "You play Connect Four as X with the tools you have. Look at the legal moves, then "
@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     session = GameSession("connect4", seed=args.seed)
-    tools = create_game_tools(session, opponents={1: f"minimax:depth={args.depth}"})
+    tools = create_session_tools(session, opponents={1: f"minimax:depth={args.depth}"})
     model: BaseChatModel = (
         scripted_tool_caller() if args.model is None else load_chat_model(args.model)
     )
