@@ -117,7 +117,7 @@ def catalog(opponents: Opponents | None = None) -> dict[str, Any]:
             "form": entry.form(),
             "description": entry.description,
             "needs_model": entry.needs_model,
-            "games": list(entry.games),
+            "games": entry.playable() or list(entry.games),
         }
         for entry in player_entries()
         if entry.name != "human"
