@@ -15,6 +15,9 @@ from langgraph_games.models.shared_pause import PAUSES_ENV
 # through it play in-process unless they test workers (which pass --workers themselves).
 os.environ.setdefault("LANGGRAPH_GAMES_WORKERS", "1")
 
+# An outside package's sources, imported only by the tests that install it.
+collect_ignore_glob = ["data/plugin_game/*"]
+
 GAME_IDS = [info.id for info in list_games()]
 
 

@@ -97,4 +97,4 @@ def test_smartplay_refuses_minecraft_and_bad_flags(capsys: pytest.CaptureFixture
     assert main(["smartplay", "--agent", "random", "--episodes", "0"]) == 2
     assert "--episodes must be at least 1" in capsys.readouterr().err
     assert main(["smartplay", "--agent", "gamebot", "--games", "bandit", "--out", "/tmp/x"]) == 2
-    assert "No GAMEBoT prompt for game 'bandit'" in capsys.readouterr().err
+    assert "Player 'gamebot' cannot play 'bandit'; it plays checkers," in capsys.readouterr().err

@@ -34,8 +34,10 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
 def _entry_lines(entry: PlayerEntry, indent: str) -> list[str]:
     lines = [f"{indent}{entry.form()}"]
     text = entry.description
-    if entry.games:
-        text += f" [plays {', '.join(entry.games)}]"
+    if entry.plays is None and entry.games:
+        text += f" [made for {', '.join(entry.games)}; {entry.plays_text()}]"
+    else:
+        text += f" [{entry.plays_text()}]"
     deeper = indent + "    "
     lines += _wrap(text, deeper, deeper)
     for info in entry.infos():

@@ -41,6 +41,7 @@ from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.players import ModelPool, check_models, resolve
 from langgraph_games.games.base import Game
+from langgraph_games.games.parts import parts_of
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.smartplay import metrics as smartplay_metrics
@@ -196,7 +197,7 @@ def _smartplay_score(result: dict[str, Any]) -> str | None:
     normalized = smartplay_metrics.normalize_score(column, outcome.score)
     if normalized is not None:
         text += f", human-normalised {normalized:.2f}"
-    if session.game.id in ("hanoi", "messenger"):
+    if parts_of(session.game).objective:
         text += ", completed" if outcome.completed else ", not completed"
     return text + ")"
 

@@ -36,7 +36,7 @@ from langgraph_games.games.subproblems import (
     score_answer,
 )
 
-# Built-in games register themselves on import.
+# Re-exported for users; the registry itself finds every game folder on disk.
 from langgraph_games.games.surround import Surround
 from langgraph_games.games.texas_holdem import TexasHoldem
 from langgraph_games.games.tictactoe import TicTacToe

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from functools import cache
 
-__all__ = ["cell_name", "completes_line", "has_line", "lines_through"]
+__all__ = [
+    "cell_name",
+    "completes_line",
+    "has_line",
+    "line_score",
+    "lines_through",
+    "windows",
+]
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -54,3 +61,41 @@ def has_line(board: str, mark: str, lines: tuple[tuple[tuple[int, ...], ...], ..
         board[cell] == mark and completes_line(board, cell, mark, lines)
         for cell in range(len(board))
     )
+
+
+@cache
+def windows(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """Every line of ``k`` cells on the grid, once each, as sorted flat indices."""
+    found = set()
+    for cell, lines in enumerate(lines_through(rows, cols, k)):
+        for others in lines:
+            found.add(tuple(sorted((cell, *others))))
+    return tuple(sorted(found))
+
+
+_WINDOW_VALUE = (0.0, 1.0, 5.0, 25.0)
+
+
+def line_score(
+    board: str, marks: tuple[str, str], player: int, lines: tuple[tuple[int, ...], ...]
+) -> float:
+    """A search heuristic: open lines weighted by how full they are, ``player``'s minus the other's.
+
+    A line holding only one player's marks is worth 1, 5 or 25 to them for 1, 2 or 3
+    marks; a line holding both players' marks is worth nothing.
+    """
+    mine, theirs = marks[player], marks[1 - player]
+    score = 0.0
+    for window in lines:
+        m = t = 0
+        for i in window:
+            ch = board[i]
+            if ch == mine:
+                m += 1
+            elif ch == theirs:
+                t += 1
+        if m and not t:
+            score += _WINDOW_VALUE[m] if m < len(_WINDOW_VALUE) else 0.0
+        elif t and not m:
+            score -= _WINDOW_VALUE[t] if t < len(_WINDOW_VALUE) else 0.0
+    return score

@@ -1,15 +1,22 @@
 """The game registry: versioned ids, ``make`` and ``list_games``.
 
-Built-in games register themselves when :mod:`langgraph_games.games` is imported.
-Third-party packages add games through the ``langgraph_games.games`` entry-point group;
+A game registers itself with :func:`register` when its module is imported. The registry
+imports the games it can find the first time it is consulted: every package in
+``langgraph_games/games/`` (found on disk, so a new game is its folder and nothing else),
+and every entry point of the ``langgraph_games.games`` group, which outside packages use;
 each entry point names a :class:`~langgraph_games.games.base.Game` subclass (or a module
-whose import registers some), loaded the first time the registry is consulted.
+whose import registers some). Entry points are read again when an id is not found or
+``sys.path`` has changed since they were last read.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
+import sys
 from importlib import metadata
+from pathlib import Path
 from typing import Any, TypeVar
 
 from langgraph_games.games._numbers import read_int
@@ -18,6 +25,7 @@ from langgraph_games.games.errors import UnknownGameError
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "builtin_game_modules",
     "game_class",
     "game_classes",
     "list_games",
@@ -31,7 +39,9 @@ G = TypeVar("G", bound=type[Game[Any]])
 
 _GAMES: dict[str, dict[int, type[Game[Any]]]] = {}
 _VERSIONED = re.compile(r"^(?P<id>[a-z0-9_]+)-v(?P<version>\d+)$")
-_plugins_loaded = False
+_scanned_path: tuple[str, ...] | None = None
+_loaded_entry_points: set[tuple[str, str]] = set()
+_GAMES_PACKAGE = __name__.rpartition(".")[0]
 
 
 def register(cls: G) -> G:
@@ -50,12 +60,35 @@ def register(cls: G) -> G:
     return cls
 
 
-def _load_plugins() -> None:
-    global _plugins_loaded
-    if _plugins_loaded:
+def builtin_game_modules() -> list[str]:
+    """The game packages of ``langgraph_games/games/``, found on disk without importing."""
+    root = Path(__file__).resolve().parent
+    return [
+        f"{_GAMES_PACKAGE}.{module.name}"
+        for module in sorted(pkgutil.iter_modules([str(root)]), key=lambda m: m.name)
+        if module.ispkg and not module.name.startswith("_")
+    ]
+
+
+def _load_plugins(*, again: bool = False) -> None:
+    """Import the built-in game packages, then the entry points not loaded yet.
+
+    Entry points are read once per ``sys.path`` (and again when ``again``: an id missed).
+    """
+    global _scanned_path
+    path = tuple(sys.path)
+    if _scanned_path == path and not again:
         return
-    _plugins_loaded = True
+    first = _scanned_path is None
+    _scanned_path = path
+    if first:
+        for name in builtin_game_modules():
+            importlib.import_module(name)
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        key = (entry.name, entry.value)
+        if key in _loaded_entry_points:
+            continue
+        _loaded_entry_points.add(key)
         loaded = entry.load()
         if isinstance(loaded, type) and issubclass(loaded, Game):
             register(loaded)
@@ -82,6 +115,8 @@ def game_class(game_id: str) -> type[Game[Any]]:
     base, version = (match["id"], read_int(match["version"])) if match else (game_id, None)
     if match and version is None:  # a version number too long to be any registered one
         raise UnknownGameError(game_id, _known_ids())
+    if base not in _GAMES:
+        _load_plugins(again=True)
     versions = _GAMES.get(base)
     if not versions or (version is not None and version not in versions):
         raise UnknownGameError(game_id, _known_ids())

@@ -28,15 +28,12 @@ replay page (:mod:`langgraph_games.eval.reports.replay`) only reads the panels.
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph_games.games.base import Game
-from langgraph_games.games.errors import UnknownGameError
-from langgraph_games.games.registry import game_class
+from langgraph_games.games.parts import companion_module
 from langgraph_games.games.state import GameState
 
 __all__ = [
@@ -197,18 +194,6 @@ def draw_fallback(game: Game[Any], state: GameState) -> list[Panel]:
     return [Text(game.render(state))]
 
 
-def _replay_module(game_id: str) -> str | None:
-    """The ``replay`` module beside a game's class (``None``: not a registered game)."""
-    try:
-        module_name = game_class(game_id).__module__
-    except UnknownGameError:
-        return None
-    module = sys.modules.get(module_name)
-    is_package = module is not None and hasattr(module, "__path__")
-    package = module_name if is_package else module_name.rpartition(".")[0]
-    return f"{package}.replay" if package else None
-
-
 def drawer_for(game_id: str) -> Drawer:
     """The drawing function of a game id (with or without version), else the fallback.
 
@@ -218,8 +203,8 @@ def drawer_for(game_id: str) -> Drawer:
     base = game_id.split("-v")[0]
     if base not in _DRAWERS and base not in _SEARCHED:
         _SEARCHED.add(base)
-        name = _replay_module(base)
-        if name is not None and importlib.util.find_spec(name) is not None:
+        name = companion_module(base, "replay")
+        if name is not None:
             importlib.import_module(name)
     return _DRAWERS.get(base, draw_fallback)
 

@@ -5,8 +5,10 @@ actions that are legal now. A game's *action universe* is the fixed tuple of eve
 canonical action string it can take under its options, so that ``Discrete(n)`` index
 ``i`` always means the same move and an action mask marks the legal ones.
 
-Each built-in game has an enumerator built from the engine's own names (its constants
-and naming helpers), never from a copy of its rules. Two games need a bound:
+Each game declares its enumerator in its own folder (the ``actions`` of its
+:class:`~langgraph_games.games.parts.GameParts`, in ``games/<game>/parts.py``), built from
+the engine's own names (its constants and naming helpers), never from a copy of its rules.
+Two games need a bound:
 
 * Negotiation's proposals name both shares, so the universe is ``Agree`` and every
   division of every pool the deal can draw (three item types, 8-12 items, at least one
@@ -15,34 +17,21 @@ and naming helpers), never from a copy of its rules. Two games need a bound:
   reveal) and, with ``invalid_moves="step"``, the three ``invalid:*`` answers.
 
 Crafter's 17 actions, Match-2's tiles and props and Checkers' steps and jumps between
-dark squares are small. A game added by a plugin registers its own enumerator with
-:func:`register_action_universe`.
+dark squares are small. A game added by a plugin declares its own in its package's
+``parts.py``, or registers one here with :func:`register_action_universe`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from langgraph_games.games import connect4, tictactoe
 from langgraph_games.games.base import Game
-from langgraph_games.games.checkers import rules as checkers
-from langgraph_games.games.crafter import ACTION_NAMES as CRAFTER_ACTIONS
-from langgraph_games.games.match2 import INVALID as MATCH2_INVALID
-from langgraph_games.games.match2 import rules as match2
-from langgraph_games.games.maze.rules import ACTIONS as MAZE_ACTIONS
-from langgraph_games.games.minesweeper import INVALID_TOKENS as MINESWEEPER_INVALID
-from langgraph_games.games.negotiation import rules as negotiation
-from langgraph_games.games.othello.rules import SQUARES as OTHELLO_SQUARES
-from langgraph_games.games.pong import ACTIONS as PONG_ACTIONS
+from langgraph_games.games.parts import ActionEnumerator, PartsView, parts_of
 from langgraph_games.games.registry import make
-from langgraph_games.games.smartplay import bandit, hanoi, rock_paper_scissors
-from langgraph_games.games.smartplay.messenger.rules import ACTIONS as MESSENGER_ACTIONS
-from langgraph_games.games.surround import ACTIONS as SURROUND_ACTIONS
-from langgraph_games.games.texas_holdem.rules import ACTIONS as HOLDEM_ACTIONS
 
 __all__ = [
     "ActionEnumerator",
@@ -51,93 +40,8 @@ __all__ = [
     "register_action_universe",
 ]
 
-ActionEnumerator = Callable[[Game[Any]], Sequence[str]]
-"""A function of a configured engine returning its action universe in a fixed order."""
-
-
-def _checkers(game: Game[Any]) -> list[str]:
-    """Steps and jumps (one or two diagonal squares) between dark squares, both ways."""
-    size = checkers.SIZE
-    board = checkers.initial_board()
-    dark = {(i // size + i % size) % 2 for i, piece in enumerate(board) if piece != checkers.EMPTY}
-    moves = []
-    for start in range(size * size):
-        r, c = divmod(start, size)
-        if (r + c) % 2 not in dark:
-            continue
-        for distance in (1, 2):
-            for dr in (-distance, distance):
-                for dc in (-distance, distance):
-                    r1, c1 = r + dr, c + dc
-                    if 0 <= r1 < size and 0 <= c1 < size:
-                        move = checkers.Move(start, r1 * size + c1, -1)
-                        moves.append(checkers.move_name(move))
-    return moves
-
-
-def _negotiation(game: Game[Any]) -> list[str]:
-    """``Agree`` and every division of every pool the deal can draw."""
-    names = [negotiation.AGREE]
-    low, high = negotiation.MIN_ITEMS, negotiation.MAX_ITEMS
-    for size in range(low, high + 1):
-        for first in range(1, size - 1):
-            for second in range(1, size - first):
-                pool = (first, second, size - first - second)
-                names.extend(negotiation.proposal_name(p) for p in negotiation.splits(pool))
-    return names
-
-
-def _minesweeper(game: Game[Any]) -> list[str]:
-    """``r``/``f`` triples on every cell, and the ``invalid:*`` answers in step mode."""
-    options: Any = game.options
-    names = [
-        f"{letter},{row},{col}"
-        for letter in "rf"
-        for row in range(options.rows)
-        for col in range(options.cols)
-    ]
-    if options.invalid_moves == "step":
-        names.extend(MINESWEEPER_INVALID)
-    return names
-
-
-def _match2(game: Game[Any]) -> list[str]:
-    """``eliminate`` on every tile, each prop on every target, and ``invalid`` in step mode."""
-    options: Any = game.options
-    size = match2.SIZE
-    cells = [f"{r},{c}" for r in range(size) for c in range(size)]
-    names = [f"eliminate,{cell}" for cell in cells]
-    if options.props:
-        for prop in match2.PROPS:
-            targets = [str(i) for i in range(size)] if prop in ("row", "col") else cells
-            names.extend(f"{prop},{target}" for target in targets)
-    if options.invalid_moves == "step":
-        names.append(MATCH2_INVALID)
-    return names
-
-
-def _fixed(actions: Sequence[str]) -> ActionEnumerator:
-    return lambda game: actions
-
-
-_UNIVERSES: dict[str, ActionEnumerator] = {
-    "bandit": _fixed(bandit.ACTIONS),
-    "checkers": _checkers,
-    "connect4": _fixed(connect4.CELLS),
-    "crafter": _fixed(CRAFTER_ACTIONS),
-    "hanoi": _fixed(hanoi.ACTIONS),
-    "match2": _match2,
-    "maze": _fixed(MAZE_ACTIONS),
-    "messenger": _fixed(MESSENGER_ACTIONS),
-    "minesweeper": _minesweeper,
-    "negotiation": _negotiation,
-    "othello": _fixed(OTHELLO_SQUARES),
-    "pong": _fixed(PONG_ACTIONS),
-    "rock_paper_scissors": _fixed(rock_paper_scissors.ACTIONS),
-    "surround": _fixed(SURROUND_ACTIONS),
-    "texas_holdem": _fixed(HOLDEM_ACTIONS),
-    "tictactoe": _fixed(tictactoe.CELLS),
-}
+_REGISTERED: dict[str, ActionEnumerator] = {}
+_DECLARED = PartsView(lambda parts: parts.actions)
 
 
 def register_action_universe(game_id: str, enumerate_actions: ActionEnumerator) -> None:
@@ -148,7 +52,7 @@ def register_action_universe(game_id: str, enumerate_actions: ActionEnumerator) 
         enumerate_actions: Returns every canonical action string the configured engine
             can ever take, in a fixed order and without repeats.
     """
-    _UNIVERSES[game_id] = enumerate_actions
+    _REGISTERED[game_id] = enumerate_actions
 
 
 def all_actions(game: Game[Any] | str, **options: Any) -> tuple[str, ...]:
@@ -171,12 +75,13 @@ def all_actions(game: Game[Any] | str, **options: Any) -> tuple[str, ...]:
         12544
     """
     engine = make(game, **options) if isinstance(game, str) else game
-    enumerate_actions = _UNIVERSES.get(engine.id)
+    enumerate_actions = _REGISTERED.get(engine.id) or parts_of(engine).actions
     if enumerate_actions is None:
-        known = ", ".join(sorted(_UNIVERSES))
+        known = ", ".join(sorted({*_REGISTERED, *_DECLARED}))
         raise ValueError(
             f"No action universe is known for game {engine.id!r} (known: {known}); "
-            "declare one with register_action_universe(game_id, function)."
+            "declare one in the game's parts.py (GameParts(actions=...)) or with "
+            "register_action_universe(game_id, function)."
         )
     actions = tuple(enumerate_actions(engine))
     seen: set[str] = set()
@@ -244,8 +149,8 @@ class ActionUniverse:
             if i is None:
                 raise ValueError(
                     f"{self.game_id}: the legal action {action!r} is not in the game's "
-                    "action universe; its enumerator in langgraph_games.integrations.actions "
-                    "misses it."
+                    "action universe; its enumerator (the actions of its GameParts) misses "
+                    "it."
                 )
             mask[i] = 1
         return mask

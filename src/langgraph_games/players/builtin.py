@@ -1,9 +1,10 @@
 """The search players' registry entries.
 
-``random`` and ``minimax`` play any suitable game; ``pong_tracker``, ``surround_space``,
-``holdem_equity`` and ``negotiator`` are GAMEBoT's "stronger agents" for one game each;
-``maze_explorer``, ``match2_greedy`` and ``minesweeper_solver`` play EvoEmpirBench and
-Minesweeper. Importing :mod:`langgraph_games.players` registers them.
+``random`` plays every game and ``minimax`` the two-player, turn-based games that declare
+a search (:func:`~langgraph_games.players.minimax.can_search`); ``pong_tracker``,
+``surround_space``, ``holdem_equity`` and ``negotiator`` are GAMEBoT's "stronger agents"
+for one game each; ``maze_explorer``, ``match2_greedy`` and ``minesweeper_solver`` play
+EvoEmpirBench and Minesweeper. Importing :mod:`langgraph_games.players` registers them.
 """
 
 from __future__ import annotations
@@ -13,12 +14,18 @@ from collections.abc import Callable
 from pydantic import Field
 
 from langgraph_games.players.base import Player
-from langgraph_games.players.entry import PlayerBuild, PlayerBuilder, PlayerEntry
+from langgraph_games.players.entry import (
+    GameFilter,
+    PlayerBuild,
+    PlayerBuilder,
+    PlayerEntry,
+    only,
+)
 from langgraph_games.players.errors import PlayerSettingError
 from langgraph_games.players.match2_greedy import Match2Greedy
 from langgraph_games.players.maze_explorer import MazeExplorer
 from langgraph_games.players.minesweeper_solver import MinesweeperSolver
-from langgraph_games.players.minimax import MinimaxPlayer
+from langgraph_games.players.minimax import MinimaxPlayer, can_search
 from langgraph_games.players.negotiator import ConcessionNegotiator
 from langgraph_games.players.poker_equity import EquityPlayer
 from langgraph_games.players.pong_tracker import PongTracker
@@ -107,6 +114,7 @@ def _entry(
     description: str,
     settings: type[PlayerSettings] = NoSettings,
     games: tuple[str, ...] = (),
+    plays: GameFilter | None = None,
 ) -> PlayerEntry:
     return PlayerEntry(
         name=name,
@@ -114,6 +122,7 @@ def _entry(
         description=description,
         settings=settings,
         games=games,
+        plays=plays if plays is not None else only(*games) if games else None,
     )
 
 
@@ -124,6 +133,7 @@ _ENTRIES = (
         MinimaxPlayer,
         "alpha-beta search (exact for TicTacToe, depth-limited elsewhere)",
         MinimaxSettings,
+        plays=can_search,
     ),
     _entry(
         "maze_explorer",

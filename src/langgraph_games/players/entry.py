@@ -1,7 +1,9 @@
 """A registry entry (:class:`PlayerEntry`) and a resolved spec ready to build players.
 
 An entry names a player, its builder, its typed settings schema, whether it plays through
-a chat model, the games it is made for and the older names that stand for it with some
+a chat model, the games it is made for, the games it can play (:attr:`PlayerEntry.plays`:
+a test of a game class, checked before a player is built, so a run refuses a game its
+player cannot play before any episode) and the older names that stand for it with some
 settings. :class:`PlayerRecipe` is what a spec becomes once resolved at the top of a run
 (entry, validated settings, chat model): it builds a player for a game without parsing
 or validating anything again.
@@ -17,6 +19,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import ValidationError
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.registry import game_classes
 from langgraph_games.players.base import Player
 from langgraph_games.players.errors import PlayerSettingError, PlayerSpecError
 from langgraph_games.players.spec import (
@@ -28,7 +31,7 @@ from langgraph_games.players.spec import (
     setting_infos,
 )
 
-__all__ = ["PlayerBuild", "PlayerBuilder", "PlayerEntry", "PlayerRecipe"]
+__all__ = ["GameFilter", "PlayerBuild", "PlayerBuilder", "PlayerEntry", "PlayerRecipe", "only"]
 
 S = TypeVar("S", bound=PlayerSettings)
 
@@ -68,6 +71,14 @@ class PlayerBuild(Generic[S]):
 PlayerBuilder = Callable[[PlayerBuild[Any]], Player]
 """``(PlayerBuild) -> Player``."""
 
+GameFilter = Callable[[type[Game[Any]]], bool]
+"""``(game class) -> bool``: whether a player can play that game."""
+
+
+def only(*game_ids: str) -> GameFilter:
+    """A :data:`GameFilter` accepting the games ``game_ids`` (ids without version)."""
+    return lambda cls: cls.id in game_ids
+
 
 @dataclass(frozen=True)
 class PlayerEntry:
@@ -82,7 +93,9 @@ class PlayerEntry:
             ``local``) and it is built with that chat model.
         aliases: Older names standing for this player with some settings, e.g.
             ``{"gamebot_cot": {"variant": "cot"}}``.
-        games: The games it is made for (empty: any game it can play).
+        games: The games it is made for (empty: any game it can play); shown to people.
+        plays: Which games it can play (``None``: every game). A spec for a game it
+            cannot play is refused before the player is built.
     """
 
     name: str
@@ -92,6 +105,37 @@ class PlayerEntry:
     needs_model: bool = False
     aliases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     games: tuple[str, ...] = ()
+    plays: GameFilter | None = None
+
+    def can_play(self, game: Game[Any] | type[Game[Any]]) -> bool:
+        """Whether this player can play ``game`` (an engine or a game class)."""
+        cls = game if isinstance(game, type) else type(game)
+        return self.plays is None or self.plays(cls)
+
+    def playable(self) -> list[str] | None:
+        """The ids of the registered games it can play, sorted; ``None``: every game."""
+        if self.plays is None:
+            return None
+        return [cls.id for cls in game_classes() if self.can_play(cls)]
+
+    def plays_text(self) -> str:
+        """``plays every game`` or ``plays checkers, connect4`` (``plays no registered game``)."""
+        playable = self.playable()
+        if playable is None:
+            return "plays every game"
+        return f"plays {', '.join(playable)}" if playable else "plays no registered game"
+
+    def check_game(self, game: Game[Any], label: str) -> None:
+        """Refuse ``game`` unless this player can play it.
+
+        Raises:
+            PlayerSpecError: One line naming the player, the game and the games it plays.
+        """
+        if not self.can_play(game):
+            named = repr(label) if label == self.name else f"{label!r} ({self.name})"
+            raise PlayerSpecError(
+                f"Player {named} cannot play {game.id!r}; it {self.plays_text()}."
+            )
 
     def infos(self) -> list[SettingInfo]:
         """The settings, in declaration order."""
@@ -182,9 +226,11 @@ class PlayerRecipe:
         Raises:
             PlayerSettingError: The settings do not fit together (e.g. the negotiator's
                 thresholds out of order).
-            ValueError: The player cannot play ``game`` (the message says which games
-                it plays).
+            PlayerSpecError: The player cannot play ``game`` (one line naming the player,
+                the game and the games it plays).
         """
+        if game is not None:
+            self.entry.check_game(game, self.spec.label)
         settings = self.settings
         fields = type(settings).model_fields
         fill = {

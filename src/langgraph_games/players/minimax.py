@@ -4,7 +4,9 @@ The search walks the pure game API, so it works for any such registered game; a 
 where the same player moves twice in a row (Othello passes, Checkers multi-jumps) is
 handled because each node maximises or minimises by who is to move there. Without a
 depth limit the search is exact (TicTacToe); otherwise leaves are scored by the game's
-evaluation in :mod:`langgraph_games.players.evaluation`.
+heuristic. Each game declares its default depth and heuristic in its own folder (the
+``search`` of its :class:`~langgraph_games.games.parts.GameParts`); ``minimax`` plays the
+two-player, turn-based games that declare one (:func:`can_search`).
 
 With a node budget (``max_nodes``; servers set one, see
 :mod:`langgraph_games.players.budget`) the search deepens one ply at a time and plays the
@@ -17,21 +19,43 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.parts import WIN, Evaluator, PartsView, Search, parts_of
 from langgraph_games.games.state import GameState, derive_rng
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, SearchPlayer
-from langgraph_games.players.evaluation import EVALUATORS, WIN, Evaluator
 
-__all__ = ["DEFAULT_DEPTHS", "MinimaxPlayer"]
+__all__ = ["DEFAULT_DEPTHS", "SEARCHES", "MinimaxPlayer", "can_search"]
 
-DEFAULT_DEPTHS: dict[str, int | None] = {
-    "tictactoe": None,  # exact
-    "connect4": 4,
-    "othello": 3,
-    "checkers": 4,
-}
+SEARCHES: Mapping[str, Search] = PartsView(lambda parts: parts.search)
+"""How each game that declares a search is searched, by game id (a view of the games)."""
+
+
+class _Depths(Mapping[str, "int | None"]):
+    """The default depth of each game that declares a search (``None``: exact)."""
+
+    def __getitem__(self, game_id: str) -> int | None:
+        return SEARCHES[game_id].depth
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SEARCHES)
+
+    def __len__(self) -> int:
+        return len(SEARCHES)
+
+
+DEFAULT_DEPTHS: Mapping[str, int | None] = _Depths()
+"""Default plies by game id (``None``: searched to the end), as the games declare them."""
+
+
+def can_search(game: type[Game[Any]] | Game[Any]) -> bool:
+    """Whether ``minimax`` plays ``game``: two players taking turns, and a declared search."""
+    two_players = len(game.player_names) == 2 and not game.simultaneous
+    return two_players and parts_of(game).search is not None
+
+
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
@@ -47,10 +71,10 @@ class MinimaxPlayer(SearchPlayer):
     the first of several equal moves.
 
     Args:
-        depth: Plies to search; ``None`` uses the game's default in ``DEFAULT_DEPTHS``
-            (exact search for TicTacToe), ``0`` or less is rejected.
+        depth: Plies to search; ``None`` uses the game's declared default (exact search
+            for TicTacToe), ``0`` or less is rejected.
         evaluator: Leaf evaluation ``(game, state, player) -> float``; defaults to the
-            game's evaluator.
+            game's declared heuristic.
         seed: Seed of the tie-breaking shuffle.
         name: Label in results tables.
         max_nodes: Most positions one decision may visit (``None``: no bound). With a
@@ -100,12 +124,14 @@ class MinimaxPlayer(SearchPlayer):
     def _settings(self, game: Game[Any]) -> tuple[int | None, Evaluator | None]:
         if game.simultaneous or game.num_players != 2:
             raise ValueError(f"minimax needs a two-player turn-based game; {game.id!r} is not one")
-        depth = self.depth if self.depth is not None else DEFAULT_DEPTHS.get(game.id, 3)
-        evaluator = self.evaluator or EVALUATORS.get(game.id)
+        search = parts_of(game).search
+        default = search.depth if search is not None else 3
+        depth = self.depth if self.depth is not None else default
+        evaluator = self.evaluator or (search.heuristic if search is not None else None)
         if depth is not None and evaluator is None:
             raise ValueError(
                 f"no evaluation function for {game.id!r}: pass evaluator= or use a game "
-                f"with one ({', '.join(sorted(EVALUATORS))})"
+                f"with one ({', '.join(sorted(SEARCHES))})"
             )
         return depth, evaluator
 

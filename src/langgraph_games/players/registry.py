@@ -10,6 +10,12 @@ disk by name) and imports them with :func:`importlib.import_module` the first ti
 it does not know is looked up or the whole list is asked for, so ``import
 langgraph_games`` does not load LangGraph and every strategy.
 
+Outside packages add players through the ``langgraph_games.players`` entry-point group
+(:data:`ENTRY_POINT_GROUP`), as games come through ``langgraph_games.games``: each entry
+point names a :class:`~langgraph_games.players.entry.PlayerEntry` (registered as it is)
+or a module whose import registers some. :data:`PLAYERS` reads them with the strategy
+families, and again when a name is not found or ``sys.path`` has changed since.
+
 Older names stay accepted as aliases of an entry with some settings (``gamebot_cot`` is
 ``gamebot:variant=cot``, ``spring_no_dag`` is ``spring:variant=no_dag``, ``ms_memory`` is
 ``minesweeper:variant=memory``). A player is named by its spec as written, so results
@@ -20,7 +26,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from collections.abc import Iterable, Mapping
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +43,7 @@ from langgraph_games.players.spec import PlayerSpec, split_spec
 
 __all__ = [
     "DEFAULT_MODEL",
+    "ENTRY_POINT_GROUP",
     "PLAYERS",
     "PlayerRegistry",
     "PlayerSettingError",
@@ -53,14 +62,24 @@ __all__ = [
 DEFAULT_MODEL = "local"
 """The model of an LLM strategy whose spec names none."""
 
+ENTRY_POINT_GROUP = "langgraph_games.players"
+"""The entry-point group outside packages add players through."""
+
 
 class PlayerRegistry:
-    """Players by name (and older names), parsed and resolved from spec strings."""
+    """Players by name (and older names), parsed and resolved from spec strings.
 
-    def __init__(self) -> None:
+    Args:
+        entry_points: An entry-point group whose players it reads too (``None``: none).
+    """
+
+    def __init__(self, entry_points: str | None = None) -> None:
         self._entries: dict[str, PlayerEntry] = {}
         self._names: dict[str, tuple[PlayerEntry, dict[str, Any]]] = {}
         self._plugins: list[str] = []
+        self._group = entry_points
+        self._scanned_path: tuple[str, ...] | None = None
+        self._loaded_entry_points: set[tuple[str, str]] = set()
 
     def add_plugins(self, modules: Iterable[str]) -> None:
         """Modules that register entries when imported, imported on first need.
@@ -70,9 +89,26 @@ class PlayerRegistry:
         """
         self._plugins.extend(m for m in modules if m not in self._plugins)
 
-    def _load_plugins(self) -> None:
+    def _load_plugins(self, *, again: bool = False) -> None:
         while self._plugins:
             importlib.import_module(self._plugins.pop(0))
+        if self._group is not None:
+            self._load_entry_points(self._group, again)
+
+    def _load_entry_points(self, group: str, again: bool) -> None:
+        """Read ``group`` once per ``sys.path`` (and again when ``again``: a name missed)."""
+        path = tuple(sys.path)
+        if self._scanned_path == path and not again:
+            return
+        self._scanned_path = path
+        for point in metadata.entry_points(group=group):
+            key = (point.name, point.value)
+            if key in self._loaded_entry_points:
+                continue
+            self._loaded_entry_points.add(key)
+            loaded = point.load()
+            if isinstance(loaded, PlayerEntry) and self._entries.get(loaded.name) is not loaded:
+                self.register(loaded)
 
     def register(self, entry: PlayerEntry, *, replace: bool = False) -> PlayerEntry:
         """Add ``entry`` under its name and its aliases.
@@ -137,7 +173,7 @@ class PlayerRegistry:
     def _lookup(self, name: str, spec: str) -> tuple[PlayerEntry, dict[str, Any]]:
         key = name.strip().lower()
         if key not in self._names:
-            self._load_plugins()
+            self._load_plugins(again=True)
         if key not in self._names:
             where = "" if spec.strip().lower() == key else f" (in {spec!r})"
             raise UnknownPlayerError(
@@ -238,7 +274,7 @@ def strategy_modules() -> list[str]:
     ]
 
 
-PLAYERS = PlayerRegistry()
+PLAYERS = PlayerRegistry(entry_points=ENTRY_POINT_GROUP)
 """The registry every spec goes through."""
 PLAYERS.add_plugins(strategy_modules())
 

@@ -37,12 +37,12 @@ from pydantic import ValidationError
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.errors import IllegalActionError
+from langgraph_games.games.move_schema import MoveArgumentsError
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.state import derive_rng
 from langgraph_games.players import request_for
 from langgraph_games.players.base import Decision, Player
 from langgraph_games.players.registry import make_player
-from langgraph_games.tools.move_schema import MoveArgumentsError
 from langgraph_games.tools.moves import MoveSchema, move_schema
 
 __all__ = ["GameToolkit", "SessionToolkit", "create_game_tools", "create_session_tools"]

@@ -10,18 +10,20 @@ the legal moves of one state, so the tools keep one schema for a whole episode; 
 moves of the moment come from ``legal_moves`` and with every refused move.
 
 Every typed schema still accepts the generic ``action`` text (see
-:mod:`~langgraph_games.tools.move_schema` for the reading rule). :data:`MOVE_SCHEMAS` maps a
-game id to a builder ``(game, state) -> MoveSchema``; add one to give another game typed
-moves. ``move_schema(game, typed=False)`` is the generic ``action: str`` for every game.
+:mod:`~langgraph_games.games.move_schema` for the reading rule). Each game declares its
+builder ``(game, state) -> MoveSchema`` in its own folder (the ``move_schema`` of its
+:class:`~langgraph_games.games.parts.GameParts`, in ``games/<game>/parts.py``);
+:data:`MOVE_SCHEMAS` is a read-only view of them by game id. ``move_schema(game,
+typed=False)`` is the generic ``action: str`` for every game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from langgraph_games.games.base import Game
-from langgraph_games.games.state import GameState
-from langgraph_games.tools.move_schema import (
+from langgraph_games.games.move_schema import (
     GENERIC,
     ActionArgs,
     MoveArgumentsError,
@@ -29,8 +31,8 @@ from langgraph_games.tools.move_schema import (
     SchemaBuilder,
     read_text,
 )
-from langgraph_games.tools.moves_gamebot import GAMEBOT_SCHEMAS
-from langgraph_games.tools.moves_solo import SOLO_SCHEMAS
+from langgraph_games.games.parts import PartsView, parts_of
+from langgraph_games.games.state import GameState
 
 __all__ = [
     "GENERIC",
@@ -43,8 +45,9 @@ __all__ = [
     "read_text",
 ]
 
-MOVE_SCHEMAS: dict[str, SchemaBuilder] = {**GAMEBOT_SCHEMAS, **SOLO_SCHEMAS}
-"""Typed move schema builders by game id; games not listed use the generic ``action: str``."""
+MOVE_SCHEMAS: Mapping[str, SchemaBuilder] = PartsView(lambda parts: parts.move_schema)
+"""Typed move schema builders by game id (a view of what each game declares); games not
+listed use the generic ``action: str``."""
 
 
 def move_schema(game: Game[Any], typed: bool = True, state: GameState | None = None) -> MoveSchema:
@@ -64,7 +67,7 @@ def move_schema(game: Game[Any], typed: bool = True, state: GameState | None = N
         >>> move_schema(make("othello"), typed=False) is GENERIC
         True
     """
-    builder = MOVE_SCHEMAS.get(game.id) if typed else None
+    builder = parts_of(game).move_schema if typed else None
     if builder is None:
         return GENERIC
     return builder(game, state)

@@ -312,7 +312,7 @@ def test_cli_ablation_prints_table1(
         (["maze", "--ablation"], "ablation needs the evaluated --player"),
         (
             ["maze", "--player", "ms_memory:garbage", "--sweep", "map_index=1"],
-            "plays minesweeper only",
+            "cannot play 'maze'; it plays minesweeper.",
         ),
         (["bandit", "--ablation", "--player", "random"], "No paper ablation"),
     ],

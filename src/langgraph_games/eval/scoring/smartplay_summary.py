@@ -21,6 +21,7 @@ from langgraph_games.eval.scoring.families import counters_of
 from langgraph_games.eval.scoring.metric_lines import table_family
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.games.errors import GameError
+from langgraph_games.games.parts import parts_of
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.smartplay import metrics
 
@@ -33,8 +34,6 @@ MINECRAFT_OFFLINE = (
     "Minecraft game and its Table 2 column stays empty"
 )
 """Why the Minecraft setting is not played."""
-
-_WITH_OBJECTIVE = ("hanoi", "messenger")  # completion rate is reported for these only
 
 
 @dataclass
@@ -213,7 +212,7 @@ def _render(
             defaulted = sum(int(e.get("rejected_answers", 0)) for e in rows)
             completion = (
                 _mean([float(bool(e["completed"])) for e in rows])
-                if game in _WITH_OBJECTIVE
+                if parts_of(game).objective  # completion rate: games with an objective
                 else None
             )
             body.append(

@@ -33,6 +33,7 @@ from langgraph_games.eval.running.records import MatchLine
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.serve.opponents import NotOffered, Opponents
 from langgraph_games.games.base import Game
+from langgraph_games.games.parts import BoardGrid, PartsView, parts_of
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
@@ -52,12 +53,10 @@ __all__ = [
     "grid_view",
 ]
 
-GRID_GAMES: dict[str, tuple[int, int, bool]] = {
-    "tictactoe": (3, 3, False),
-    "connect4": (6, 7, True),
-}
-"""Games drawn as a clickable grid: ``(rows, cols, row 0 at the bottom)``; ``board`` is
-row-major. Other games get a button per legal move."""
+GRID_GAMES: Mapping[str, BoardGrid] = PartsView(lambda parts: parts.grid)
+"""Games drawn as a clickable grid, as each declares it (``grid`` of its
+:class:`~langgraph_games.games.parts.GameParts`); ``board`` is row-major. Other games get a
+button per legal move."""
 
 
 class InThread(Player):
@@ -107,7 +106,7 @@ def catalog(opponents: Opponents | None = None) -> dict[str, Any]:
             "versioned_id": info.versioned_id,
             "name": info.name,
             "seats": [make(info.id).player_label(seat) for seat in range(2)],
-            "grid": info.id in GRID_GAMES,
+            "grid": parts_of(info.id).grid is not None,
         }
         for info in list_games()
         if info.num_players == 2
@@ -118,7 +117,7 @@ def catalog(opponents: Opponents | None = None) -> dict[str, Any]:
             "form": entry.form(),
             "description": entry.description,
             "needs_model": entry.needs_model,
-            "games": list(entry.games),
+            "games": entry.playable() or list(entry.games),
         }
         for entry in player_entries()
         if entry.name != "human"
@@ -134,11 +133,11 @@ def grid_view(game: Game[Any], state: Any, legal: list[str]) -> dict[str, Any] |
     and the legal move a click plays (``None`` for none). In Connect4 a click anywhere in
     a column plays that column's landing cell.
     """
-    shape = GRID_GAMES.get(game.id)
+    shape = parts_of(game).grid
     board = getattr(state, "board", None)
     if shape is None or not isinstance(board, str):
         return None
-    rows, cols, bottom_up = shape
+    rows, cols, bottom_up = shape.rows, shape.cols, shape.bottom_up
     by_cell: dict[tuple[int, int], str] = {}
     by_col: dict[int, str] = {}
     for action in legal:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph_games.graphs.eeb.graph import EEB_GAMES, eeb_player
 from langgraph_games.players.base import Player
-from langgraph_games.players.entry import PlayerBuild, PlayerEntry
+from langgraph_games.players.entry import PlayerBuild, PlayerEntry, only
 from langgraph_games.players.registry import register_player
 from langgraph_games.players.spec import NoSettings
 
@@ -22,5 +22,6 @@ ENTRY = register_player(
         description="EvoEmpirBench prompt agent for maze (Action: X) and match2 (JSON)",
         needs_model=True,
         games=EEB_GAMES,
+        plays=only(*EEB_GAMES),
     )
 )

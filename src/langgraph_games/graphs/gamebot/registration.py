@@ -16,7 +16,7 @@ from pydantic import Field
 from langgraph_games.graphs.gamebot import prompts
 from langgraph_games.graphs.gamebot.graph import Reader, Variant, gamebot_player
 from langgraph_games.players.base import Player
-from langgraph_games.players.entry import PlayerBuild, PlayerEntry
+from langgraph_games.players.entry import PlayerBuild, PlayerEntry, only
 from langgraph_games.players.registry import register_player
 from langgraph_games.players.spec import PlayerSettings
 
@@ -77,5 +77,6 @@ ENTRY = register_player(
         needs_model=True,
         aliases={alias: {"variant": variant} for alias, variant in GAMEBOT_STRATEGIES.items()},
         games=GAMEBOT_GAMES,
+        plays=only(*GAMEBOT_GAMES),
     )
 )

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from langgraph_games.graphs.minesweeper.graph import MS_STRATEGIES, minesweeper_player
 from langgraph_games.players.base import Player
-from langgraph_games.players.entry import PlayerBuild, PlayerEntry
+from langgraph_games.players.entry import PlayerBuild, PlayerEntry, only
 from langgraph_games.players.registry import register_player
 from langgraph_games.players.spec import PlayerSettings
 
@@ -50,5 +50,6 @@ ENTRY = register_player(
         needs_model=True,
         aliases={name: {"variant": name.removeprefix("ms_")} for name in MS_STRATEGIES},
         games=("minesweeper",),
+        plays=only("minesweeper"),
     )
 )

@@ -8,15 +8,19 @@ history window per game with ``--history``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
+from langgraph_games.games.base import Game
+from langgraph_games.games.smartplay._base import SmartPlayGame
 from langgraph_games.graphs.smartplay.graph import QuestionVariant, smartplay_player
 from langgraph_games.players.base import Player
 from langgraph_games.players.entry import PlayerBuild, PlayerEntry
 from langgraph_games.players.registry import register_player
 from langgraph_games.players.spec import PlayerSettings
 
-__all__ = ["SMARTPLAY_GAMES", "SmartPlaySettings"]
+__all__ = ["SMARTPLAY_GAMES", "SmartPlaySettings", "plays_smartplay"]
 
 SMARTPLAY_GAMES = ("bandit", "rock_paper_scissors", "hanoi", "messenger", "crafter")
 """The games the SmartPlay baseline plays."""
@@ -42,6 +46,19 @@ class SmartPlaySettings(PlayerSettings):
     )
 
 
+def plays_smartplay(cls: type[Game[Any]]) -> bool:
+    """Whether the baseline plays a game: one seat, a manual and an ordered action list.
+
+    SmartPlay's games have both; so do engines with ``action_names`` and ``manual()``
+    (Crafter).
+    """
+    if len(cls.player_names) != 1:
+        return False
+    return issubclass(cls, SmartPlayGame) or (
+        bool(getattr(cls, "action_names", None)) and callable(getattr(cls, "manual", None))
+    )
+
+
 def _build(request: PlayerBuild[SmartPlaySettings]) -> Player:
     settings = request.settings
     return smartplay_player(
@@ -64,5 +81,6 @@ ENTRY = register_player(
         needs_model=True,
         aliases={"smartplay_paper": {"question": "paper"}},
         games=SMARTPLAY_GAMES,
+        plays=plays_smartplay,
     )
 )

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.state import GameState
@@ -38,6 +38,7 @@ __all__ = [
     "coordinate",
     "enum_of",
     "fixed",
+    "named_actions",
     "read_text",
 ]
 
@@ -164,3 +165,18 @@ def coordinate(low: int, high: int, description: str, default: Any = ...) -> Any
 def action_name(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
     """The converter of schemas whose ``action`` field is the action's name."""
     return str(args["action"])
+
+
+def named_actions(actions: Sequence[str], game: Game[Any]) -> MoveSchema:
+    """A schema whose one field ``action`` is an action's name, from ``actions`` (an enum)."""
+    model = create_model(
+        f"{type(game).__name__}Args",
+        __base__=MoveArgs,
+        __doc__=f"A {game.name} action, by name.",
+        action=(enum_of(actions), Field(description="The action's name, exactly as listed.")),
+    )
+    return MoveSchema(
+        model,
+        action_name,
+        f"Take one action: action is its name, exactly as the game lists it (e.g. {actions[0]!r}).",
+    )
