@@ -51,6 +51,7 @@ from typing_extensions import NotRequired, Required, TypedDict
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.errors import GameError
+from langgraph_games.games.move_schema import GENERIC, MoveSchema, _problems
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.players.base import Player
@@ -59,7 +60,6 @@ from langgraph_games.players.errors import PlayerSpecError
 from langgraph_games.players.registry import make_player, parse_spec
 from langgraph_games.tools.game_tools import SessionToolkit
 from langgraph_games.tools.manager import StartArgs, games_text, lobby_toolkit, started_text
-from langgraph_games.tools.move_schema import GENERIC, MoveSchema, _problems
 from langgraph_games.tools.moves import move_schema
 
 __all__ = [
