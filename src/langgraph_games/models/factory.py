@@ -268,13 +268,17 @@ def _configurable(model: Any) -> dict[str, Any] | None:
     defaults = getattr(model, "_default_config", None)
     if type(model).__name__ != "_ConfigurableModel" or not isinstance(defaults, dict):
         return None
+    name = str(defaults.get("model") or "")
+    provider = defaults.get("model_provider")
+    if not provider and ":" in name:  # "openai:gpt-4o-mini"
+        provider, name = name.split(":", 1)
     description: dict[str, Any] = {
         "kind": type(model).__name__,
-        "provider": str(defaults.get("model_provider") or "configurable"),
+        "provider": str(provider or "configurable"),
         "sampling": "set per run (configurable fields)",
     }
-    if defaults.get("model"):
-        description["model_name"] = str(defaults["model"])
+    if name:
+        description["model_name"] = name
     return description
 
 
