@@ -12,6 +12,7 @@ import pytest
 from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
 from langgraph_games.eval.running.executor import Job, run_jobs
 from langgraph_games.graphs import EpisodeOptions
+from langgraph_games.players import Decision, DecisionRequest, PlayerBuild, SearchPlayer
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
 KILL_MARKER = "LGG_TEST_KILL_MARKER"
@@ -121,3 +122,23 @@ def note_process(record: dict[str, Any], game: Any) -> None:
 def finish_fails(record: dict[str, Any], game: Any) -> None:
     """A run's ``finish`` with a bug: every record it is given makes it fail."""
     raise ValueError(f"no metrics for {record['match_id']}")
+
+
+class FirstLegal(SearchPlayer):
+    """Plays the first legal move (a player a test registers at run time, with no settings)."""
+
+    def __init__(self, name: str = "first_legal") -> None:
+        self.name = name
+
+    def decide(self, request: DecisionRequest) -> Decision:
+        """The first legal move."""
+        return Decision(action=request.legal_actions[0])
+
+    def describe(self) -> dict[str, Any]:
+        """Its kind."""
+        return {"kind": "first_legal"}
+
+
+def build_first_legal(request: PlayerBuild[Any]) -> FirstLegal:
+    """A module-level builder: its entry pickles, so workers get it without registering it."""
+    return FirstLegal(request.name)

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+from langgraph_games.graphs.common.adapters import seat_tools
 from langgraph_games.graphs.common.decision import DecisionInput, GraphPlayer, request_to_input
 from langgraph_games.graphs.eeb.graph import create_eeb_agent, eeb_player
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
 from langgraph_games.graphs.episode.run import run_episode
+from langgraph_games.graphs.expver import ExpVerError, ExpVerOptions, create_expver_graph
 from langgraph_games.graphs.gamebot.graph import (
     VARIANTS,
     build_gamebot_messages,
     create_gamebot_agent,
     gamebot_player,
+)
+from langgraph_games.graphs.human import (
+    HUMAN_REQUEST_KIND,
+    HumanPlayer,
+    move_request,
+    read_human_move,
 )
 from langgraph_games.graphs.minesweeper.graph import (
     MS_STRATEGIES,
@@ -47,6 +55,7 @@ from langgraph_games.graphs.study.documents import StudyError, read_document
 from langgraph_games.graphs.study.graph import create_study_graph
 
 __all__ = [
+    "HUMAN_REQUEST_KIND",
     "MS_STRATEGIES",
     "SPRING_EDGES",
     "SPRING_QUESTIONS",
@@ -57,7 +66,10 @@ __all__ = [
     "EpisodeContext",
     "EpisodeOptions",
     "EpisodeState",
+    "ExpVerError",
+    "ExpVerOptions",
     "GraphPlayer",
+    "HumanPlayer",
     "MinesweeperPlayer",
     "QuestionDagInput",
     "QuestionDagOutput",
@@ -68,6 +80,7 @@ __all__ = [
     "build_gamebot_messages",
     "create_eeb_agent",
     "create_episode_graph",
+    "create_expver_graph",
     "create_gamebot_agent",
     "create_minesweeper_agent",
     "create_question_dag",
@@ -78,10 +91,13 @@ __all__ = [
     "eeb_player",
     "gamebot_player",
     "minesweeper_player",
+    "move_request",
     "plan_question_dag",
     "read_document",
+    "read_human_move",
     "request_to_input",
     "run_episode",
+    "seat_tools",
     "smartplay_player",
     "spring_context",
     "spring_player",

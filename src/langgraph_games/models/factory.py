@@ -49,6 +49,7 @@ __all__ = [
     "ACCEPTED_FORMS",
     "check_model",
     "describe_model",
+    "inner_model",
     "load_chat_model",
     "rate_limit_for_spec",
     "sampling_of",
@@ -214,7 +215,7 @@ def sampling_of(model: BaseChatModel) -> str:
         if model.temperature == 0:
             return "greedy (temperature 0, the local model's default)"
         return f"temperature {model.temperature} (seed {model.seed})"
-    if "temperature" not in type(model).model_fields:
+    if "temperature" not in getattr(type(model), "model_fields", {}):
         return f"set by {type(model).__name__}"
     temperature = getattr(model, "temperature", None)
     if temperature is None:
@@ -238,6 +239,49 @@ def _model_name(model: BaseChatModel) -> str | None:
     return None
 
 
+def inner_model(model: Any) -> Any:
+    """The chat model inside LangChain's wrappers (a model that is not wrapped is itself).
+
+    The wrappers are ``.bind(...)``, ``.with_retry()``, ``.with_fallbacks(...)`` (its
+    primary model) and ``.configurable_fields(...)`` (its default).
+
+    Example:
+        >>> from langgraph_games.models.fake import ScriptedChatModel
+        >>> model = ScriptedChatModel(name_="m")
+        >>> inner_model(model.bind(stop=["x"]).with_retry()) is model
+        True
+    """
+    for _ in range(16):
+        inner = (
+            getattr(model, "bound", None)
+            or getattr(model, "runnable", None)
+            or getattr(model, "default", None)  # .configurable_fields(...)
+        )
+        if inner is None:
+            break
+        model = inner
+    return model
+
+
+def _configurable(model: Any) -> dict[str, Any] | None:
+    """The description of ``init_chat_model(..., configurable_fields=...)``, else ``None``."""
+    defaults = getattr(model, "_default_config", None)
+    if type(model).__name__ != "_ConfigurableModel" or not isinstance(defaults, dict):
+        return None
+    name = str(defaults.get("model") or "")
+    provider = defaults.get("model_provider")
+    if not provider and ":" in name:  # "openai:gpt-4o-mini"
+        provider, name = name.split(":", 1)
+    description: dict[str, Any] = {
+        "kind": type(model).__name__,
+        "provider": str(provider or "configurable"),
+        "sampling": "set per run (configurable fields)",
+    }
+    if name:
+        description["model_name"] = name
+    return description
+
+
 def describe_model(model: BaseChatModel) -> dict[str, Any]:
     """A JSON-friendly description of a model for manifests and player descriptions.
 
@@ -254,6 +298,12 @@ def describe_model(model: BaseChatModel) -> dict[str, Any]:
         >>> described["provider"], described["model_name"], described["rate_limit_rps"]
         ('scriptedchatmodel', 'doc-d', 4.0)
     """
+    inner = inner_model(model)
+    if inner is not model:  # a wrapped model: the model inside, and what wraps it
+        return {**describe_model(inner), "wrapped_in": type(model).__name__}
+    configurable = _configurable(model)
+    if configurable is not None:
+        return configurable
     provider = "local" if isinstance(model, LocalChatModel) else provider_of(model)
     description: dict[str, Any] = {"kind": type(model).__name__, "provider": provider}
     name = _model_name(model)
@@ -276,7 +326,7 @@ def describe_model(model: BaseChatModel) -> dict[str, Any]:
 
 def _has_key(model: BaseChatModel) -> bool | None:
     """Whether a provider model holds an API key (``None``: it has no key field)."""
-    fields = [f for f in type(model).model_fields if f.endswith("api_key")]
+    fields = [f for f in getattr(type(model), "model_fields", {}) if f.endswith("api_key")]
     if not fields:
         return None
     for field in fields:

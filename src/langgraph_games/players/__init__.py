@@ -1,4 +1,4 @@
-"""The player contract, the search players and the one player registry (specs, settings)."""
+"""The player contract, the search players, :func:`as_player` and the one player registry."""
 
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ from langgraph_games.players.builtin import (
     PongTrackerSettings,
     RandomSettings,
 )
+from langgraph_games.players.compose import FunctionPlayer, StrategyPlayer, as_player
 from langgraph_games.players.entry import PlayerBuild, PlayerBuilder, PlayerEntry, PlayerRecipe
 from langgraph_games.players.errors import (
+    PlayerContractError,
     PlayerSettingError,
     PlayerSpecError,
     UnknownPlayerError,
@@ -64,6 +66,7 @@ __all__ = [
     "EquityPlayer",
     "EquitySettings",
     "Exchange",
+    "FunctionPlayer",
     "Match2Greedy",
     "Match2GreedySettings",
     "MazeExplorer",
@@ -76,6 +79,7 @@ __all__ = [
     "Player",
     "PlayerBuild",
     "PlayerBuilder",
+    "PlayerContractError",
     "PlayerEntry",
     "PlayerRecipe",
     "PlayerRegistry",
@@ -89,9 +93,11 @@ __all__ = [
     "RandomSettings",
     "SearchPlayer",
     "SettingInfo",
+    "StrategyPlayer",
     "SurroundSpacePlayer",
     "UnknownPlayerError",
     "accepted_forms",
+    "as_player",
     "complete_model",
     "format_value",
     "make_player",

@@ -7,7 +7,12 @@ registry. A model spec that is not understood raises the model layer's
 
 from __future__ import annotations
 
-__all__ = ["PlayerSettingError", "PlayerSpecError", "UnknownPlayerError"]
+__all__ = [
+    "PlayerContractError",
+    "PlayerSettingError",
+    "PlayerSpecError",
+    "UnknownPlayerError",
+]
 
 
 class PlayerSpecError(ValueError):
@@ -38,3 +43,11 @@ class PlayerSettingError(PlayerSpecError):
     def __init__(self, player: str, message: str) -> None:
         self.player = player
         super().__init__(message)
+
+
+class PlayerContractError(ValueError):
+    """A player broke the player contract: it read or returned what the contract lacks.
+
+    The message names the player, the key or value that was wrong, the graph node where
+    it happened (when a graph's node did it) and what was expected.
+    """

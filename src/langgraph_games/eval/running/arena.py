@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from langgraph_games.eval.protocols.gamebot import (
     ArenaSettings,
@@ -45,7 +45,7 @@ from langgraph_games.eval.protocols.gamebot import (
     protocol_summary,
 )
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
-from langgraph_games.eval.running.players import ModelPool, resolve
+from langgraph_games.eval.running.players import ModelPool, resolve_seat, split_players
 from langgraph_games.eval.running.records import (
     FailedLine,
     MatchLine,
@@ -84,7 +84,12 @@ class ArenaSpec(BaseModel):
     Attributes:
         game: Game id (with or without version).
         options: Game options.
-        players: Player specs, e.g. ``["gamebot:local", "minimax"]``.
+        players: Player specs, e.g. ``["gamebot:local", "minimax"]``, or objects: a
+            player, a decision graph, a question DAG, a tool agent, a chat model or a
+            function (see :func:`~langgraph_games.players.compose.as_player`). An object
+            is named by its player's ``name`` (``as_player(obj, name=...)`` gives
+            another), which the spec keeps (its hash, results file and manifest): the
+            objects stay beside the data, in :attr:`objects`.
         matches: Matches per pair of players.
         seed: Base seed (see ``seeding``).
         swap_seats: Alternate who moves first within each pair (half and half).
@@ -119,6 +124,19 @@ class ArenaSpec(BaseModel):
     ray_address: str | None = None
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
     model: ModelSettings = Field(default_factory=dict)
+    _objects: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    def __init__(self, **data: Any) -> None:
+        objects: dict[str, Any] = {}
+        if isinstance(data.get("players"), list):
+            data["players"], objects = split_players(data["players"])
+        super().__init__(**data)
+        self._objects = objects
+
+    @property
+    def objects(self) -> dict[str, Any]:
+        """The player objects given in :attr:`players`, by their names there."""
+        return dict(self._objects)
 
     @field_validator("players")
     @classmethod
@@ -434,7 +452,7 @@ async def run_arena(
     path = results_path_for(spec, out_dir, game)
     results = ResultsFile(path)
     models = ModelPool(**spec.model)
-    players = {name: resolve(name, models) for name in spec.roster}
+    players = {name: resolve_seat(name, models, spec.objects) for name in spec.roster}
     preflight(list(players.values()), game)
     settings = spec.protocol_settings(game)
     protocol = protocol_record(arena_protocol_for(game.id), settings)

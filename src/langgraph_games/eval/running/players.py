@@ -12,6 +12,11 @@ every episode builds its player.
 Settings a spec string cannot carry (SPRING's ``context``, a document's worth of text) come
 from :class:`~langgraph_games.eval.running.runner.EvalSpec`'s ``agent_settings`` and are
 checked against the player's settings schema like the spec's own.
+
+A run's players may also be objects (a player, a decision graph, a chat model, a
+function): :func:`split_players` names each by its player's name, and
+:func:`resolve_seat` gives it a recipe of its own (:func:`object_recipe`), so the run
+treats it like any spec.
 """
 
 from __future__ import annotations
@@ -26,18 +31,23 @@ from langgraph_games.graphs.spring.registration import SPRING_STRATEGIES
 from langgraph_games.models.factory import check_model, load_chat_model
 from langgraph_games.players import registry
 from langgraph_games.players.base import Player
-from langgraph_games.players.entry import PlayerEntry, PlayerRecipe
+from langgraph_games.players.compose import as_player
+from langgraph_games.players.entry import PlayerBuild, PlayerEntry, PlayerRecipe
 from langgraph_games.players.errors import PlayerSpecError
-from langgraph_games.players.spec import PlayerSpec, split_spec
+from langgraph_games.players.spec import NoSettings, PlayerSpec, split_spec
 
 __all__ = [
     "SPRING_STRATEGIES",
     "STRATEGIES",
+    "HeldPlayer",
     "ModelPool",
     "build_player",
     "check_models",
     "is_llm_spec",
+    "object_recipe",
     "resolve",
+    "resolve_seat",
+    "split_players",
     "strategy_of",
 ]
 
@@ -166,3 +176,64 @@ def build_player(
         ModelSpecError: The model part of an LLM spec is not an accepted form.
     """
     return resolve(spec, models or ModelPool(), settings).build(game, seed=seed)
+
+
+class HeldPlayer:
+    """The builder of an object player's entry: it gives the object itself, for every game.
+
+    A plain class (not a closure), so the entry pickles exactly when the player does: a
+    run with worker processes sends it to them, or says why it cannot.
+    """
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
+    def __call__(self, request: PlayerBuild[Any]) -> Player:
+        """The held player."""
+        return self.player
+
+
+def split_players(items: Sequence[Any]) -> tuple[list[str], dict[str, Player]]:
+    """Spec strings and objects of a run's player list: ``(labels, {label: player})``.
+
+    An object (a player, a graph, a chat model, a function: see
+    :func:`~langgraph_games.players.compose.as_player`) is named by its player's ``name``
+    (give ``as_player(obj, name=...)`` for another label).
+
+    Raises:
+        TypeError: An object is not one :func:`as_player` accepts.
+    """
+    labels: list[str] = []
+    objects: dict[str, Player] = {}
+    for item in items:
+        if isinstance(item, str):
+            labels.append(item)
+            continue
+        player = as_player(item)
+        labels.append(player.name)
+        objects[player.name] = player
+    return labels, objects
+
+
+def object_recipe(player: Player) -> PlayerRecipe:
+    """The recipe of an object player: an unregistered entry that gives the object."""
+    entry = PlayerEntry(
+        name=player.name, build=HeldPlayer(player), description=f"the player object {player.name!r}"
+    )
+    return PlayerRecipe(PlayerSpec(player.name, text=player.name), entry, NoSettings())
+
+
+def resolve_seat(
+    label: str,
+    models: ModelPool,
+    objects: Mapping[str, Player],
+    settings: Mapping[str, Any] | None = None,
+) -> PlayerRecipe:
+    """The recipe of a run's player: its object when the run was given one, else its spec.
+
+    Raises:
+        See :func:`resolve`.
+    """
+    if label in objects:
+        return object_recipe(objects[label])
+    return resolve(label, models, settings)

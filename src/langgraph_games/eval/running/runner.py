@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from langgraph.store.base import BaseStore
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
-from langgraph_games.eval.running.players import ModelPool, resolve
+from langgraph_games.eval.running.players import ModelPool, resolve_seat, split_players
 from langgraph_games.eval.running.records import (
     EpisodeLine,
     PlayedRecord,
@@ -64,11 +64,15 @@ class EvalSpec(BaseModel):
     Attributes:
         game: Game id.
         options: Game options shared by every episode.
-        agent: The evaluated player spec (seat 0).
+        agent: The evaluated player spec (seat 0), or an object (a player, a decision
+            graph, a chat model, a function: see
+            :func:`~langgraph_games.players.compose.as_player`), named by its player's
+            ``name``; objects stay beside the data, in :attr:`objects`.
         agent_settings: Options of the agent's strategy that a spec string cannot carry,
             e.g. ``{"context": "..."}`` for SPRING (the whole text, so the results
             depend on it and the hash covers it).
-        opponents: Player specs of the other seats, in order (empty for one-seat games).
+        opponents: Player specs (or objects) of the other seats, in order (empty for
+            one-seat games).
         sweep: Option values to sweep: every combination is played ``repeats`` times.
         repeats: Episodes per combination, with seeds ``seed, seed + 1, ...``.
         seed: Base seed.
@@ -111,6 +115,22 @@ class EvalSpec(BaseModel):
     truths: str | None = None
     truth_limit: int | None = Field(None, ge=0)
     truths_digest: str | None = None
+    _objects: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    def __init__(self, **data: Any) -> None:
+        objects: dict[str, Any] = {}
+        if "agent" in data and not isinstance(data["agent"], str):
+            (data["agent"],), objects = split_players([data["agent"]])
+        if isinstance(data.get("opponents"), list):
+            data["opponents"], more = split_players(data["opponents"])
+            objects.update(more)
+        super().__init__(**data)
+        self._objects = objects
+
+    @property
+    def objects(self) -> dict[str, Any]:
+        """The player objects given as the agent or opponents, by their names there."""
+        return dict(self._objects)
 
     @field_validator("sweep")
     @classmethod
@@ -314,9 +334,10 @@ async def _run_eval(
     path = results_path_for(spec, out_dir, base_game)
     results = ResultsFile(path)
     models = ModelPool(**spec.model)
+    objects = spec.objects
     seats = [
-        resolve(spec.agent, models, spec.agent_settings or None),
-        *(resolve(opponent, models) for opponent in spec.opponents),
+        resolve_seat(spec.agent, models, objects, spec.agent_settings or None),
+        *(resolve_seat(opponent, models, objects) for opponent in spec.opponents),
     ]
     players = preflight(seats, base_game)
     write_manifest(

@@ -42,7 +42,7 @@ from langgraph_games.eval.running.jobs import (
     finish_record,
     play_job,
 )
-from langgraph_games.eval.running.players import ModelPool
+from langgraph_games.eval.running.players import HeldPlayer, ModelPool
 from langgraph_games.eval.running.records import JobFields, PlayedRecord, RunFields
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.episode.options import EpisodeOptions
@@ -55,7 +55,8 @@ from langgraph_games.models.ratelimit import (
 )
 from langgraph_games.players import registry
 from langgraph_games.players.base import Decision
-from langgraph_games.players.entry import PlayerRecipe
+from langgraph_games.players.entry import PlayerEntry, PlayerRecipe
+from langgraph_games.players.errors import UnknownPlayerError
 from langgraph_games.players.spec import PlayerSettings, PlayerSpec
 
 __all__ = [
@@ -123,22 +124,38 @@ class PortableSeat:
         model: ``None`` (no model), a model spec to load in the worker, or a model object.
         key: What tells seats apart in a worker (spec, settings and model), computed once
             here: each task brings its own copy of its seats.
+        entry: The registry entry itself, when it pickles (a player object's, or one
+            registered with a module-level builder: a worker may not have registered it);
+            ``None``: the worker finds it by name.
     """
 
     spec: PlayerSpec
     settings: PlayerSettings
     model: str | BaseChatModel | None
     key: str = ""
+    entry: PlayerEntry | None = None
 
     def recipe(self, pool: ModelPool) -> PlayerRecipe:
-        """The recipe again, in a worker, with its model from ``pool`` (or as sent)."""
+        """The recipe again, in a worker, with its model from ``pool`` (or as sent).
+
+        Raises:
+            UnknownPlayerError: The entry was not sent and this process has not
+                registered it (the message says how to make it reach the workers).
+        """
         model = pool.get(self.model) if isinstance(self.model, str) else self.model
-        return PlayerRecipe(
-            spec=self.spec,
-            entry=registry.player_entry(self.spec.name),
-            settings=self.settings,
-            model=model,
-        )
+        entry = self.entry
+        if entry is None:
+            try:
+                entry = registry.player_entry(self.spec.name)
+            except UnknownPlayerError as exc:
+                raise UnknownPlayerError(
+                    self.spec.name,
+                    f"player {self.spec.name!r} is not registered in this worker process: "
+                    "register it where its module is imported (not under "
+                    "'if __name__ == \"__main__\":'), give its entry a module-level builder "
+                    "(so the entry is sent), or run with workers=1",
+                ) from exc
+        return PlayerRecipe(spec=self.spec, entry=entry, settings=self.settings, model=model)
 
 
 @dataclass(frozen=True)
@@ -257,7 +274,13 @@ def portable(recipe: PlayerRecipe, pool: ModelPool | None) -> PortableSeat:
     if recipe.model is not None and id(recipe.model) in named:
         model = named[id(recipe.model)]
     key = f"{recipe.spec.label}|{recipe.settings!r}|{model!r}"
-    return PortableSeat(recipe.spec, recipe.settings, model, key)
+    entry: PlayerEntry | None = recipe.entry
+    if not isinstance(recipe.entry.build, HeldPlayer):  # an object's entry must go as it is
+        try:
+            pickle.dumps(recipe.entry)
+        except Exception:  # noqa: BLE001 - a closure builder: the worker finds it by name
+            entry = None
+    return PortableSeat(recipe.spec, recipe.settings, model, key, entry)
 
 
 def _checked(seat: PortableSeat) -> PortableSeat:
@@ -265,6 +288,12 @@ def _checked(seat: PortableSeat) -> PortableSeat:
     try:
         pickle.dumps(seat)
     except Exception as exc:
+        if seat.entry is not None and isinstance(seat.entry.build, HeldPlayer):
+            raise TypeError(
+                f"player {seat.spec.label!r} cannot be sent to a worker process: it is an "
+                f"object that does not pickle ({type(exc).__name__}: {exc}); run with "
+                "workers=1, or register it (register_player) and name it by its spec"
+            ) from exc
         raise TypeError(
             f"player {seat.spec.label!r} cannot be sent to a worker process ({exc}): its "
             "model object cannot be pickled; name the model by a spec (the run's model "

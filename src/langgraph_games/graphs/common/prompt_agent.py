@@ -21,10 +21,12 @@ from typing import Any, TypeVar
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph._internal._runnable import RunnableCallable
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
+from langgraph_games.graphs.common.async_node import run_blocking
 from langgraph_games.graphs.common.decision import DecisionOutput, LiveGame
 from langgraph_games.graphs.common.direct import register_direct_node
 from langgraph_games.graphs.common.llm import reply_text
@@ -173,13 +175,18 @@ def compile_model_check(
         read: Mapping[str, Any] = await check({**state, **asked}, runtime)
         return {**asked, **read}
 
+    def model_sync(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+        return run_blocking(lambda: model(state, config, runtime))
+
     builder = StateGraph(
         state_schema,
         context_schema=LiveGame,
         input_schema=input_schema,
         output_schema=DecisionOutput,
     )
-    node: Any = model  # (state, config, runtime): a combination add_node's overloads omit
+    # Both forms, as LangGraph makes of a function (its own wrapper): ``ainvoke`` awaits the
+    # async one as before, ``invoke`` runs it to completion (see async_node.run_blocking).
+    node: Any = RunnableCallable(model_sync, model, name="model")
     builder.add_node("model", node)
     builder.add_edge(START, "model")
     builder.add_edge("model", END)
