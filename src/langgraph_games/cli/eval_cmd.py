@@ -134,9 +134,10 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.add_argument(
         "--truths",
-        metavar="DIR",
+        metavar="STORE",
         default=None,
-        help="play with the truths learned by 'langgraph-games train' (its store directory)",
+        help="play with the truths learned by 'langgraph-games train' (the store it printed: "
+        "a Chroma directory, sqlite:PATH or postgres://...)",
     )
     parser.add_argument(
         "--released-score",

@@ -29,7 +29,7 @@ from langgraph_games.cli._options import (
     model_settings,
     parse_options,
 )
-from langgraph_games.cli._paths import output_dir
+from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import players_epilog
 from langgraph_games.eval.protocols.plans import protocol_for
 from langgraph_games.eval.running.event_loop import run as run_loop
@@ -38,6 +38,7 @@ from langgraph_games.eval.running.training_workers import EpisodeFailedError
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.expver.parts import ExpVerOptions
 from langgraph_games.graphs.expver.records import ExpVerEvent
+from langgraph_games.memory.stores import parse_store
 from langgraph_games.memory.truth_weaver import WeaveMode
 from langgraph_games.players.registry import complete_model
 
@@ -180,7 +181,11 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
     parser.add_argument(
-        "--store", default=None, metavar="DIR", help="truth store (default under --out)"
+        "--store",
+        default=None,
+        metavar="SPEC",
+        help="truth store: a Chroma directory (default: under --out), sqlite:PATH, "
+        "postgres://... (needs langgraph-checkpoint-postgres) or memory: (not kept)",
     )
     parser.add_argument(
         "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
@@ -259,8 +264,11 @@ def run(args: argparse.Namespace) -> int:
     """Run or resume the training; print the per-round table and where things are."""
     check_numbers(args, BOUNDS)
     output_dir("--out", args.out)
-    if args.store:
-        output_dir("--store", args.store)
+    store = parse_store(args.store) if args.store else None
+    if store is not None and store.kind == "chroma":
+        output_dir("--store", store.location)
+    elif store is not None and store.kind == "sqlite":
+        output_file("--store", store.location)
     spec = build_spec(args)
 
     def show(event: ExpVerEvent) -> None:
@@ -282,11 +290,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"## Training rounds (ExpVer): {spec.row_label}, {spec.game}, {spec.agent}\n")
     print(report.table)
     print(f"\nresults: {report.results_path} ({report.played} episodes played now)")
-    print(f"truths: {report.store_path} ({len(report.truths)} active)")
+    kept = "" if report.store_lasts else ", not kept after this run"
+    print(f"truths: {report.store} ({len(report.truths)} active{kept})")
     for number, truth in enumerate(report.truths, 1):
         print(f"  {number}. {truth}")
-    print(
-        f"evaluate with them: langgraph-games eval {args.game} --player {spec.agent} "
-        f"--truths {report.store_path}"
-    )
+    if report.store_lasts:
+        print(
+            f"evaluate with them: langgraph-games eval {args.game} --player {spec.agent} "
+            f"--truths {report.store}"
+        )
     return 0

@@ -1,6 +1,8 @@
 """``langgraph-games truths ACTION STORE``: see and edit what a training run learned.
 
-``STORE`` is a truth store directory (``train`` prints it). Actions: ``list`` (the truths
+``STORE`` is a truth store spec, as ``train`` prints it: a Chroma directory,
+``sqlite:PATH`` or ``postgres://...`` (``memory:`` is refused: it holds nothing once the
+process that wrote it ended). Actions: ``list`` (the truths
 with status, strength and support), ``show ID`` (text, sources, evidence, history),
 ``history [ID]`` (one truth's changes, or every change by round), ``revert ID``,
 ``delete ID`` and ``restore ID`` (recorded in the truth's history, by hand), ``export``
@@ -17,11 +19,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from langgraph.store.base import BaseStore
+
 from langgraph_games._files import write_atomic
 from langgraph_games.cli import _truths_view as view
 from langgraph_games.cli._commands import add_command
-from langgraph_games.memory.chroma_store import ChromaStore
 from langgraph_games.memory.embeddings import minilm_index
+from langgraph_games.memory.stores import NOT_KEPT, open_store, parse_store
 from langgraph_games.memory.truth_book import TruthBook, truth_games
 from langgraph_games.memory.truth_record import TruthStatus
 
@@ -40,7 +44,10 @@ def add_parser(sub: Any) -> None:
         "restore, export and import truths. Changes are recorded in each truth's history.",
     )
     parser.add_argument("action", choices=_ACTIONS)
-    parser.add_argument("store", help="a truth store directory (train prints its path)")
+    parser.add_argument(
+        "store",
+        help="a truth store, as train prints it: a Chroma directory, sqlite:PATH or postgres://...",
+    )
     parser.add_argument(
         "target",
         nargs="?",
@@ -60,14 +67,19 @@ def add_parser(sub: Any) -> None:
 
 
 @contextmanager
-def _opened(path: str, writes: bool) -> Iterator[Any]:
-    folder = Path(path)
-    if not (folder / "chroma.sqlite3").is_file() and not (writes and not folder.exists()):
-        raise ValueError(
-            f"{path} is no truth store (no chroma.sqlite3 in it); give the store directory "
-            "that `train` printed"
-        )
-    with ChromaStore(folder, index=minilm_index(["text"]) if writes else None) as store:
+def _opened(spec: str, writes: bool) -> Iterator[BaseStore]:
+    chosen = parse_store(spec)
+    if not chosen.lasts:
+        raise ValueError(NOT_KEPT)
+    if chosen.kind == "chroma":
+        folder = Path(chosen.location)
+        if not (folder / "chroma.sqlite3").is_file() and not (writes and not folder.exists()):
+            raise ValueError(
+                f"{spec} is no truth store (no chroma.sqlite3 in it); give the store "
+                "that `train` printed"
+            )
+    index = minilm_index(["text"]) if writes else None
+    with open_store(chosen, index=index, create=writes) as store:
         yield store
 
 

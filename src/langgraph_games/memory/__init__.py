@@ -1,4 +1,4 @@
-"""Memory: a Chroma-backed LangGraph store and the curation of experiences and truths."""
+"""Memory: a Chroma-backed LangGraph store, store specs, the curation of experiences and truths."""
 
 from __future__ import annotations
 
@@ -41,6 +41,13 @@ from langgraph_games.memory.records import (
     truths_namespace,
 )
 from langgraph_games.memory.relations import Meaning, Verdict, check_relation
+from langgraph_games.memory.stores import (
+    StoreFeatures,
+    StoreSpec,
+    open_store,
+    parse_store,
+    store_features,
+)
 from langgraph_games.memory.truth_book import ImportReport, TruthBook, TruthBookError
 from langgraph_games.memory.truth_record import (
     Change,
@@ -82,9 +89,11 @@ __all__ = [
     "RevertReport",
     "Source",
     "StoreDamagedError",
+    "StoreFeatures",
     "StoreFullError",
     "StoreLockedError",
     "StoreOpenError",
+    "StoreSpec",
     "Truth",
     "TruthBook",
     "TruthBookError",
@@ -106,6 +115,9 @@ __all__ = [
     "load_truths",
     "minilm_index",
     "newer_wins",
+    "open_store",
+    "parse_store",
     "save_experience",
+    "store_features",
     "truths_namespace",
 ]

@@ -40,8 +40,10 @@ def load_truths(
             evidence: :attr:`~langgraph_games.memory.truth_record.Truth.strength`, the
             verified wins behind it plus the contests it won), newest first among equals;
             with ``query`` the most relevant ones.
-        query: Rank by semantic similarity to this text (needs an indexed store; an
-            unindexed one returns them newest first).
+        query: Rank by semantic similarity to this text. Only a store with an index
+            configured ranks by meaning; on a store that declares none
+            (``index_config`` is ``None``) the query is not used and the truths come as
+            without it.
 
     Returns:
         Truth texts in the order they were made (most relevant first with ``query``):
@@ -59,7 +61,7 @@ def load_truths(
     if store is None or limit == 0:
         return []
     namespace = truths_namespace(game)
-    if query:
+    if query and _indexed(store):
         hits = store.search(namespace, query=query, filter=_ACTIVE, limit=limit or 10)
         return _texts(hits, namespace)
     return _choose(iterate(store, namespace, _ACTIVE), namespace, limit)
@@ -80,10 +82,15 @@ async def aload_truths(
     if store is None or limit == 0:
         return []
     namespace = truths_namespace(game)
-    if query:
+    if query and _indexed(store):
         hits = await store.asearch(namespace, query=query, filter=_ACTIVE, limit=limit or 10)
         return _texts(hits, namespace)
     return _choose(await aiterate(store, namespace, _ACTIVE), namespace, limit)
+
+
+def _indexed(store: BaseStore) -> bool:
+    """Whether ``store`` may rank by meaning: all but those that declare no index."""
+    return getattr(store, "index_config", True) is not None
 
 
 def _texts(hits: Sequence[SearchItem], namespace: tuple[str, ...]) -> list[str]:

@@ -52,7 +52,7 @@ class LimiterStats:
         limit: The bound now in force (``None``: none).
         active: Slots held now.
         waiting: Callers waiting for a slot.
-        peak: The most slots held at once since creation (or :meth:`CallLimiter.reset_peak`).
+        peak: The most slots held at once since creation.
         entered: Slots granted in all.
     """
 
@@ -272,11 +272,6 @@ class CallLimiter:
             return LimiterStats(
                 self._effective(), self._active, len(self._waiters), self._peak, self._entered
             )
-
-    def reset_peak(self) -> None:
-        """Start counting the peak again from the slots held now."""
-        with self._lock:
-            self._peak = self._active
 
     def __repr__(self) -> str:
         stats = self.stats()

@@ -1,9 +1,10 @@
-"""One-node decision graphs run as their node when nothing watches, as a graph otherwise.
+"""Single-call decision graphs: their ``decide`` function when nothing watches, else the graph.
 
 Inside an episode that nobody traces or streams, a GAMEBoT, EvoEmpirBench or Minesweeper
-player calls its graph's node directly; the records must be exactly those of the nested
-graph run (``direct=False``), and anything that watches (a callback handler, token
-streaming, a parent streaming its subgraphs) must see the graph run as before.
+player calls the function its graph's node runs; the records must be exactly those of the
+nested graph run (``direct=False``), and anything that watches (a callback handler, token
+streaming) or asks for nested runs (``NESTED_DECISIONS``, for a parent streaming its
+subgraphs) must see the graph run as before.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ from langgraph_games.graphs.common.decision import (
     LiveGame,
     live_game,
 )
-from langgraph_games.graphs.common.direct import direct_node, unobserved_config
+from langgraph_games.graphs.common.direct import (
+    NESTED_DECISIONS,
+    decide_function,
+    unwatched_runtime,
+)
 from langgraph_games.graphs.common.prompt_agent import compile_model_check
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
@@ -125,7 +130,7 @@ async def test_an_unwatched_episode_calls_the_node_and_a_watched_one_runs_the_gr
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     player = build(ScriptedChatModel(responses=replies), True)
-    assert direct_node(player.graph) is not None
+    assert decide_function(player.graph) is not None
     counted = _CountedRuns(player, monkeypatch)
     seats = [player, RandomPlayer(seed=3)] if opponent else [player]
     options = EpisodeOptions(max_retries=0, max_steps=4)
@@ -156,7 +161,7 @@ async def test_outside_a_graph_the_player_runs_its_graph(monkeypatch: pytest.Mon
     counted = _CountedRuns(player, monkeypatch)
     decision = await player.adecide(request_for(GameSession("tictactoe")))
     assert (decision.action, counted.runs) == ("(1,1)", 1)
-    assert unobserved_config() is None
+    assert unwatched_runtime() is None
 
 
 def _episode(player: GraphPlayer) -> tuple[Any, dict[str, Any], EpisodeContext]:
@@ -168,22 +173,39 @@ def _episode(player: GraphPlayer) -> tuple[Any, dict[str, Any], EpisodeContext]:
     )
 
 
-async def test_a_parent_streaming_its_subgraphs_sees_the_decision_graphs_updates(
+async def _subgraph_updates(
+    player: GraphPlayer, config: RunnableConfig | None
+) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The decision graphs' own updates in a subgraph stream, and the episode's moves."""
+    graph, graph_input, context = _episode(player)
+    inner: list[dict[str, Any]] = []
+    moves: list[Any] = []
+    async for namespace, update in graph.astream(
+        graph_input, config, context=context, stream_mode="updates", subgraphs=True
+    ):
+        if namespace and "model" in update:
+            inner.append(update["model"])
+        elif not namespace and "step" in update:
+            moves.append(update["step"]["record"]["actions"])
+    return inner, moves
+
+
+async def test_a_parent_streaming_its_subgraphs_sees_the_decision_graphs_updates_on_request(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     player = _gamebot(ScriptedChatModel(responses=TICTACTOE[:1]), True)
     counted = _CountedRuns(player, monkeypatch)
-    graph, graph_input, context = _episode(player)
-    updates = [
-        (namespace, update)
-        async for namespace, update in graph.astream(
-            graph_input, context=context, stream_mode="updates", subgraphs=True
-        )
-    ]
-    inner = [update["model"] for namespace, update in updates if namespace and "model" in update]
+    asked = {"configurable": {NESTED_DECISIONS: True}}
+    inner, moves = await _subgraph_updates(player, asked)
     assert counted.runs == len(inner) >= 1
     assert all(isinstance(update["decision"], Decision) for update in inner)
     assert inner[0]["decision"].raw_outputs == [TICTACTOE[0]]
+    # without the option the decisions are the same, called without a nested run
+    again = _gamebot(ScriptedChatModel(responses=TICTACTOE[:1]), True)
+    plain = _CountedRuns(again, monkeypatch)
+    inner_plain, moves_plain = await _subgraph_updates(again, None)
+    assert (plain.runs, inner_plain) == (0, [])
+    assert moves_plain == moves != []
 
 
 async def test_streamed_tokens_still_come_from_the_decision_graphs_node() -> None:

@@ -109,11 +109,6 @@ def resolve_settings(names: Iterable[str] | None = None) -> list[str]:
     return chosen
 
 
-SMARTPLAY_STRATEGIES = ("smartplay", "smartplay_paper")
-"""The agents whose history window ``--history`` sets (any spelling of the ``smartplay``
-strategy: ``smartplay``, ``smartplay_paper``, ``smartplay:question=paper``)."""
-
-
 def resolve_history(items: Sequence[str] | None, settings: Sequence[str]) -> dict[str, int]:
     """History windows per Table 2 column from ``N`` (every setting) or ``SETTING=N`` items.
 

@@ -41,9 +41,8 @@ from langgraph_games.games.base import Game
 from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
-from langgraph_games.memory.chroma_store import ChromaStore
-from langgraph_games.memory.errors import StoreOpenError
 from langgraph_games.memory.hooks import TruthSource
+from langgraph_games.memory.stores import open_store, with_async_api
 from langgraph_games.models.secrets import ModelSettings
 
 __all__ = [
@@ -292,8 +291,9 @@ async def run_eval(
         nullcontext(store) if store is not None else open_truths(str(spec.truths))
     )
     with opened as source:
+        readable = await with_async_api(source)
         truths = list(
-            await TruthSource(source, game_class(spec.game).id, limit=spec.truth_limit).get()
+            await TruthSource(readable, game_class(spec.game).id, limit=spec.truth_limit).get()
         )
     blob = json.dumps(truths, separators=(",", ":")).encode()
     digest = hashlib.sha256(blob).hexdigest()[:16]
@@ -305,19 +305,16 @@ async def run_eval(
     return report
 
 
-def open_truths(path: str | Path) -> ChromaStore:
-    """Open a truth store directory for reading (it must exist and hold a Chroma store).
+def open_truths(spec: str | Path) -> AbstractContextManager[BaseStore]:
+    """Open a truth store for reading: a Chroma directory or another store spec.
+
+    See :mod:`~langgraph_games.memory.stores`; the store must be there already.
 
     Raises:
         StoreOpenError: Nothing there, or not a store.
+        ValueError: ``spec`` is not understood.
     """
-    directory = Path(path)
-    if not (directory / "chroma.sqlite3").is_file():
-        raise StoreOpenError(
-            f"no truth store at {directory}: expected a directory written by "
-            "'langgraph-games train' (the 'truths:' line it prints) or by ChromaStore"
-        )
-    return ChromaStore(directory)
+    return open_store(spec, create=False)
 
 
 async def _run_eval(

@@ -12,9 +12,13 @@ loop's options (:class:`~langgraph_games.graphs.expver.parts.ExpVerOptions`).
   and split) and two records per round (``kind: "round"``, split ``train`` and ``test``,
   the shape of :data:`~langgraph_games.eval.reports.report.ROUND_FIELDS`, so the report draws the
   learning curves); plus ``.manifest.json`` and ``.summary.md`` (the per-round table);
-- a **store** (a :class:`~langgraph_games.memory.ChromaStore` directory, default
-  ``<out>/train-<game>-<hash>-store``) holding the experiences, the truths and the run
-  marker; ``langgraph-games eval ... --truths DIR`` plays with its truths.
+- a **store** holding the experiences, the truths and the run marker: any LangGraph
+  ``BaseStore`` object, or a store spec (:mod:`~langgraph_games.memory.stores`: a
+  :class:`~langgraph_games.memory.ChromaStore` directory, ``sqlite:PATH``,
+  ``postgres://...``, ``memory:``); default the ChromaStore directory
+  ``<out>/train-<game>-<hash>-store``. ``langgraph-games eval ... --truths SPEC`` plays
+  with its truths. A store that does not outlive the process (``memory:``) cannot resume
+  the run: a rerun says so.
 
 The hash covers what changes results, not the number of rounds: running the same command
 again (after a crash, or with more ``--rounds``) continues the same run.
@@ -25,11 +29,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
 from langchain_core.language_models.chat_models import BaseChatModel
+from langgraph.store.base import BaseStore
 from pydantic import BaseModel, ConfigDict, Field
 
 from langgraph_games.eval.protocols.plans import protocol_for
@@ -52,9 +58,16 @@ from langgraph_games.graphs.expver.records import (
     RoundRecord,
     validate_ledger_record,
 )
-from langgraph_games.memory.chroma_store import ChromaStore
 from langgraph_games.memory.embeddings import minilm_index
-from langgraph_games.memory.hooks import load_truths
+from langgraph_games.memory.hooks import aload_truths
+from langgraph_games.memory.stores import (
+    StoreSpec,
+    check_available,
+    open_store,
+    parse_store,
+    store_features,
+    with_async_api,
+)
 from langgraph_games.models.secrets import ModelSettings
 from langgraph_games.players import registry
 from langgraph_games.players.base import Player
@@ -287,15 +300,24 @@ class FileLedger:
 
 @dataclass
 class TrainReport:
-    """What a training run did, its files and its per-round table."""
+    """What a training run did, its files and its per-round table.
+
+    Attributes:
+        store: The truth store: the spec that opens it again (a Chroma directory,
+            ``sqlite:PATH``, ``postgres://...`` with its password hidden) or, for a store
+            object given to :func:`run_training`, its class name.
+        store_lasts: Whether the truths outlive the process (``False`` for ``memory:``
+            and ``InMemoryStore``).
+    """
 
     results_path: Path
-    store_path: Path
+    store: str
     summary_path: Path
     rounds: list[RoundRecord] = field(default_factory=list)
     truths: list[str] = field(default_factory=list)
     played: int = 0
     table: str = ""
+    store_lasts: bool = True
 
 
 def _model_part(agent: str) -> str:
@@ -310,11 +332,18 @@ def _strategy_player(recipe: PlayerRecipe) -> Callable[[Any, Game[Any]], Player]
     return build
 
 
+def _opened(where: BaseStore | StoreSpec) -> AbstractContextManager[BaseStore]:
+    """The caller's store as it is, or the store a spec names, opened with the MiniLM index."""
+    if isinstance(where, BaseStore):
+        return nullcontext(where)
+    return open_store(where, index=minilm_index(["text"]))
+
+
 async def run_training(
     spec: TrainSpec,
     out_dir: str | Path = "runs",
     *,
-    store: str | Path | None = None,
+    store: BaseStore | str | Path | None = None,
     on_event: Callable[[ExpVerEvent], None] | None = None,
     model: BaseChatModel | None = None,
 ) -> TrainReport:
@@ -323,7 +352,11 @@ async def run_training(
     Args:
         spec: The run.
         out_dir: Folder of the results file (and of the store by default).
-        store: The truth store directory (default ``<out>/train-<game>-<hash>-store``).
+        store: The truth store: any LangGraph store (left open: it is the caller's; one
+            without an async API, such as ``SqliteStore``, is used through worker
+            threads), or a store spec (see :mod:`~langgraph_games.memory.stores`); default
+            the ChromaStore directory ``<out>/train-<game>-<hash>-store``. Stores opened
+            from a spec get the MiniLM index where they can have one.
         on_event: Called with each stream event of the graph (see :func:`describe_event`).
         model: A chat model object to play, reflect and merge with instead of loading
             the model ``spec.agent`` names (e.g. a scripted fake); worker processes get
@@ -332,7 +365,9 @@ async def run_training(
     Raises:
         PlayerSpecError: ``spec.agent`` is not an LLM strategy.
         ModelUnavailableError: The model cannot be used (checked before anything runs).
-        StoreOpenError: The store directory is not usable (another run's, damaged, locked).
+        StoreOpenError: The store is not usable (a Chroma directory another process
+            holds or that is damaged; ``postgres://`` without its package).
+        ValueError: ``store`` is a spec that is not understood.
         ValueError: ``spec.executor`` is ``ray`` and Ray is not installed.
         EpisodeFailedError: An episode failed in a worker (rerun to resume).
         ResultsFileBusyError: Another run writes the results file (its pid is named).
@@ -349,14 +384,19 @@ async def run_training(
     first = make(spec.game, **train[0].options)
     spec_hash = spec.spec_hash(first)
     results_path, default_store = training_paths(spec, out_dir, first)
-    store_path = Path(store) if store is not None else default_store
+    where: BaseStore | StoreSpec = (
+        store if isinstance(store, BaseStore) else parse_store(store or default_store)
+    )
+    named = str(where) if isinstance(where, StoreSpec) else type(where).__name__
+    if isinstance(where, StoreSpec):
+        check_available(where)
     preflight([agent], first)
     write_manifest(
         results_path,
         {
             "spec": spec.model_dump(mode="json"),
             "spec_hash": spec_hash,
-            "store": str(store_path),
+            "store": named,
             "train_levels": [lv.id for lv in train],
             "test_levels": [lv.id for lv in test],
         },
@@ -367,7 +407,8 @@ async def run_training(
     options = spec.graph_options()
     factory = _strategy_player(agent)
     here = InProcessEpisodes(agent.model, factory, options.episode, options.concurrency)
-    with results.writing(), ChromaStore(store_path, index=minilm_index(["text"])) as chroma:
+    with results.writing(), _opened(where) as opened:
+        truth_store = await with_async_api(opened)
         async with training_episodes(
             here,
             agent,
@@ -385,7 +426,7 @@ async def run_training(
                 spec.game,
                 train_levels=train,
                 test_levels=test,
-                store=chroma,
+                store=truth_store,
                 options=options,
                 player_factory=factory,
                 ledger=ledger,
@@ -396,7 +437,8 @@ async def run_training(
             async for event in graph.astream({}, stream_mode="custom"):
                 if on_event is not None:  # the nodes write ExpVerEvents only
                     on_event(cast("ExpVerEvent", event))
-        truths = load_truths(chroma, first.id)
+        truths = await aload_truths(truth_store, first.id)
+        lasts = store_features(opened).lasts
     rounds = [
         r
         for r in ledger.records.values()
@@ -409,10 +451,11 @@ async def run_training(
     )
     return TrainReport(
         results_path=results_path,
-        store_path=store_path,
+        store=named,
         summary_path=summary,
         rounds=rounds,
         truths=truths,
         played=ledger.played,
         table=table,
+        store_lasts=lasts,
     )

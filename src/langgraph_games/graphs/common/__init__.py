@@ -16,6 +16,7 @@ from langgraph_games.graphs.common.decision import (
     request_to_input,
     state_of,
 )
+from langgraph_games.graphs.common.direct import NESTED_DECISIONS
 from langgraph_games.graphs.common.llm import (
     add_usage,
     merge_dicts,
@@ -26,11 +27,13 @@ from langgraph_games.graphs.common.prompt_agent import (
     call_model,
     compile_model_check,
     reply_decision,
+    single_call_decide,
     to_messages,
 )
 
 __all__ = [
     "CHECKPOINT_TYPES",
+    "NESTED_DECISIONS",
     "DecisionInput",
     "DecisionOutput",
     "ExchangeInput",
@@ -48,6 +51,7 @@ __all__ = [
     "reply_decision",
     "reply_usage",
     "request_to_input",
+    "single_call_decide",
     "state_of",
     "to_messages",
 ]

@@ -32,7 +32,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.state import GameState
-from langgraph_games.graphs.common.direct import run_unobserved
+from langgraph_games.graphs.common.direct import decide_unwatched
 from langgraph_games.players.base import (
     Decision,
     DecisionRequest,
@@ -246,11 +246,13 @@ class GraphPlayer(Player):
     (``previous_observations``, ``previous_exchange``), so one instance and one compiled
     graph serve every episode of a run, also at once.
 
-    A one-node strategy graph (GAMEBoT, EvoEmpirBench, Minesweeper Agent) asked inside a
-    graph run that nothing watches has its node called directly, with the same input,
-    config and context, instead of a nested run of the graph: same decision, about half a
-    millisecond less per decision (see :mod:`langgraph_games.graphs.common.direct`).
-    Traced, streamed or evented runs see the graph run as ever.
+    A single-call strategy graph (GAMEBoT, EvoEmpirBench, Minesweeper Agent) asked inside
+    a graph run that nothing watches has its ``decide`` function (the one its node runs)
+    called directly, with the same input, config and context, instead of a nested run of
+    the graph: same decision, about half a millisecond less per decision (see
+    :mod:`langgraph_games.graphs.common.direct`). Traced, streamed or evented runs, and
+    runs whose ``configurable`` sets
+    :data:`~langgraph_games.graphs.common.direct.NESTED_DECISIONS`, see the graph run.
 
     Args:
         graph: A compiled decision graph.
@@ -258,8 +260,8 @@ class GraphPlayer(Player):
         description: What :meth:`describe` reports (strategy, model, settings).
         observation_window: How many of the seat's earlier observations the graph's input
             gets (``None``: all; 0, the default, for strategies that use none).
-        direct: Whether a one-node graph's node may be called directly when nothing
-            watches the run (``False``: always run the graph).
+        direct: Whether a single-call graph's ``decide`` function may be called directly
+            when nothing watches the run (``False``: always run the graph).
     """
 
     def __init__(
@@ -289,7 +291,7 @@ class GraphPlayer(Player):
         """Run the graph on the request, with its live engine and state as the context."""
         graph_input = self.input_for(request)
         context = LiveGame(request.game, request.state)
-        update = await run_unobserved(self.graph, graph_input, context) if self.direct else None
+        update = await decide_unwatched(self.graph, graph_input, context) if self.direct else None
         if update is not None:
             decision = update["decision"]
         else:  # "exit": see _NO_CHECKPOINT_WARNING.

@@ -1,21 +1,29 @@
-"""Running a one-node decision graph's node directly when nothing watches the run.
+"""A single-call strategy's ``decide`` function, called by its graph's node and by its player.
 
-A decision graph invoked inside the episode loop is a nested LangGraph run. That run
-costs a fixed price per decision (its own loop, checkpoint bookkeeping, start and end
-events, a task for its node: about 0.6 ms, a third of the episode loop's work per model
-call with an instant model), and what it adds over calling its node is what others can
-see of it: its run in a trace, its events in ``astream(..., subgraphs=True)``, the node
-name on streamed tokens. When nobody is there to see them (no callback handler in the
-calling node's config: no tracer, no ``stream_mode="messages"``, no ``astream_events``,
-and no parent streaming its subgraphs),
-:class:`~langgraph_games.graphs.common.decision.GraphPlayer` calls the node itself, with
-the same input, the caller's config and a runtime holding the same context and store;
-the decision is the same. When anyone watches, the graph runs as a graph.
+A single-call strategy (GAMEBoT, EvoEmpirBench, Minesweeper Agent) is one step: build the
+prompt, ask the model once, read the reply. That step is a :data:`Decide` function,
+``(input, config, runtime) -> update``, and its decision graph is ``START -> model ->
+END`` with that function as the node (``compile_model_check`` builds both and ties them
+together with :func:`register_decide`).
 
-Only graphs registered here take that path:
-:func:`~langgraph_games.graphs.common.prompt_agent.compile_model_check` registers the
-single-call strategies it compiles (GAMEBoT, EvoEmpirBench, Minesweeper Agent), whose
-node reads nothing of the run but its context and store.
+A decision graph invoked inside the episode loop is a nested LangGraph run, which costs a
+fixed price per decision (its own loop, start and end events, a task for its node: about
+0.6 ms, a third of the episode loop's work per model call with an instant model), and
+what it adds over calling the function is what others can see of it: its run in a trace,
+its events in ``astream(..., subgraphs=True)``, the node name on streamed tokens. So
+:class:`~langgraph_games.graphs.common.decision.GraphPlayer` calls the function itself,
+with the same input, the calling node's config and a runtime holding the same context
+and store, when :func:`unwatched_runtime` finds
+
+- that it is inside a LangGraph node (LangGraph's ``get_runtime()``), and
+- no callback handler in the node's config (no tracer, no ``stream_mode="messages"``, no
+  ``astream_events``, no caller's handler), and
+- no :data:`NESTED_DECISIONS` option in the run's ``configurable``.
+
+A parent that streams its subgraphs (``astream(..., subgraphs=True)``) and wants the
+decision graphs' own updates in that stream passes the option:
+``config={"configurable": {NESTED_DECISIONS: True}}`` (a player built with
+``direct=False`` always runs its graph). The decision is the same either way.
 """
 
 from __future__ import annotations
@@ -25,85 +33,87 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from langchain_core.runnables import RunnableConfig
-from langchain_core.runnables.config import var_child_runnable_config
-from langgraph.runtime import Runtime
+from langgraph.config import get_config
+from langgraph.runtime import Runtime, get_runtime
 
 __all__ = [
-    "DirectNode",
-    "direct_node",
-    "register_direct_node",
-    "run_unobserved",
-    "unobserved_config",
+    "NESTED_DECISIONS",
+    "Decide",
+    "decide_function",
+    "decide_unwatched",
+    "register_decide",
+    "unwatched_runtime",
 ]
 
-DirectNode = Callable[[Any, RunnableConfig, Runtime[Any]], Awaitable[Mapping[str, Any]]]
-"""A graph's only node: ``(state, config, runtime) -> update``."""
+Decide = Callable[[Any, RunnableConfig, Runtime[Any]], Awaitable[Mapping[str, Any]]]
+"""A single-call strategy's step: ``(input, config, runtime) -> update`` (``decision`` in it).
 
-_NODES: WeakKeyDictionary[Any, DirectNode] = WeakKeyDictionary()
+It reads nothing of its run but the input, the config (passed on to the model call) and
+the runtime's ``context`` and ``store``."""
 
-# LangGraph's configurable keys: the runtime of the node being run (only a LangGraph
-# node's config has it), and a parent streaming its subgraphs' events
-# (``astream(..., subgraphs=True)``). tests/graphs/episode/test_direct_decisions.py checks
-# both: an unwatched episode calls the node, and such a stream still shows the decision
-# graph's own updates.
-_RUNTIME_KEY = "__pregel_runtime"
-_SUBGRAPH_STREAM_KEY = "__pregel_stream"
+NESTED_DECISIONS = "nested_decision_graphs"
+"""``configurable`` key: when true, every decision graph runs as a nested graph run.
+
+Example: ``graph.astream(input, {"configurable": {NESTED_DECISIONS: True}},
+subgraphs=True)`` shows each decision graph's own ``updates``."""
+
+_DECIDERS: WeakKeyDictionary[Any, Decide] = WeakKeyDictionary()
 
 
-def register_direct_node(graph: Any, node: DirectNode) -> None:
-    """Declare that ``graph`` (a compiled graph) is ``START -> node -> END`` and nothing else.
+def register_decide(graph: Any, decide: Decide) -> None:
+    """Declare that ``graph`` (a compiled graph) is ``START -> decide -> END`` and nothing else.
 
-    ``node`` must read nothing of its run but its state, its config (passed on to model
-    calls) and its runtime's ``context`` and ``store``; its update's ``decision`` is the
-    graph's output.
+    ``decide``'s update's ``decision`` is the graph's output.
     """
-    _NODES[graph] = node
+    _DECIDERS[graph] = decide
 
 
-def direct_node(graph: Any) -> DirectNode | None:
-    """The node registered for ``graph`` by :func:`register_direct_node`, if any."""
-    return _NODES.get(graph)
+def decide_function(graph: Any) -> Decide | None:
+    """The function registered for ``graph`` by :func:`register_decide`, if any."""
+    return _DECIDERS.get(graph)
 
 
-def unobserved_config() -> RunnableConfig | None:
-    """The calling LangGraph node's config when nothing would see a nested run, else ``None``.
+def unwatched_runtime() -> tuple[RunnableConfig, Runtime[Any]] | None:
+    """The calling LangGraph node's config and runtime when nothing would see a nested run.
 
     ``None`` outside a LangGraph node (a graph run there may be traced from the
     environment), when the config has callback handlers (tracing, token streaming,
-    events, a caller's handler) and when a parent streams its subgraphs.
+    events, a caller's handler) and when the run's ``configurable`` sets
+    :data:`NESTED_DECISIONS`.
 
     Example:
-        >>> unobserved_config() is None  # not inside a node
+        >>> unwatched_runtime() is None  # not inside a node
         True
     """
-    config = var_child_runnable_config.get()
-    if config is None:
+    try:
+        config = get_config()
+        runtime: Runtime[Any] | None = get_runtime()
+    except (RuntimeError, KeyError):  # outside any runnable / a config without configurable
         return None
-    configurable = config.get("configurable") or {}
-    if _RUNTIME_KEY not in configurable or _SUBGRAPH_STREAM_KEY in configurable:
+    if runtime is None or (config.get("configurable") or {}).get(NESTED_DECISIONS):
         return None
     callbacks = config.get("callbacks")
-    if callbacks is None:
-        return config
     if isinstance(callbacks, list):
-        return None if callbacks else config
-    return None if getattr(callbacks, "handlers", None) else config
+        watched = bool(callbacks)
+    else:
+        watched = callbacks is not None and bool(getattr(callbacks, "handlers", None))
+    return None if watched else (config, runtime)
 
 
-async def run_unobserved(
+async def decide_unwatched(
     graph: Any, graph_input: Mapping[str, Any], context: Any
 ) -> Mapping[str, Any] | None:
-    """``graph``'s registered node run directly on ``graph_input``, if nothing watches.
+    """``graph``'s :data:`Decide` function called on ``graph_input``, if nothing watches.
 
     Returns:
-        The node's update, or ``None`` when the graph has no registered node or the run
-        is watched (see :func:`unobserved_config`): then the caller runs the graph.
+        The function's update, or ``None`` when the graph has no registered function or
+        the run is watched (see :func:`unwatched_runtime`): then the caller runs the graph.
     """
-    node = direct_node(graph)
-    if node is None:
+    decide = decide_function(graph)
+    if decide is None:
         return None
-    config = unobserved_config()
-    if config is None:
+    found = unwatched_runtime()
+    if found is None:
         return None
-    store = getattr(config["configurable"][_RUNTIME_KEY], "store", None)
-    return await node(graph_input, config, Runtime(context=context, store=store))
+    config, runtime = found
+    return await decide(graph_input, config, Runtime(context=context, store=runtime.store))

@@ -20,15 +20,14 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import RunnableConfig
-from langgraph._internal._runnable import RunnableCallable
+from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.runtime import Runtime
+from langgraph.runtime import Runtime, get_runtime
 
 from langgraph_games.graphs.common.async_node import run_blocking
 from langgraph_games.graphs.common.decision import DecisionOutput, LiveGame
-from langgraph_games.graphs.common.direct import register_direct_node
+from langgraph_games.graphs.common.direct import Decide, register_decide
 from langgraph_games.graphs.common.llm import reply_text
 from langgraph_games.models.messages import clip_reply, reply_too_long
 from langgraph_games.models.usage import ainvoke_measured
@@ -40,6 +39,7 @@ __all__ = [
     "compile_model_check",
     "read_off_loop",
     "reply_decision",
+    "single_call_decide",
     "to_messages",
     "unread_reply",
 ]
@@ -147,6 +147,24 @@ async def read_off_loop(reply: str, read: Callable[..., T], *args: Any) -> T:
     return await asyncio.to_thread(read, *args)
 
 
+def single_call_decide(call: Any, check: Any) -> Decide:
+    """A single-call strategy's :data:`~langgraph_games.graphs.common.direct.Decide` function.
+
+    It awaits ``call(state, config, runtime)``, which builds the prompt and asks the model
+    (usage recorded), passing ``config`` to the model call, then ``check(state, runtime)``
+    on the state with that update, which reads the reply into a decision; its update holds
+    both. ``call`` and ``check`` may read the runtime's ``context`` and ``store``, nothing
+    else of the run.
+    """
+
+    async def decide(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+        asked: dict[str, Any] = await call(state, config, runtime)
+        read: Mapping[str, Any] = await check({**state, **asked}, runtime)
+        return {**asked, **read}
+
+    return decide
+
+
 def compile_model_check(
     state_schema: type[Any],
     input_schema: type[Any],
@@ -156,27 +174,24 @@ def compile_model_check(
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The shape every single-call strategy graph shares: one node, ``model``, then ``END``.
 
-    The node awaits ``call(state, config, runtime)``, which builds the prompt and asks the
-    model (usage recorded), passing the node's ``config`` to the model call, then
-    ``check(state, runtime)`` on the state with that update, which reads the reply into a
-    decision (the graph's only output); its update holds both. One node per model call,
-    not one per piece: each LangGraph node costs a fixed overhead per decision (about a
-    sixth of a millisecond), and the pieces need no checkpoint or stream event between
-    them. Token streaming and tracing are unchanged (the model call runs inside the
-    node, with its config), and the node's update still carries the prompt and reply.
-    The run's context is a :class:`~langgraph_games.graphs.common.decision.LiveGame`.
-    The graph is registered for direct calls of its node
-    (:mod:`~langgraph_games.graphs.common.direct`): ``call`` and ``check`` may read the
-    runtime's ``context`` and ``store``, nothing else of the run.
+    The node is :func:`single_call_decide` of ``call`` and ``check``: the prompt, the model
+    call and the reading of the reply into a decision (the graph's only output). One node
+    per model call, not one per piece: each LangGraph node costs a fixed overhead per
+    decision (about a sixth of a millisecond), and the pieces need no checkpoint or stream
+    event between them. Token streaming and tracing are unchanged (the model call runs
+    inside the node, with its config), and the node's update still carries the prompt and
+    reply. The run's context is a :class:`~langgraph_games.graphs.common.decision.LiveGame`.
+    The same function is registered for the graph
+    (:func:`~langgraph_games.graphs.common.direct.register_decide`), so its player calls it
+    without a nested graph run when nothing watches.
     """
+    decide = single_call_decide(call, check)
 
-    async def model(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
-        asked: dict[str, Any] = await call(state, config, runtime)
-        read: Mapping[str, Any] = await check({**state, **asked}, runtime)
-        return {**asked, **read}
+    async def model(state: Any, config: RunnableConfig) -> dict[str, Any]:
+        return await decide(state, config, get_runtime())
 
-    def model_sync(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
-        return run_blocking(lambda: model(state, config, runtime))
+    def model_sync(state: Any, config: RunnableConfig) -> dict[str, Any]:
+        return run_blocking(lambda: model(state, config))
 
     builder = StateGraph(
         state_schema,
@@ -184,12 +199,12 @@ def compile_model_check(
         input_schema=input_schema,
         output_schema=DecisionOutput,
     )
-    # Both forms, as LangGraph makes of a function (its own wrapper): ``ainvoke`` awaits the
-    # async one as before, ``invoke`` runs it to completion (see async_node.run_blocking).
-    node: Any = RunnableCallable(model_sync, model, name="model")
+    # Both forms: ``ainvoke`` awaits the async one, ``invoke`` runs it to completion (see
+    # async_node.run_blocking); the runtime comes from LangGraph's public get_runtime().
+    node: Any = RunnableLambda(model_sync, afunc=model, name="model")
     builder.add_node("model", node)
     builder.add_edge(START, "model")
     builder.add_edge("model", END)
     compiled = builder.compile(checkpointer=False, name=name)
-    register_direct_node(compiled, model)
+    register_decide(compiled, decide)
     return compiled
