@@ -40,6 +40,7 @@ from langchain_core.runnables.config import var_child_runnable_config
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.move_schema import MoveArgumentsError
 from langgraph_games.graphs.common.async_node import run_blocking
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
@@ -51,7 +52,6 @@ from langgraph_games.models.messages import clip_reply, reply_text
 from langgraph_games.models.usage import UsageRecorder, with_handler
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
 from langgraph_games.players.errors import PlayerContractError
-from langgraph_games.tools.move_schema import MoveArgumentsError
 from langgraph_games.tools.moves import move_schema
 
 __all__ = [
