@@ -31,6 +31,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
+from pydantic import TypeAdapter, ValidationError
+
 from langgraph_games.eval.running.arena import summarize_file
 from langgraph_games.eval.running.records import Loaded, RoundLine, load_results
 from langgraph_games.eval.running.runner import EpisodeGroups, format_groups, group_episodes
@@ -41,7 +43,7 @@ from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring
 from langgraph_games.eval.scoring.smartplay_summary import SmartPlaySummary, smartplay_summary
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.games.smartplay.metrics import is_smartplay_game
-from langgraph_games.graphs.expver.records import RoundRecord, woven
+from langgraph_games.graphs.expver.records import RoundRecord, TestRound, TrainRound, woven
 
 __all__ = ["ROUND_FIELDS", "Report", "build_report", "round_rows", "write_report"]
 
@@ -162,14 +164,19 @@ def rounds_table(records: Sequence[RoundLine]) -> str:
     return markdown_table(headers, body)
 
 
+_TRAIN_ROUND = TypeAdapter(TrainRound)
+_TEST_ROUND = TypeAdapter(TestRound)
+
+
 def _is_expver(records: Sequence[RoundLine]) -> bool:
-    """Whether a curve's records are ``train``'s own (train and test rounds as it writes them)."""
-    return all(
-        ("promoted" in r and "truths_added" in r)
-        if r.get("split") == "train"
-        else r.get("split") == "test" and "decision" in r and "truths_active" in r
-        for r in records
-    )
+    """Whether a curve's records are ``train``'s own: each a whole train or test round."""
+    for record in records:
+        adapter = _TRAIN_ROUND if record.get("split") == "train" else _TEST_ROUND
+        try:
+            adapter.validate_python(record)
+        except ValidationError:
+            return False
+    return True
 
 
 def _round_sections(records: Sequence[RoundLine]) -> list[tuple[str, str]]:
