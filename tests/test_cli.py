@@ -14,6 +14,7 @@ from langgraph_games.cli import build_parser, main
 from langgraph_games.cli._commands import COMMANDS
 from langgraph_games.players import player_entries
 from process_support import DEADLINE_S, Runs, one_line, records, wait_until
+from table_support import rows_by_first, table_blocks
 
 
 @pytest.fixture
@@ -156,10 +157,15 @@ def test_arena_and_report_commands(tmp_path, capsys: pytest.CaptureFixture[str])
     assert main(argv) == 0
     out = capsys.readouterr().out
     # Both matches play seed 0, minimax first then second (a mirrored pair).
-    assert "| minimax | 2       | 1-1-0 | 0.50" in out
+    assert rows_by_first(out)["minimax"][:3] == ["2", "1-1-0", "0.50"]
     results = next(tmp_path.glob("*.jsonl"))
     assert main(["report", str(results)]) == 0
-    assert "| minimax | 2       | 1-1-0 | 0.50" in capsys.readouterr().out
+    # report prints exactly the tables arena printed (the per-player and head-to-head).
+    assert len(table_blocks(out)) == 2
+    assert table_blocks(capsys.readouterr().out) == table_blocks(out)
+    # a folder is read as its .jsonl files
+    assert main(["report", str(tmp_path), "--no-plots"]) == 0
+    assert table_blocks(capsys.readouterr().out) == table_blocks(out)
     assert main(["report", str(tmp_path / "missing.jsonl")]) == 2
     assert "does not exist" in capsys.readouterr().err
 

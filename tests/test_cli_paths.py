@@ -129,3 +129,67 @@ def test_replay_of_unknown_games_only_fails_and_names_them(
     assert "'curling-v1' (2), 'chess-v2' (1)" in error
     assert "registered games: " in error and "tictactoe-v1" in error
     assert not out.exists()
+
+
+READERS = {
+    "report": ["report", "PATH", "--no-plots", "--out", "OUT"],
+    "replay": ["replay", "PATH", "--out", "OUT"],
+    "leaderboard": ["leaderboard", "PATH", "--bootstrap", "0", "--out", "OUT"],
+}
+
+
+def _reader(name: str, path: Path, out: Path) -> list[str]:
+    return [str(path) if a == "PATH" else str(out) if a == "OUT" else a for a in READERS[name]]
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_a_results_folder_is_read_as_its_jsonl_files(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "runs"
+    argv = ["arena", "tictactoe", "--players", "random", "minimax", "--matches", "1"]
+    assert main([*argv, "--out", str(folder), "-q"]) == 0
+    (folder / "notes.txt").write_text("not results")
+    capsys.readouterr()
+    [results] = folder.glob("*.jsonl")
+    assert main(_reader(name, folder, tmp_path / "a")) == 0
+    from_folder = capsys.readouterr()
+    assert main(_reader(name, results, tmp_path / "b")) == 0
+    from_file = capsys.readouterr()
+    assert from_folder.err == from_file.err == ""
+    assert from_folder.out.replace(str(tmp_path / "a"), "OUT") == from_file.out.replace(
+        str(tmp_path / "b"), "OUT"
+    )
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_an_empty_folder_or_a_missing_file_is_refused_in_one_line(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    accepted = "give .jsonl results files written by arena, eval, smartplay or train"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("not results")
+    for path, problem in (
+        (empty, f"{str(empty)!r} is a folder with no .jsonl file in it; "),
+        (
+            tmp_path / "nope.jsonl",
+            f"results file {tmp_path / 'nope.jsonl'} does not exist; ",
+        ),
+    ):
+        assert main(_reader(name, path, tmp_path / "out")) == 2
+        captured = capsys.readouterr()
+        assert captured.err.count("\n") == 1 and captured.out == ""
+        assert f"{name}: error: {problem}{accepted}" in captured.err
+
+
+def test_a_spec_the_arena_refuses_is_one_line_naming_the_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["arena", "tictactoe", "--players", "random", "random", "--out", str(tmp_path)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pydantic" not in err and "http" not in err
+    assert "arena: error: --players: player specs must be distinct" in err
+    assert main([*argv, "--matches", "0"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

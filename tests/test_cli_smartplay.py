@@ -13,6 +13,7 @@ from langgraph_games.eval.protocols.smartplay import MINECRAFT_OFFLINE
 from langgraph_games.graphs.smartplay.graph import smartplay_player
 from langgraph_games.models import ScriptedChatModel
 from support import install_strategy
+from table_support import table_blocks, tables
 
 
 @pytest.fixture
@@ -70,22 +71,21 @@ def test_smartplay_prints_table2_and_resumes(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert out.startswith("## SmartPlay: human-normalised scores (Table 2)")
-    table = out.split("\n\n")[1].splitlines()
-    assert table[0].split("|")[1:-1] == [
-        f" {c:<{w}} "
-        for c, w in zip(
-            ["agent", "Bandit", "RPS", "Hanoi", "MessengerL1", "MessengerL2", "Crafter"],
-            [14, 6, 3, 5, 11, 11, 7],
-            strict=True,
-        )
-    ] + [" Minecraft "]
-    assert [row.split("|")[1].strip() for row in table[2:]] == ["random", "scripted:local"]
-    assert "| Understanding the Odds " in out and "## Raw scores (Table 4)" in out
+    header, *body = tables(out)[0]
+    assert header == [
+        "agent", "Bandit", "RPS", "Hanoi", "MessengerL1", "MessengerL2", "Crafter", "Minecraft"
+    ]  # fmt: skip
+    assert [row[0] for row in body] == ["random", "scripted:local"]
+    assert "Understanding the Odds" in [row[0] for row in tables(out)[1]]
+    assert "## Raw scores (Table 4)" in out
     assert "(8 episodes played now, 0 already done, 0 errors)" in out
     assert main(argv) == 0  # the same command again: everything is on disk
     again = capsys.readouterr().out
     assert "(0 episodes played now, 8 already done, 0 errors)" in again
     assert again.split("results:")[0] == out.split("results:")[0]
+    # report on the run's folder prints exactly the tables smartplay printed.
+    assert main(["report", str(tmp_path), "--no-plots"]) == 0
+    assert table_blocks(capsys.readouterr().out) == table_blocks(out)
 
 
 def test_smartplay_refuses_minecraft_and_bad_flags(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ from langgraph_games.games.maze import metrics as maze_metrics
 from langgraph_games.games.minesweeper import metrics as minesweeper_metrics
 from langgraph_games.players import Match2Greedy, MazeExplorer, request_for
 from maze_maps import build
+from table_support import tables
 
 
 def finished(game_id: str, player: object, **options: object) -> GameSession:
@@ -57,8 +58,9 @@ def test_maze_aggregate_and_table() -> None:
     custom = maze_metrics.aggregate(rows, score_key="custom_score")
     assert custom["A.Score"] == pytest.approx(sum(r["custom_score"] for r in rows) / 5)
     table = maze_metrics.format_table({"maze_explorer": agg})
-    assert table.splitlines()[0].split(" | ")[1:] == list(maze_metrics.COLUMNS)
-    assert "100.00" in table
+    header, row = tables(table)[0]
+    assert header == ["Model", *maze_metrics.COLUMNS]
+    assert row[:3] == ["maze_explorer", "5", "100.00"]
 
 
 def test_match2_metrics_with_api_counts() -> None:
@@ -98,7 +100,11 @@ def test_minesweeper_metrics_and_table1() -> None:
     agg = minesweeper_metrics.aggregate([m, n])
     assert agg["Winning Rate"] == 0.5 and agg["Average Steps"] == (m["steps"] + 1) / 2
     table = minesweeper_metrics.format_table1({(1, "Baseline"): agg, (1, "+ Memory"): agg})
-    assert "Winning Rate" in table and "1     | + Memory" in table
+    assert [row[:3] for row in tables(table)[0]] == [
+        ["Mines", "Model", "Winning Rate"],
+        ["1", "Baseline", "0.50"],
+        ["1", "+ Memory", "0.50"],
+    ]
     with pytest.raises(TypeError):
         minesweeper_metrics.episode_metrics(GameSession("match2"))
 

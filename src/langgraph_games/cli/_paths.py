@@ -14,9 +14,15 @@ and exits with code 2)::
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["OutputPathError", "output_dir", "output_file"]
+__all__ = ["OutputPathError", "output_dir", "output_file", "results_files"]
+
+RESULTS_ACCEPTED = (
+    "give .jsonl results files written by arena, eval, smartplay or train, or folders holding them"
+)
+"""What a command that reads results accepts, said when a path is refused."""
 
 
 class OutputPathError(ValueError):
@@ -84,3 +90,39 @@ def output_file(option: str, value: str | Path) -> Path:
         raise OutputPathError(option, value, f"{str(path)!r} is a directory, not a file")
     _check_folder(option, value, path.parent)
     return path
+
+
+def results_files(values: Sequence[str | Path]) -> list[Path]:
+    """The results files the paths name: a file as it is, a folder as its ``*.jsonl`` files.
+
+    A folder's files are taken in name order, without descending into sub-folders; each
+    file is taken once, in the order first named.
+
+    Raises:
+        ValueError: No paths; a path does not exist; a folder holds no ``.jsonl`` file.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> base = pathlib.Path(tempfile.mkdtemp())
+        >>> for name in ("b.jsonl", "a.jsonl", "notes.txt"):
+        ...     _ = (base / name).write_text("")
+        >>> [p.name for p in results_files([base, base / "b.jsonl"])]
+        ['a.jsonl', 'b.jsonl']
+    """
+    if not values:
+        raise ValueError(f"no results files given; {RESULTS_ACCEPTED}")
+    found: dict[Path, None] = {}
+    for value in values:
+        path = Path(value)
+        if path.is_dir():
+            inside = sorted(p for p in path.glob("*.jsonl") if p.is_file())
+            if not inside:
+                raise ValueError(
+                    f"{str(path)!r} is a folder with no .jsonl file in it; {RESULTS_ACCEPTED}"
+                )
+            found.update(dict.fromkeys(inside))
+        elif path.exists():
+            found.setdefault(path, None)
+        else:
+            raise ValueError(f"results file {path} does not exist; {RESULTS_ACCEPTED}")
+    return list(found)

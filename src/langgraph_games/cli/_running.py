@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pydantic import ValidationError
+
 from langgraph_games.cli import interrupted
 from langgraph_games.cli._limits import apply_endpoint_limits
 from langgraph_games.eval.running.event_loop import loop_kind
@@ -25,7 +27,41 @@ from langgraph_games.memory.errors import MemoryLayerError
 from langgraph_games.models.errors import ModelError
 from langgraph_games.players.errors import PlayerSpecError
 
-__all__ = ["run_command"]
+__all__ = ["one_line", "run_command"]
+
+
+def one_line(exc: Exception, args: argparse.Namespace | None = None) -> str:
+    """An error as one line; a pydantic validation error names the option it came from.
+
+    A spec's validation error (e.g. ``ArenaSpec``) reads ``--players: player specs must be
+    distinct ...``: each failing field by the command's option of the same name (the field
+    name when the command has none), without pydantic's type codes and links.
+
+    Example:
+        >>> from pydantic import BaseModel, Field
+        >>> class Spec(BaseModel):
+        ...     max_steps: int = Field(ge=1)
+        >>> try:
+        ...     Spec(max_steps=0)
+        ... except ValueError as exc:
+        ...     print(one_line(exc, argparse.Namespace(max_steps=0)))
+        --max-steps: Input should be greater than or equal to 1 (got 0)
+    """
+    if not isinstance(exc, ValidationError):
+        return " ".join(str(exc).split("\n"))
+    parts = []
+    for error in exc.errors(include_url=False):
+        message = str(error["msg"]).removeprefix("Value error, ")
+        field = str(error["loc"][0]) if error["loc"] else ""
+        if field and args is not None and hasattr(args, field):
+            where = "--" + field.replace("_", "-")
+        else:
+            where = ".".join(str(part) for part in error["loc"])
+        got = error.get("input")
+        if not message.endswith(str(got)) and isinstance(got, (int, float, str)):
+            message += f" (got {got!r})"
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -44,7 +80,7 @@ def run_command(args: argparse.Namespace) -> int:
         ResultsFileBusyError,
         WorkerStartError,
     ) as exc:
-        print(f"langgraph-games {args.command}: error: {exc}", file=sys.stderr)
+        print(f"langgraph-games {args.command}: error: {one_line(exc, args)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # a command without its own word on what it saved
         return interrupted()

@@ -8,6 +8,7 @@ from typing import Any
 
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import add_scoring_flags, check_numbers, scoring_of
+from langgraph_games.cli._paths import results_files
 from langgraph_games.eval.ratings.leaderboard import RatingSettings, build_leaderboard
 from langgraph_games.eval.ratings.matches import load_matches
 from langgraph_games.eval.ratings.render import leaderboard_markdown, write_leaderboard
@@ -26,7 +27,9 @@ def add_parser(sub: Any) -> None:
         "overall, and how many more matches each pair needs to be told apart.",
     )
     parser.add_argument(
-        "results", nargs="*", help=".jsonl results files written by arena (or eval)"
+        "results",
+        nargs="*",
+        help=".jsonl results files written by arena (or eval), or folders holding them",
     )
     parser.add_argument("--game", default=None, help="only this game (e.g. tictactoe)")
     parser.add_argument(
@@ -63,9 +66,10 @@ def run(args: argparse.Namespace) -> int:
         skill_model=args.skill_model,
         scoring=scoring_of(args),
     )
-    found = load_matches(args.results, game=args.game)
+    paths = results_files(args.results)
+    found = load_matches(paths, game=args.game)
     leaderboard = build_leaderboard(found, settings)
-    out = Path(args.out) if args.out else Path(args.results[0]).parent / "leaderboard"
+    out = Path(args.out) if args.out else paths[0].parent / "leaderboard"
     written = write_leaderboard(leaderboard, out)
     print(leaderboard_markdown(leaderboard))
     print(f"wrote {written.markdown}")

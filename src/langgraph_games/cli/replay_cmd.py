@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from langgraph_games.cli._commands import add_command
-from langgraph_games.cli._paths import output_dir
+from langgraph_games.cli._paths import output_dir, results_files
 from langgraph_games.eval.reports.replay import record_id, write_replays
 from langgraph_games.eval.running.records import load_results, shown
 from langgraph_games.games.registry import list_games
@@ -18,7 +18,11 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> None:
     """Register the ``replay`` sub-command."""
     parser = add_command(sub, "replay")
-    parser.add_argument("results", nargs="+", help=".jsonl results files written by arena/eval")
+    parser.add_argument(
+        "results",
+        nargs="+",
+        help=".jsonl results files written by arena/eval, or folders holding them",
+    )
     parser.add_argument(
         "--match",
         "--episode",
@@ -34,7 +38,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the pages and the index; say what was skipped."""
     output_dir("--out", args.out)
-    loaded = load_results(args.results, kinds=("match", "episode"), check_specs=False)
+    paths = results_files(args.results)
+    loaded = load_results(paths, kinds=("match", "episode"), check_specs=False)
     chosen = [
         r
         for r in loaded.records
@@ -49,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if not chosen and unknown:
         raise ValueError(f"nothing to replay: {unknown}")
     if not chosen and not loaded.notes:
-        raise ValueError(f"no match or episode records in {', '.join(args.results)}")
+        raise ValueError(f"no match or episode records in {', '.join(map(str, paths))}")
     written = write_replays([(r.source, r.record) for r in chosen], args.out, notes=loaded.notes)
     for note in written.skipped:
         print(f"skipped {note}")

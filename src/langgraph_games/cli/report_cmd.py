@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import add_scoring_flags, scoring_of
-from langgraph_games.cli._paths import output_dir
+from langgraph_games.cli._paths import output_dir, results_files
 from langgraph_games.eval.reports.report import build_report, write_report
 
 __all__ = ["add_parser", "run"]
@@ -18,7 +17,10 @@ def add_parser(sub: Any) -> None:
     """Register the ``report`` sub-command."""
     parser = add_command(sub, "report")
     parser.add_argument(
-        "results", nargs="+", help=".jsonl results files written by arena, eval or train"
+        "results",
+        nargs="+",
+        help=".jsonl results files written by arena, eval, smartplay or train, or folders "
+        "holding them",
     )
     parser.add_argument(
         "--out",
@@ -34,7 +36,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the tables and what was skipped; write them with the plots."""
-    paths = [Path(p) for p in args.results]
+    paths = results_files(args.results)
     out = output_dir("--out", args.out if args.out else paths[0].parent / "report")
     report = build_report(paths, scoring_of(args))
     if report.empty:

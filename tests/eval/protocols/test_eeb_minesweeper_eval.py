@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from langgraph_games.eval.protocols.plans import plan_ablation, plan_eval
 from langgraph_games.eval.running.runner import run_eval
 from langgraph_games.eval.scoring.families import FAMILIES
 from langgraph_games.models import ScriptedChatModel
+from table_support import table_blocks, tables
 
 GARBAGE = "I would rather not say."
 
@@ -47,15 +47,14 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def rows(table: str) -> dict[str, list[str]]:
-    """``{label: cells}`` of a text table's body lines."""
+    """``{label: cells}`` of the body rows of every Markdown table in ``table``."""
     out = {}
-    for line in table.splitlines():
-        parts = [p.strip() for p in line.split("|")]
-        if len(parts) > 2 and not set(line) <= set("-+ ") and parts[0] not in ("Model", "Mines"):
-            if parts[0].isdigit():  # "Mines | Model" tables
-                out[f"{parts[0]} | {parts[1]}"] = parts[2:]
+    for header, *body in tables(table):
+        for cells in body:
+            if header[:2] == ["Mines", "Model"]:  # Table 1's layout
+                out[f"{cells[0]} | {cells[1]}"] = cells[2:]
             else:
-                out[parts[0]] = parts[1:]
+                out[cells[0]] = cells[1:]
     return out
 
 
@@ -171,8 +170,7 @@ def test_cli_eval_with_search_players(tmp_path: Path, capsys: pytest.CaptureFixt
         str(tmp_path),
     )
     assert code == 0
-    header = next(line for line in out.splitlines() if line.startswith("Model"))
-    assert [c.strip() for c in header.split("|")] == [
+    assert tables(out)[0][0] == [
         "Model",
         "Samp.",
         "Suc.Rate",
@@ -264,14 +262,11 @@ def test_cli_ablation_prints_table1(
         str(tmp_path),
     )
     assert code == 0
-    body = [line for line in out.splitlines() if re.match(r"^\d +\|", line)]
+    table1 = rows(out.split("Moves checked")[0])
     variants = ["Baseline", "+ Examples", "+ Step Back Prompting", "+ Tips and Tricks", "+ Memory"]
     expected = [f"{m} | {v}" for m in (1, 2, 3) for v in variants]
-    assert [" | ".join(p.strip() for p in line.split("|")[:2]) for line in body] == expected
-    assert all(
-        line.split("|")[2:] and [c.strip() for c in line.split("|")[2:]] == ["0.00", "5.00", "5.00"]
-        for line in body
-    )
+    assert list(table1) == expected
+    assert all(cells == ["0.00", "5.00", "5.00"] for cells in table1.values())
     assert out.count("results: ") == 5
     assert "Win rule: paper (every mine flagged and every safe cell revealed" in out
 
@@ -283,8 +278,9 @@ def test_cli_ablation_prints_table1(
     text = (tmp_path / "report" / "report.md").read_text()
     section = text.split("## minesweeper")[1].split("Moves checked")[0]
     assert "Win rule: paper (" in section
-    body = [line for line in section.splitlines() if re.match(r"^\d +\|", line)]
-    assert [" | ".join(p.strip() for p in line.split("|")[:2]) for line in body] == expected
+    assert list(rows(section)) == expected
+    # the report's Table 1 is the one eval printed, cell for cell.
+    assert tables(section) == tables(out.split("Moves checked")[0])[-1:]
     code, out, _ = cli(
         capsys,
         "maze",
@@ -334,9 +330,7 @@ def test_cli_eval_maze_can_print_the_released_a_score(
     argv = ["maze", "--level", "1", "--player", "maze_explorer", "--sweep", "map_index=1..3"]
     code, out, _ = cli(capsys, *argv, "--out", str(tmp_path), "--released-score")
     assert code == 0
-    header = [
-        c.strip() for c in next(x for x in out.splitlines() if x.startswith("Model")).split("|")
-    ]
+    header = tables(out)[0][0]
     assert header[3:5] == ["A.Score", "A.Score(rel.)"]
     [path] = tmp_path.glob("*.jsonl")
     episodes = [json.loads(line) for line in path.read_text().splitlines()]
@@ -360,10 +354,24 @@ def test_table1_names_each_rows_win_rule_when_they_differ() -> None:
         }
     )
     assert text.splitlines()[0].startswith("Win rules differ between rows: each row names")
-    assert [line.split("|")[1].strip() for line in text.splitlines()[4:]] == [
+    assert [cells[1] for cells in tables(text)[0][1:]] == [
         "Baseline [win_rule=not recorded]",
         "Baseline [win_rule=paper]",
         "+ Memory [win_rule=flags]",
     ]
     old = table({"mine": [episode]})  # recorded before the metrics named the rule
     assert old.startswith("Win rule: not recorded")
+
+
+def test_report_prints_exactly_the_tables_eval_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for argv in (
+        ["maze", "--level", "1", "--player", "maze_explorer", "--sweep", "map_index=1..2"],
+        ["minesweeper", "--player", "minesweeper_solver", "-o", "mines=1", "--episodes", "2"],
+    ):
+        out_dir = tmp_path / argv[0]
+        code, out, _ = cli(capsys, *argv, "--out", str(out_dir), "-q")
+        assert code == 0 and table_blocks(out)
+        assert main(["report", str(out_dir), "--no-plots"]) == 0
+        assert table_blocks(capsys.readouterr().out) == table_blocks(out)

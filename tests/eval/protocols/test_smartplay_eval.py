@@ -21,12 +21,13 @@ from langgraph_games.games.smartplay.bandit import ACTIONS as BANDIT
 from langgraph_games.games.smartplay.bandit import optimal_arm
 from langgraph_games.games.smartplay.hanoi import ACTIONS as HANOI
 from langgraph_games.games.smartplay.hanoi import describe_rods
-from langgraph_games.games.smartplay.metrics import SETTINGS
+from langgraph_games.games.smartplay.metrics import COLUMNS, SETTINGS
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.smartplay.graph import smartplay_player
 from langgraph_games.graphs.smartplay.prompts import QUESTIONS
 from langgraph_games.models import ScriptedChatModel
 from support import install_strategy
+from table_support import tables
 
 SOLUTION = [HANOI[i] for i in (1, 0, 5, 1, 2, 3, 1)]
 
@@ -146,13 +147,14 @@ async def test_table2_and_capability_scores_on_scripted_episodes(
 
     text = summary.text
     assert text.startswith("## SmartPlay: human-normalised scores (Table 2)")
-    header = "| agent    | Bandit | RPS | Hanoi | MessengerL1 | MessengerL2 | Crafter | Minecraft |"
-    assert header in text
-    assert f"| {scripted} | {bandit:.2f}   | -   | 1.00  |" in text
+    table2, capabilities, _, per_setting = tables(text)
+    assert table2[0] == ["agent", *COLUMNS]
+    assert [scripted, f"{bandit:.2f}", "-", "1.00"] in [row[:4] for row in table2]
     assert MINECRAFT_OFFLINE in text
     assert "Not in Table 2 (no recorded human score" in text and "Crafter12Steps" in text
-    assert "| Long Text Understanding " in text and "## Raw scores (Table 4)" in text
-    assert f"| {scripted} | Hanoi          | 2        | 3.00  | 1.00       |" in text
+    assert "Long Text Understanding" in [row[0] for row in capabilities]
+    assert "## Raw scores (Table 4)" in text
+    assert [scripted, "Hanoi", "2", "3.00", "1.00"] in [row[:5] for row in per_setting]
 
     again = await run_smartplay(specs, tmp_path, progress=False)  # resumes: nothing to play
     assert again.played == 0 and again.skipped == 12
@@ -168,7 +170,8 @@ async def test_eval_runner_scores_the_agent_with_the_smartplay_family(
     assert record["family"] == "smartplay" and record["status"] == "finished"
     assert record["metrics"]["score"] == 3.0 and record["metrics"]["completed"] is True
     assert record["metrics"]["api_calls"] == 14  # 7 steps, two questions each
-    assert "Human-normalised scores (Table 2)" in report.table
+    assert "## SmartPlay: human-normalised scores (Table 2)" in report.table
+    assert "## Capability scores" in report.table
     assert SETTINGS["Hanoi"].human == 3
 
 

@@ -16,6 +16,7 @@ from langgraph_games.eval.ratings.matches import load_matches
 from langgraph_games.eval.running.runner import EvalSpec, run_eval
 from ratings_support import a_beats_b, write
 from support import install_scripted_strategies
+from table_support import tables
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def test_command_prints_and_writes_the_leaderboard(
     assert main(argv) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("## tictactoe-v1: leaderboard over 12 matches")
-    assert "| # | player" in printed and "### Pairs (A against B)" in printed
+    assert tables(printed)[0][0][:2] == ["#", "player"] and "### Pairs (A against B)" in printed
     assert "matches to tell apart" in printed and "40 bootstrap replicates" in printed
     for name in ("leaderboard.md", "leaderboard.json", "leaderboard.png"):
         assert f"wrote {out / name}" in printed
@@ -100,7 +101,7 @@ def test_missing_folder_and_unreadable_files_are_named(
     assert main(["leaderboard", str(tmp_path / "nope.jsonl")]) == 2
     assert "nope.jsonl does not exist" in _error(capsys)
     assert main(["leaderboard", str(tmp_path)]) == 2
-    assert "is a folder; give the .jsonl results files in it" in _error(capsys)
+    assert "is a folder with no .jsonl file in it; give .jsonl results files" in _error(capsys)
     locked = write(tmp_path / "locked.jsonl", a_beats_b())
     real_open = Path.open
 

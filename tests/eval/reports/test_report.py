@@ -14,6 +14,7 @@ from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena
 from langgraph_games.eval.reports.report import build_report, write_report
 from langgraph_games.eval.running.runner import EvalSpec, run_eval
 from support import install_scripted_strategies
+from table_support import tables
 
 ROUNDS = [
     {"kind": "round", "label": "expver", "split": "test", "round": 1, "success_rate": 0.4,
@@ -115,35 +116,35 @@ TICTACTOE = """
 
 Protocol: paper protocol except: matches per pair 2 (paper: 20), re-asks 2 (paper: 0), max tokens none (paper: 4096).
 
-| player  | matches | W-D-L | O     | I    | P1-f1 | P2-f1 | I re-asked | invalid % | ambiguous | fallbacks | tokens in | tokens out | s/decision |
-|---------|---------|-------|-------|------|-------|-------|------------|-----------|-----------|-----------|-----------|------------|------------|
-| clumsy  | 6       | 4-0-2 | 0.33  | 0.44 | 0.33  | 0.55  | 0.00       | 37.5      | 0         | 0         | 14399     | 364        | 0.09       |
-| perfect | 6       | 2-1-3 | -0.17 | 1.00 | 1.00  | 1.00  | -          | 0.0       | 0         | 0         | 12860     | 304        | 0.07       |
-| sloppy  | 6       | 2-1-3 | -0.17 | 0.40 | 0.29  | 0.52  | -          | 0.0       | 0         | 0         | 12860     | 315        | 0.07       |
-| random  | 6       | 2-2-2 | 0.00  | -    | -     | -     | -          | 0.0       | 0         | 0         | 0         | 0          | 0.07       |
+| player   | matches   | W-D-L   | O     | I    | P1-f1   | P2-f1   | I re-asked   | invalid %   | ambiguous   | fallbacks   | tokens in   | tokens out   | s/decision   |
+|----------|-----------|---------|-------|------|---------|---------|--------------|-------------|-------------|-------------|-------------|--------------|--------------|
+| clumsy   | 6         | 4-0-2   | 0.33  | 0.44 | 0.33    | 0.55    | 0.00         | 37.5        | 0           | 0           | 14399       | 364          | 0.09         |
+| perfect  | 6         | 2-1-3   | -0.17 | 1.00 | 1.00    | 1.00    | -            | 0.0         | 0           | 0           | 12860       | 304          | 0.07         |
+| sloppy   | 6         | 2-1-3   | -0.17 | 0.40 | 0.29    | 0.52    | -            | 0.0         | 0           | 0           | 12860       | 315          | 0.07         |
+| random   | 6         | 2-2-2   | 0.00  | -    | -       | -       | -            | 0.0         | 0           | 0           | 0           | 0            | 0.07         |
 
 I scores each decision's first answer (before any feedback); 'I re-asked' scores the answers given after feedback.
 
 ### Head to head (W-D-L of the row player)
 
-|         | clumsy | perfect | sloppy | random |
-|---------|--------|---------|--------|--------|
-| clumsy  |        | 1-0-1   | 1-0-1  | 2-0-0  |
-| perfect | 1-0-1  |         | 1-0-1  | 0-1-1  |
-| sloppy  | 1-0-1  | 1-0-1   |        | 0-1-1  |
-| random  | 0-0-2  | 1-1-0   | 1-1-0  |        |
+|         | clumsy   | perfect   | sloppy   | random   |
+|---------|----------|-----------|----------|----------|
+| clumsy  |          | 1-0-1     | 1-0-1    | 2-0-0    |
+| perfect | 1-0-1    |           | 1-0-1    | 0-1-1    |
+| sloppy  | 1-0-1    | 1-0-1     |          | 0-1-1    |
+| random  | 0-0-2    | 1-1-0     | 1-1-0    |          |
 """  # noqa: E501
 
 CROSS_GAME = """
 ## GAMEBoT: O and I per game (the paper's Table 2)
 
-| player          | tictactoe-v1 O | tictactoe-v1 I | connect4-v1 O | connect4-v1 I | Avg. O | Avg. I | Avg. | games |
-|-----------------|----------------|----------------|---------------|---------------|--------|--------|------|-------|
-| perfect         | -0.17          | 1.00           |               |               | -0.17  | 1.00   | 0.42 | 1/2   |
-| clumsy          | 0.33           | 0.44           |               |               | 0.33   | 0.44   | 0.39 | 1/2   |
-| sloppy          | -0.17          | 0.40           |               |               | -0.17  | 0.40   | 0.12 | 1/2   |
-| minimax:depth=1 |                |                | 1.00          | -             | 1.00   | -      | -    | 1/2   |
-| random          | 0.00           | -              | -1.00         | -             | -0.50  | -      | -    | 2/2   |
+| player          | tictactoe-v1 O   | tictactoe-v1 I   | connect4-v1 O   | connect4-v1 I   | Avg. O   | Avg. I   | Avg.   | games   |
+|-----------------|------------------|------------------|-----------------|-----------------|----------|----------|--------|---------|
+| perfect         | -0.17            | 1.00             |                 |                 | -0.17    | 1.00     | 0.42   | 1/2     |
+| clumsy          | 0.33             | 0.44             |                 |                 | 0.33     | 0.44     | 0.39   | 1/2     |
+| sloppy          | -0.17            | 0.40             |                 |                 | -0.17    | 0.40     | 0.12   | 1/2     |
+| minimax:depth=1 |                  |                  | 1.00            | -               | 1.00     | -        | -      | 1/2     |
+| random          | 0.00             | -                | -1.00           | -               | -0.50    | -        | -      | 2/2     |
 
 Avg. O and Avg. I: the means of each player's O and I over its games; Avg.: their mean (GAMEBoT's Table 2). '-' for I: no answer scored (a player without subproblem answers has no Avg. I or Avg.).
 
@@ -153,79 +154,104 @@ games: how many games a player's averages are over; a blank cell is a game it di
 EPISODES = """
 ## maze (EvoEmpirBench)
 
-Model         | Samp. | Suc.Rate | A.Score | A.steps | A.Explor. | A.Gold | Rem.HP | A.kills | A.Barr.
---------------+-------+----------+---------+---------+-----------+--------+--------+---------+--------
-maze_explorer | 2     | 100.00   | 3355.00 | 13.00   | 68.06     | 70.00  | 3.00   | 0.00    | 0.00
+| Model         | Samp.   | Suc.Rate   | A.Score   | A.steps   | A.Explor.   | A.Gold   | Rem.HP   | A.kills   | A.Barr.   |
+|---------------|---------|------------|-----------|-----------|-------------|----------|----------|-----------|-----------|
+| maze_explorer | 2       | 100.00     | 3355.00   | 13.00     | 68.06       | 70.00    | 3.00     | 0.00      | 0.00      |
 
 ## minesweeper (Minesweeper Agent)
 
 Win rule: paper (every mine flagged and every safe cell revealed, as the paper states it)
 
-Mines | Model              | Winning Rate | Average Steps | Average Invalid Steps
----------------------------+--------------+---------------+----------------------
-3     | minesweeper_solver | 1.00         | 5.50          | 0.00
+| Mines   | Model              | Winning Rate   | Average Steps   | Average Invalid Steps   |
+|---------|--------------------|----------------|-----------------|-------------------------|
+| 3       | minesweeper_solver | 1.00           | 5.50            | 0.00                    |
 
 Moves checked against the logic solver (ours)
-Mines | Model              | Checked | Proven % | Guesses % | Wrong % | Avoidable guesses % | Safe F1 | Mine F1
----------------------------+---------+----------+-----------+---------+---------------------+---------+--------
-3     | minesweeper_solver | 11      | 72.73    | 27.27     | 0.00    | 0.00                | -       | -
 
-## smartplay (SmartPlay)
-
-Human-normalised scores (Table 2)
-player | Bandit
--------+-------
-random | 0.48
-
-Raw scores (Table 4)
-player | Bandit
--------+-------
-random | 21.50
+| Mines   | Model              | Checked   | Proven %   | Guesses %   | Wrong %   | Avoidable guesses %   | Safe F1   | Mine F1   |
+|---------|--------------------|-----------|------------|-------------|-----------|-----------------------|-----------|-----------|
+| 3       | minesweeper_solver | 11        | 72.73      | 27.27       | 0.00      | 0.00                  | -         | -         |
 
 ## crafter (SPRING / SmartPlay)
 
-| agent  | episodes | score % | reward  | depth | steps  | defaulted % | calls/step | tokens/step | s/step |
-|--------|----------|---------|---------|-------|--------|-------------|------------|-------------|--------|
-| spring | 2        | 0.47    | 1.5±0.5 | 1     | 100.00 | -           | -          | -           | -      |
+| agent   | episodes   | score %   | reward   | depth   | steps   | defaulted %   | calls/step   | tokens/step   | s/step   |
+|---------|------------|-----------|----------|---------|---------|---------------|--------------|---------------|----------|
+| spring  | 2          | 0.47      | 1.5±0.5  | 1       | 100.00  | -             | -            | -             | -        |
 
 Achievement unlock rates (% of episodes)
 
-| achievement        | spring |
-|--------------------|--------|
-| collect_coal       | 0.00   |
-| collect_diamond    | 0.00   |
-| collect_drink      | 0.00   |
-| collect_iron       | 0.00   |
-| collect_sapling    | 0.00   |
-| collect_stone      | 0.00   |
-| collect_wood       | 100.00 |
-| defeat_skeleton    | 0.00   |
-| defeat_zombie      | 0.00   |
-| eat_cow            | 0.00   |
-| eat_plant          | 0.00   |
-| make_iron_pickaxe  | 0.00   |
-| make_iron_sword    | 0.00   |
-| make_stone_pickaxe | 0.00   |
-| make_stone_sword   | 0.00   |
-| make_wood_pickaxe  | 0.00   |
-| make_wood_sword    | 0.00   |
-| place_furnace      | 0.00   |
-| place_plant        | 0.00   |
-| place_stone        | 0.00   |
-| place_table        | 50.00  |
-| wake_up            | 0.00   |
+| achievement        | spring   |
+|--------------------|----------|
+| collect_coal       | 0.00     |
+| collect_diamond    | 0.00     |
+| collect_drink      | 0.00     |
+| collect_iron       | 0.00     |
+| collect_sapling    | 0.00     |
+| collect_stone      | 0.00     |
+| collect_wood       | 100.00   |
+| defeat_skeleton    | 0.00     |
+| defeat_zombie      | 0.00     |
+| eat_cow            | 0.00     |
+| eat_plant          | 0.00     |
+| make_iron_pickaxe  | 0.00     |
+| make_iron_sword    | 0.00     |
+| make_stone_pickaxe | 0.00     |
+| make_stone_sword   | 0.00     |
+| make_wood_pickaxe  | 0.00     |
+| make_wood_sword    | 0.00     |
+| place_furnace      | 0.00     |
+| place_plant        | 0.00     |
+| place_stone        | 0.00     |
+| place_table        | 50.00    |
+| wake_up            | 0.00     |
+"""  # noqa: E501
+
+SMARTPLAY = """
+## SmartPlay: human-normalised scores (Table 2)
+
+| agent   | Bandit   | RPS   | Hanoi   | MessengerL1   | MessengerL2   | Crafter   | Minecraft   |
+|---------|----------|-------|---------|---------------|---------------|-----------|-------------|
+| random  | 0.48     | -     | -       | -             | -             | -         | -           |
+
+Minecraft column: Minecraft (MinedojoCreative0) cannot run offline: SmartPlay plays it through MineDojo, which downloads and builds a Minecraft Java instance when installed and run, and pins gym==0.21; none of that is possible without network access, so the package has no Minecraft game and its Table 2 column stays empty.
+
+## Capability scores (challenge-weighted normalised scores; weight level - 1, as released)
+
+| capability                         | random   |
+|------------------------------------|----------|
+| Long Text Understanding            | -        |
+| Reasoning with Object Dependencies | -        |
+| Instruction/Rule Following         | -        |
+| Planning Ahead                     | -        |
+| Generalization                     | 0.48     |
+| Understanding the Odds             | 0.48     |
+| Learning from Interactions         | 0.48     |
+| Error/Mistake Handling             | -        |
+| Spatial Reasoning                  | -        |
+
+## Raw scores (Table 4)
+
+| agent   | Bandit   |
+|---------|----------|
+| random  | 21.50    |
+
+## Per setting
+
+| agent   | setting   | episodes   | score   | completion   | reward   | steps   | unusable answers   | truncated   |
+|---------|-----------|------------|---------|--------------|----------|---------|--------------------|-------------|
+| random  | Bandit    | 2          | 21.50   | -            | -8.00    | 50.0    | 0/100              | 0           |
 """  # noqa: E501
 
 ROUNDS_TABLE = """
 ## Training rounds (ExpVer)
 
-| run                   | round | success % | score  | steps | added | merged | superseded | refused | reverted | active truths |
-|-----------------------|-------|-----------|--------|-------|-------|--------|------------|---------|----------|---------------|
-| expver (test)         | 1     | 40.00     | 120.00 | 30.50 | 3     | 0      | 0          | 0       | no       | -             |
-| expver (test)         | 2     | 60.00     | 310.00 | 28.00 | 2     | 1      | 0          | 0       | no       | -             |
-| expver (test)         | 3     | 50.00     | 250.00 | 29.00 | 1     | 1      | 0          | 0       | yes      | -             |
-| no-truthweaver (test) | 1     | 40.00     | 100.00 | -     | -     | -      | -          | -       | -        | -             |
-| no-truthweaver (test) | 2     | 45.00     | 150.00 | -     | -     | -      | -          | -       | -        | -             |
+| run                   | round   | success %   | score   | steps   | added   | merged   | superseded   | refused   | reverted   | active truths   |
+|-----------------------|---------|-------------|---------|---------|---------|----------|--------------|-----------|------------|-----------------|
+| expver (test)         | 1       | 40.00       | 120.00  | 30.50   | 3       | 0        | 0            | 0         | no         | -               |
+| expver (test)         | 2       | 60.00       | 310.00  | 28.00   | 2       | 1        | 0            | 0         | no         | -               |
+| expver (test)         | 3       | 50.00       | 250.00  | 29.00   | 1       | 1        | 0            | 0         | yes        | -               |
+| no-truthweaver (test) | 1       | 40.00       | 100.00  | -       | -       | -        | -            | -         | -          | -               |
+| no-truthweaver (test) | 2       | 45.00       | 150.00  | -       | -       | -        | -            | -         | -          | -               |
 """  # noqa: E501
 
 
@@ -234,6 +260,7 @@ def _check_tables(report: Any, tictactoe: str) -> None:
     assert _lines(sections[f"arena {tictactoe}"]) == _lines(TICTACTOE)
     assert _lines(sections["arena games"]) == _lines(CROSS_GAME)
     assert _lines(sections["episodes"]) == _lines(EPISODES)
+    assert _lines(sections["smartplay"]) == _lines(SMARTPLAY)
     assert _lines(sections["rounds"]) == _lines(ROUNDS_TABLE)
 
 
@@ -245,6 +272,7 @@ def test_exact_tables_of_a_scripted_results_folder(results: dict[str, Path]) -> 
         f"arena {results['connect4'].name}",
         "arena games",
         "episodes",
+        "smartplay",
         "rounds",
     ]
     assert report.notes == []
@@ -399,3 +427,32 @@ def test_the_same_player_and_game_in_two_files_are_kept_apart(
         "rerun.jsonl: clumsy also played tictactoe-v1 in another file; its row in the "
         "cross-game table and plots is 'clumsy [rerun]'"
     )
+
+
+def test_every_table_in_report_md_renders_as_a_markdown_table(
+    results: dict[str, Path], tmp_path: Path
+) -> None:
+    written = write_report(build_report(list(results.values())), tmp_path, plots=False)
+    text = written.markdown.read_text()
+    found = tables(text)
+    # Every table kind: arena per-player and head-to-head (two games), the cross-game
+    # table, maze, Minesweeper Table 1 and its solver check, Crafter and its unlock rates,
+    # SmartPlay's four, training rounds.
+    headers = [table[0][:2] for table in found]
+    assert headers == [
+        ["player", "matches"], ["", "clumsy"],
+        ["player", "matches"], ["", "minimax:depth=1"],
+        ["player", "tictactoe-v1 O"],
+        ["Model", "Samp."],
+        ["Mines", "Model"], ["Mines", "Model"],
+        ["agent", "episodes"], ["achievement", "spring"],
+        ["agent", "Bandit"], ["capability", "random"], ["agent", "Bandit"],
+        ["agent", "setting"],
+        ["run", "round"],
+    ]  # fmt: skip
+    # Nothing that looks like a table row is left to render as a paragraph: every line
+    # starting with a pipe is a row of a parsed table (or its header separator).
+    piped = [line for line in text.splitlines() if line.startswith("|")]
+    assert len(piped) == sum(len(table) + 1 for table in found)
+    # The terminal prints the same tables.
+    assert tables(build_report(list(results.values())).markdown()) == found

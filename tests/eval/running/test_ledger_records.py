@@ -73,12 +73,12 @@ def test_a_training_run_resumes_from_mains_file(
     out = capsys.readouterr().out
     assert "(10 episodes played now)" in out  # of 12: the baseline's 2 were there
     # The same table, but for the rounds played now saying how many truths were reverted.
-    reverted = main_table().splitlines()[0].split("|").index(" reverted ")
+    reverted = [c.strip() for c in main_table().splitlines()[0].split("|")].index("reverted")
     shown = [line for line in out.splitlines() if line.startswith("|")]
     expected = main_table().splitlines()
     assert len(shown) == len(expected)
     for row, want in zip(shown, expected, strict=True):
-        got, wanted = row.split("|"), want.split("|")
+        got, wanted = ([c.strip() for c in line.split("|")] for line in (row, want))
         assert got[:reverted] + got[reverted + 1 :] == wanted[:reverted] + wanted[reverted + 1 :]
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [r["id"] for r in lines] == [r["id"] for r in main_lines()][:3] + [

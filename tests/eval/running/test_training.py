@@ -17,6 +17,7 @@ from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.training import TrainSpec, training_paths
 from langgraph_games.memory import ChromaStore, load_experiences, load_truths
 from langgraph_games.models import ScriptedChatModel
+from table_support import rows_by_first, table_blocks
 
 TRAIN = ["train", "maze", "--rounds", "2", "--model", "coach", "-q"]
 
@@ -77,7 +78,9 @@ def test_train_maze_table_files_rerun_and_more_rounds(
     assert len({r["id"] for r in records}) == len(records)
     # The report reads the same file: the paper table per label and the round curves.
     report = build_report([path])
-    assert [title for title, _ in report.sections] == ["episodes", "rounds"]
+    assert [title for title, _ in report.sections] == ["episodes", "rounds expver"]
+    # ... and its round table is exactly the one train printed.
+    assert table_blocks(dict(report.sections)["rounds expver"]) == table_blocks(out)
     assert not report.notes
     # Rerun: nothing played again, same table; more rounds: only the new round is played.
     code, again, _ = cli(capsys, *TRAIN, "--out", str(tmp_path))
@@ -149,9 +152,9 @@ def test_eval_with_learned_truths(
     assert code == 0
     code, learned, _ = cli(capsys, *argv, "--truths", str(store))
     assert code == 0 and f"truths: 3 from {store}" in learned
-    rows = {line.split("|")[0].strip(): line.split("|") for line in (plain + learned).splitlines()}
-    assert rows["eeb:coach"][2].strip() == "0.00"  # success rate without the truths
-    assert rows["eeb:coach +truths"][2].strip() == "100.00"
+    rows = {**rows_by_first(plain), **rows_by_first(learned)}
+    assert rows["eeb:coach"][1] == "0.00"  # success rate without the truths
+    assert rows["eeb:coach +truths"][1] == "100.00"
     [with_truths] = [
         p for p in (tmp_path / "eval").glob("*.jsonl")
         if ResultsFile(p).read().records[0]["label"] == "eeb:coach +truths"

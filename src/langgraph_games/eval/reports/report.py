@@ -27,18 +27,23 @@ from __future__ import annotations
 import importlib
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from pydantic import TypeAdapter, ValidationError
 
 from langgraph_games.eval.running.arena import summarize_file
-from langgraph_games.eval.running.records import RoundLine, load_results
-from langgraph_games.eval.running.runner import format_groups, group_episodes
+from langgraph_games.eval.running.records import Loaded, RoundLine, load_results
+from langgraph_games.eval.running.runner import EpisodeGroups, format_groups, group_episodes
+from langgraph_games.eval.running.training_report import round_table
 from langgraph_games.eval.scoring.cross_game import CrossGameTable, cross_game_from_rows
 from langgraph_games.eval.scoring.families import family_of
 from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring
+from langgraph_games.eval.scoring.smartplay_summary import SmartPlaySummary, smartplay_summary
 from langgraph_games.eval.scoring.tables import markdown_table
-from langgraph_games.graphs.expver.records import woven
+from langgraph_games.games.smartplay.metrics import is_smartplay_game
+from langgraph_games.graphs.expver.records import RoundRecord, TestRound, TrainRound, woven
 
 __all__ = ["ROUND_FIELDS", "Report", "build_report", "round_rows", "write_report"]
 
@@ -159,6 +164,65 @@ def rounds_table(records: Sequence[RoundLine]) -> str:
     return markdown_table(headers, body)
 
 
+_TRAIN_ROUND = TypeAdapter(TrainRound)
+_TEST_ROUND = TypeAdapter(TestRound)
+
+
+def _is_expver(records: Sequence[RoundLine]) -> bool:
+    """Whether a curve's records are ``train``'s own: each a whole train or test round."""
+    for record in records:
+        adapter = _TRAIN_ROUND if record.get("split") == "train" else _TEST_ROUND
+        try:
+            adapter.validate_python(record)
+        except ValidationError:
+            return False
+    return True
+
+
+def _round_sections(records: Sequence[RoundLine]) -> list[tuple[str, str]]:
+    """``train``'s per-round table for each of its runs; the generic table for the others."""
+    by_label: dict[str, list[RoundLine]] = defaultdict(list)
+    for record in records:
+        by_label[str(record["label"])].append(record)
+    sections: list[tuple[str, str]] = []
+    others: list[RoundLine] = []
+    for label, rows in by_label.items():
+        if _is_expver(rows):
+            table = round_table(cast("list[RoundRecord]", rows))
+            sections.append(
+                (f"rounds {label}", f"## Training rounds (ExpVer): {label}\n\n{table}\n")
+            )
+        else:
+            others += rows
+    if others:
+        sections.append(("rounds", "## Training rounds (ExpVer)\n\n" + rounds_table(others) + "\n"))
+    return sections
+
+
+def _smartplay_section(loaded: Loaded, groups: EpisodeGroups) -> SmartPlaySummary | None:
+    """The ``smartplay`` command's tables when the episodes hold SmartPlay settings.
+
+    The SmartPlay settings' files are summarised as ``smartplay`` prints them: Table 2, the
+    capability scores, Table 4 and the per-setting details. A Crafter file joins them (as
+    the Crafter column) when its agent label also played a SmartPlay setting, as in a
+    ``smartplay`` run; other Crafter runs keep only their own table.
+    """
+    if "smartplay" not in groups.families:
+        return None
+    episodes = [item for item in loaded.records if item.record["kind"] == "episode"]
+    labels = {
+        item.record.get("label")
+        for item in episodes
+        if family_of(str(item.record["game"])).name == "smartplay"
+    }
+    paths = {
+        item.path: None
+        for item in episodes
+        if is_smartplay_game(str(item.record["game"])) and item.record.get("label") in labels
+    }
+    return smartplay_summary(list(paths))
+
+
 def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) -> Report:
     """Read results files and gather every table they hold.
 
@@ -203,20 +267,24 @@ def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) ->
     episode_paths = loaded.paths("episode")
     if episode_paths:
         groups = group_episodes(list(episode_paths))
-        text, _ = format_groups(groups)
         report.episodes, report.episode_games = groups.families, groups.games
+        smartplay = _smartplay_section(loaded, groups)
+        if smartplay is not None:
+            shown = {k: v for k, v in groups.families.items() if k != "smartplay"}
+            groups = replace(groups, families=shown)
+        text, _ = format_groups(groups)
         if text:
             report.sections.append(("episodes", text))
         report.notes += groups.notes
+        if smartplay is not None:
+            report.sections.append(("smartplay", smartplay.text))
+            report.notes += smartplay.notes
     for item in loaded.records:
         if item.record["kind"] == "round":
             round_line = item.record.copy()
             round_line["label"] = item.record.get("label") or item.path.stem
             report.rounds.append(round_line)
-    if report.rounds:
-        report.sections.append(
-            ("rounds", "## Training rounds (ExpVer)\n\n" + rounds_table(report.rounds) + "\n")
-        )
+    report.sections += _round_sections(report.rounds)
     report.notes = _unique(report.notes)
     return report
 

@@ -46,6 +46,7 @@ from langgraph_games.eval.protocols.gamebot import (
 )
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve_seat, split_players
+from langgraph_games.eval.running.provenance import finish_manifest
 from langgraph_games.eval.running.records import (
     FailedLine,
     MatchLine,
@@ -499,6 +500,7 @@ async def run_arena(
         total=len(schedule),
         on_record=on_match,
     )
+    finish_manifest(path, played=report.played, skipped=report.skipped, errors=report.errors)
     if report.played + report.skipped > 0:  # some match record is on disk
         summary = summarize_file(path, scoring, protocol=report.protocol)
         report.markdown, report.rows = summary.markdown, summary.rows

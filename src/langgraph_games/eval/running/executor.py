@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from langgraph_games import __version__
 from langgraph_games._files import write_atomic
 from langgraph_games.eval.running.gc_tuning import steady_gc
 from langgraph_games.eval.running.jobs import (
@@ -38,6 +37,7 @@ from langgraph_games.eval.running.jobs import (
     play_job,
 )
 from langgraph_games.eval.running.players import ModelPool, check_models
+from langgraph_games.eval.running.provenance import provenance
 from langgraph_games.eval.running.records import PlayedRecord, RunFields
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.workers import default_workers
@@ -79,11 +79,17 @@ def preflight(players: Sequence[PlayerRecipe], game: Game[Any]) -> list[dict[str
 
 
 def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
-    """Write ``<results>.manifest.json`` atomically: spec, versions and models used."""
+    """Write ``<results>.manifest.json`` atomically: the resolved spec and what ran it.
+
+    Beside ``data`` (the run's resolved spec, every field, defaults included): the
+    package and dependency versions, the source's git commit when there is one, the host,
+    the start time (:func:`~langgraph_games.eval.running.provenance.provenance`) and the
+    models used. :func:`~langgraph_games.eval.running.provenance.finish_manifest` adds the
+    end time.
+    """
     manifest = {
         **data,
-        "package_version": __version__,
-        "python": sys.version.split()[0],
+        **provenance(),
         "models": {name: describe_model(model) for name, model in models.models.items()},
     }
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -318,13 +318,21 @@ class PlayedRecord(RunFields, JobFields):
 class Manifest(TypedDict):
     """``<results>.manifest.json``: the run's spec and what it ran with.
 
-    The spec's own fields (game, players, seeds ...) sit beside these keys.
+    The spec's own fields (game, players, seeds ...) sit beside these keys. Manifests
+    from before runs recorded them lack the dependency versions, ``git`` (``None``
+    outside a checkout), ``host`` and the times; ``finished_at`` (with the run's counts)
+    is added when the run ends.
     """
 
     spec_hash: str
     package_version: str
     python: str
     models: dict[str, Any]
+    dependencies: NotRequired[dict[str, str | None]]
+    git: NotRequired[dict[str, Any] | None]
+    host: NotRequired[dict[str, Any]]
+    started_at: NotRequired[str]
+    finished_at: NotRequired[str]
 
 
 _TYPES: dict[str, type[Any]] = {

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve_seat, split_players
+from langgraph_games.eval.running.provenance import finish_manifest
 from langgraph_games.eval.running.records import (
     EpisodeLine,
     PlayedRecord,
@@ -375,6 +376,7 @@ async def _run_eval(
         on_record=on_episode,
         truths=truths,
     )
+    finish_manifest(path, played=report.played, skipped=report.skipped, errors=report.errors)
     table, rows, _ = summarize_episodes([path])
     report.table = table
     report.metrics = [m for episodes in rows.values() for m in episodes]

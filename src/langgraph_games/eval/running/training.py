@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from langgraph_games.eval.protocols.plans import protocol_for
 from langgraph_games.eval.running.executor import preflight, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
+from langgraph_games.eval.running.provenance import finish_manifest
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.training_report import describe_event, round_table
 from langgraph_games.eval.running.training_workers import training_episodes
@@ -445,6 +446,7 @@ async def run_training(
         if r["kind"] == "round" and r["round"] <= spec.expver.rounds
     ]
     table = round_table(rounds)
+    finish_manifest(results_path, played=ledger.played)
     summary = results_path.with_suffix(".summary.md")
     summary.write_text(
         f"## Training rounds (ExpVer): {spec.row_label}\n\n{table}\n", encoding="utf-8"

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from langgraph_games.eval.running.records import EpisodeResultLine, ResultLine
+from langgraph_games.eval.scoring.smartplay_tables import smartplay_tables
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.games.crafter import metrics as crafter_metrics
 from langgraph_games.games.crafter.data import ACHIEVEMENTS
@@ -237,7 +238,7 @@ def _minesweeper() -> Family:
         if not any(row["Checked"] for row in checks.values()):
             return table1
         return (
-            f"{table1}\n\nMoves checked against the logic solver (ours)\n"
+            f"{table1}\n\nMoves checked against the logic solver (ours)\n\n"
             f"{minesweeper_metrics.format_reasoning(checks)}"
         )
 
@@ -256,14 +257,7 @@ def _minesweeper() -> Family:
 
 def _smartplay() -> Family:
     def table(rows: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
-        columns = sorted({str(e["column"]) for episodes in rows.values() for e in episodes})
-        normalized = smartplay_metrics.format_table(
-            smartplay_metrics.smartplay_table(rows, columns=columns)
-        )
-        raw = smartplay_metrics.format_table(
-            smartplay_metrics.smartplay_table(rows, normalized=False, columns=columns)
-        )
-        return f"Human-normalised scores (Table 2)\n{normalized}\n\nRaw scores (Table 4)\n{raw}"
+        return smartplay_tables(rows)
 
     def headline(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         summary = smartplay_metrics.aggregate_episodes(episodes)

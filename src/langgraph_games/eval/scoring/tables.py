@@ -8,29 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring
+from langgraph_games.games._tables import cell, markdown_table
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 
 __all__ = ["arena_csv", "arena_markdown", "markdown_table"]
-
-
-def _fmt(value: Any, digits: int = 2) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A GitHub-flavoured Markdown table."""
-    cells = [[str(h) for h in headers], *[[_fmt(c) for c in row] for row in rows]]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)) + " |"]
-    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for row in cells[1:]:
-        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
-    return "\n".join(lines)
 
 
 def _sub_headers(game: Game[Any]) -> list[tuple[int, str]]:
@@ -157,5 +139,5 @@ def arena_csv(game_id: str, rows: Sequence[PlayerRow], game: Game[Any] | None = 
     writer = csv.writer(out)
     writer.writerow(headers)
     for line in body:
-        writer.writerow([_fmt(c, 4) for c in line])
+        writer.writerow([cell(c, 4) for c in line])
     return out.getvalue()

@@ -22,13 +22,13 @@ while some move was certain); :func:`reasoning_row` sums them over episodes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from typing_extensions import NotRequired, TypedDict
 
 from langgraph_games.games._numbers import read_int
-from langgraph_games.games._tables import text_table
+from langgraph_games.games._tables import markdown_table
 from langgraph_games.games.minesweeper.rules import COVERED, FLAG, MinesweeperState, Status
 from langgraph_games.games.minesweeper.truth import analyse
 from langgraph_games.games.session import GameSession
@@ -229,9 +229,7 @@ def aggregate(episodes: Iterable[Mapping[str, Any]]) -> dict[str, float | int]:
 
 def format_table1(rows: Mapping[tuple[int, str], Mapping[str, Any]]) -> str:
     """Table 1's layout: rows keyed by ``(mines, variant label)``, in the given order."""
-    labelled = {f"{mines:<5} | {variant}": row for (mines, variant), row in rows.items()}
-    table = text_table(("Mines | Model", *COLUMNS), labelled)
-    return table
+    return _by_mines(COLUMNS, rows)
 
 
 def reasoning_row(episodes: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -293,5 +291,9 @@ def report_counts(decisions: Iterable[Mapping[str, Any]]) -> dict[str, int]:
 
 def format_reasoning(rows: Mapping[tuple[int, str], Mapping[str, Any]]) -> str:
     """The solver check in Table 1's row layout, from :func:`reasoning_row` rows."""
-    labelled = {f"{mines:<5} | {variant}": row for (mines, variant), row in rows.items()}
-    return text_table(("Mines | Model", *REASONING_COLUMNS), labelled)
+    return _by_mines(REASONING_COLUMNS, rows)
+
+
+def _by_mines(columns: Sequence[str], rows: Mapping[tuple[int, str], Mapping[str, Any]]) -> str:
+    body = [[mines, label, *(row.get(c) for c in columns)] for (mines, label), row in rows.items()]
+    return markdown_table(("Mines", "Model", *columns), body)

@@ -36,7 +36,6 @@ we use the paper's names throughout.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ from typing import Any, Literal
 
 from typing_extensions import NotRequired, TypedDict
 
+from langgraph_games.games._tables import markdown_table
 from langgraph_games.games.base import Game
 from langgraph_games.games.crafter.metrics import episode_metrics as crafter_metrics
 from langgraph_games.games.session import GameSession
@@ -382,24 +382,11 @@ def smartplay_table(
 
 
 def format_table(rows: Sequence[Mapping[str, Any]], digits: int = 2) -> str:
-    """Plain-text rendering of :func:`smartplay_table` rows (``-`` for empty cells)."""
+    """:func:`smartplay_table` rows as a Markdown table (``-`` for empty cells)."""
     if not rows:
         return ""
     headers = list(rows[0])
-
-    def cell(value: Any) -> str:
-        if value is None or (isinstance(value, float) and math.isnan(value)):
-            return "-"
-        if isinstance(value, float):
-            return f"{value:.{digits}f}"
-        return str(value)
-
-    body = [[cell(row.get(h)) for h in headers] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in body)) for i, h in enumerate(headers)]
-    lines = [" | ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))]
-    lines.append("-+-".join("-" * w for w in widths))
-    lines += [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in body]
-    return "\n".join(lines)
+    return markdown_table(headers, [[row.get(h) for h in headers] for row in rows], digits)
 
 
 # ----- the built-in games' scorers ----------------------------------------------------
