@@ -187,10 +187,10 @@ def compile_model_check(
     """
     decide = single_call_decide(call, check)
 
-    async def model(state: Any, config: RunnableConfig) -> dict[str, Any]:
+    async def model(state: Any, config: RunnableConfig) -> Mapping[str, Any]:
         return await decide(state, config, get_runtime())
 
-    def model_sync(state: Any, config: RunnableConfig) -> dict[str, Any]:
+    def model_sync(state: Any, config: RunnableConfig) -> Mapping[str, Any]:
         return run_blocking(lambda: model(state, config))
 
     builder = StateGraph(
