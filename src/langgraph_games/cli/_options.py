@@ -163,8 +163,14 @@ def _not_a_number(name: str) -> float:
     raise ValueError(f"{name} is not a number")
 
 
-def add_model_flags(parser: Any) -> None:
-    """Flags shared by commands that run LLM players."""
+def add_model_flags(parser: Any, *, cache_flag: str = "--cache") -> None:
+    """Flags shared by commands that run LLM players.
+
+    Args:
+        parser: The sub-command's parser.
+        cache_flag: The name of the model-call cache flag (``args.model_cache``), for a
+            command whose ``--cache`` is another cache (``study``'s results).
+    """
     group = parser.add_argument_group(
         "model settings (LLM players)", f"Model specs: {ACCEPTED_FORMS}."
     )
@@ -203,15 +209,24 @@ def add_model_flags(parser: Any) -> None:
         metavar="SECONDS",
         help="the longest wait a provider's Retry-After gets before a retry (default 60)",
     )
+    group.add_argument(
+        cache_flag,
+        dest="model_cache",
+        default=None,
+        metavar="PATH",
+        help="a model-call cache (a SQLite file, created when missing): a call whose "
+        "prompt, model and sampling settings it holds is answered from it, marked cached "
+        "and not counted as a call (default: $LANGGRAPH_GAMES_CACHE, else no cache)",
+    )
 
 
 def model_settings(args: Any) -> dict[str, Any]:
     """The model settings given on the command line (unset ones left out).
 
-    ``--rate-limit`` and ``--max-retry-wait`` are not among them: they are the process's
-    endpoint settings (:func:`~langgraph_games.cli._limits.apply_endpoint_limits`), kept
-    out of a run's spec like the concurrency, since they change how fast a run goes, not
-    what it computes.
+    ``--rate-limit``, ``--max-retry-wait`` and ``--cache`` are not among them: they are
+    the process's endpoint settings (:func:`~langgraph_games.cli._limits.apply_endpoint_limits`,
+    :func:`~langgraph_games.models.cache.using_cache`), kept out of a run's spec like the
+    concurrency, since they change how fast or how cheaply a run goes, not what it computes.
     """
     settings = {
         "temperature": args.temperature,
