@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from langgraph_games.eval.costs import cost_section, load_prices
+from langgraph_games.eval.running.records import load_results
 from langgraph_games.eval.running.workers import default_workers
 from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
 from langgraph_games.eval.scoring.metrics import Scoring
@@ -29,10 +31,12 @@ __all__ = [
     "MAX_SWEEP_VALUES",
     "SHARED_BOUNDS",
     "Bounds",
+    "add_prices_flag",
     "add_reader_flag",
     "add_scoring_flags",
     "check_numbers",
     "parse_options",
+    "print_costs",
     "scoring_of",
     "with_reader",
 ]
@@ -235,6 +239,30 @@ def model_settings(args: Any) -> dict[str, Any]:
         "api_key": args.api_key,
     }
     return {k: v for k, v in settings.items() if v is not None}
+
+
+def add_prices_flag(parser: Any) -> None:
+    """``--prices FILE``: prices over the shipped ones (:mod:`~langgraph_games.eval.costs`)."""
+    parser.add_argument(
+        "--prices",
+        default=None,
+        metavar="FILE",
+        help="model prices, USD per 1M input/output tokens, as a TOML or JSON table "
+        "(model = {input = 0.15, output = 0.60}), over the shipped ones (dated: check "
+        "them); default: $LANGGRAPH_GAMES_PRICES, else the shipped ones",
+    )
+
+
+def print_costs(paths: Sequence[Any], args: Any) -> None:
+    """Print the cost section of results files (nothing when no player used a model).
+
+    Prices from ``--prices`` (see :func:`add_prices_flag`), else the environment's or the
+    shipped ones.
+    """
+    loaded = load_results([str(p) for p in paths])
+    section = cost_section([item.record for item in loaded.records], load_prices(args.prices))
+    if section:
+        print(section)
 
 
 def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langgraph_games.eval.costs import PriceTable, cost_section, load_prices
 from langgraph_games.eval.running.arena import summarize_file
 from langgraph_games.eval.running.records import RoundLine, load_results
 from langgraph_games.eval.running.runner import format_groups, group_episodes
@@ -82,6 +83,8 @@ class Report:
         unfinished: ``{game: players}`` seated in arena matches of a game who finished
             none of them.
         cross_game: The paper's cross-game table, when more than one game was played.
+        costs: The cost section (:func:`~langgraph_games.eval.costs.cost_section`), after
+            the tables; empty when no player used a model.
     """
 
     sections: list[tuple[str, str]] = field(default_factory=list)
@@ -93,6 +96,7 @@ class Report:
     rounds: list[RoundLine] = field(default_factory=list)
     unfinished: dict[str, list[str]] = field(default_factory=dict)
     cross_game: CrossGameTable | None = None
+    costs: str = ""
 
     @property
     def empty(self) -> bool:
@@ -102,6 +106,8 @@ class Report:
     def markdown(self) -> str:
         """The whole report: tables, then what was skipped."""
         parts = [f"{text.rstrip()}\n" for _, text in self.sections]
+        if self.costs:
+            parts.append(f"{self.costs.rstrip()}\n")
         if self.notes:
             parts.append(
                 "## Notes: what was skipped or kept apart, and why\n\n"
@@ -159,13 +165,17 @@ def rounds_table(records: Sequence[RoundLine]) -> str:
     return markdown_table(headers, body)
 
 
-def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) -> Report:
+def build_report(
+    paths: Sequence[str | Path], scoring: Scoring | None = None, prices: PriceTable | None = None
+) -> Report:
     """Read results files and gather every table they hold.
 
     Args:
         paths: Results files.
         scoring: How arena matches are scored (default: the paper's O scale, I on each
             decision's first answer).
+        prices: Model prices for the cost section, shown when a player used a model
+            (default: :func:`~langgraph_games.eval.costs.load_prices`).
 
     Raises:
         ValueError: A path does not exist.
@@ -217,6 +227,7 @@ def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) ->
         report.sections.append(
             ("rounds", "## Training rounds (ExpVer)\n\n" + rounds_table(report.rounds) + "\n")
         )
+    report.costs = cost_section([item.record for item in loaded.records], prices or load_prices())
     report.notes = _unique(report.notes)
     return report
 
