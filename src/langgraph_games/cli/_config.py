@@ -16,10 +16,11 @@ a value of the wrong kind is one line naming the file and what was wrong.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from langgraph_games._settings_files import parse_toml, read_settings_text
 
 __all__ = ["CONFIG_FLAG", "ConfigError", "add_config_flag", "config_words", "read_config"]
 
@@ -49,36 +50,18 @@ def read_config(path: str) -> dict[str, Any]:
     Raises:
         ConfigError: The file is missing, unreadable, not TOML/YAML, or not one table.
     """
-    file = Path(path).expanduser()
-    where = f"--config {path}"
-    if file.is_dir():
-        raise ConfigError(f"{where}: is a folder; give a TOML or YAML file")
+    where = f"{CONFIG_FLAG} {path}"
     try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{where}: cannot be read ({type(exc).__name__})") from None
-    data = _yaml(text, where) if file.suffix.lower() in (".yaml", ".yml") else _toml(text, where)
+        text = read_settings_text(path, where)
+        yaml_file = Path(path).suffix.lower() in (".yaml", ".yml")
+        data = _yaml(text, where) if yaml_file else parse_toml(text, where)
+    except ConfigError:
+        raise
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: must hold one table of options, got {type(data).__name__}")
     return data
-
-
-def _toml(text: str, where: str) -> Any:
-    if sys.version_info >= (3, 11):
-        import tomllib as toml
-    else:  # pragma: no cover - Python 3.10 reads TOML with tomli, when installed
-        try:
-            import tomli as toml  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            raise ConfigError(
-                f"{where}: reading TOML on Python 3.10 needs tomli (pip install tomli)"
-            ) from None
-    try:
-        return toml.loads(text)
-    except toml.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: not valid TOML ({exc})") from None
 
 
 def _yaml(text: str, where: str) -> Any:

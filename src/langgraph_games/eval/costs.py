@@ -27,12 +27,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langgraph_games._settings_files import parse_toml, read_settings_text
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.players.registry import DEFAULT_MODEL, parse_spec, player_entry
 
@@ -122,22 +122,12 @@ class PriceTable:
 
 
 def _parse(text: str, where: str, json_file: bool) -> Any:
-    if json_file:
-        try:
-            return json.loads(text)
-        except ValueError as exc:
-            raise ValueError(f"{where}: not valid JSON ({exc})") from None
-    if sys.version_info >= (3, 11):
-        import tomllib as toml
-    else:  # pragma: no cover - Python 3.10 reads TOML with tomli, when installed
-        try:
-            import tomli as toml  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            raise ValueError(f"{where}: reading TOML on Python 3.10 needs tomli") from None
+    if not json_file:
+        return parse_toml(text, where)
     try:
-        return toml.loads(text)
-    except toml.TOMLDecodeError as exc:
-        raise ValueError(f"{where}: not valid TOML ({exc})") from None
+        return json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"{where}: not valid JSON ({exc})") from None
 
 
 def _price(name: str, entry: Any, where: str) -> Price:
@@ -174,12 +164,7 @@ def load_prices(path: str | os.PathLike[str] | None = None) -> PriceTable:
         return PriceTable(dict(DEFAULT_PRICES))
     file = Path(given).expanduser()
     where = f"price file {file}"
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"{where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{where}: cannot be read ({type(exc).__name__})") from None
+    text = read_settings_text(file, where)
     data = _parse(text, where, file.suffix.lower() == ".json")
     if not isinstance(data, Mapping):
         raise ValueError(f"{where}: must be a table of model name -> {{input, output}}")

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from export_support import MODEL, write_results
 
+from export_support import MODEL, write_results
 from langgraph_games.cli import main
 from langgraph_games.eval.costs import DEFAULT_PRICES, Price, PriceTable, load_prices, player_costs
 

@@ -21,6 +21,7 @@ file's suffix, through a temporary file renamed into place (one writer, never a 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import tempfile
@@ -28,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from langgraph_games._files import write_atomic
 from langgraph_games.eval.costs import PriceTable, model_of_spec
 from langgraph_games.eval.running.records import LoadedRecord
 
@@ -216,22 +218,22 @@ def write_rows(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
     target = Path(path)
     kind = export_format(target)
     columns = _columns(rows)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            if kind == "jsonl":
-                for row in rows:
-                    full = {c: row.get(c) for c in columns}
-                    out.write(json.dumps(full, ensure_ascii=False) + "\n")
-            elif kind == "csv":
-                writer = csv.writer(out)
-                writer.writerow(columns)
-                for row in rows:
-                    writer.writerow([_cell(row.get(c)) for c in columns])
-        if kind == "parquet":
+    if kind == "parquet":
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        os.close(handle)
+        try:
             _parquet(rows, target, temporary)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return target
+            os.replace(temporary, target)
+        finally:
+            Path(temporary).unlink(missing_ok=True)
+        return target
+    out = io.StringIO(newline="")
+    if kind == "jsonl":
+        for row in rows:
+            out.write(json.dumps({c: row.get(c) for c in columns}, ensure_ascii=False) + "\n")
+    else:
+        writer = csv.writer(out)
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_cell(row.get(c)) for c in columns])
+    return write_atomic(target, out.getvalue())
