@@ -25,7 +25,7 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,15 +74,19 @@ def _cost(prices: PriceTable | None, spec: str | None, inputs: Any, outputs: Any
     return prices.cost(model_of_spec(spec), int(inputs or 0), int(outputs or 0))
 
 
+def _played(items: Iterable[LoadedRecord]) -> Iterator[tuple[LoadedRecord, Mapping[str, Any]]]:
+    """The match and episode records among ``items``."""
+    for item in items:
+        if item.record.get("kind") in ("match", "episode"):
+            yield item, item.record
+
+
 def episode_rows(
     items: Iterable[LoadedRecord], prices: PriceTable | None = None
 ) -> list[dict[str, Any]]:
     """One row per match or episode record (see the module docstring)."""
     rows: list[dict[str, Any]] = []
-    for item in items:
-        record: Mapping[str, Any] = item.record
-        if record.get("kind") not in ("match", "episode"):
-            continue
+    for item, record in _played(items):
         result = record.get("result") or {}
         seats = _seats(record)
         row = _identity(item)
@@ -119,10 +123,7 @@ def decision_rows(
 ) -> list[dict[str, Any]]:
     """One row per decision of every trajectory (see the module docstring)."""
     rows: list[dict[str, Any]] = []
-    for item in items:
-        record: Mapping[str, Any] = item.record
-        if record.get("kind") not in ("match", "episode"):
-            continue
+    for item, record in _played(items):
         seats = _seats(record)
         base = _identity(item)
         for step in record.get("trajectory") or []:
