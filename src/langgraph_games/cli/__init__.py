@@ -4,6 +4,9 @@ Only the sub-command being run is imported (with what it needs): the others are 
 from :data:`~langgraph_games.cli._commands.COMMANDS` by name and help, so the top-level
 ``--help`` starts without loading LangGraph, LangChain or Chroma.
 
+Every command takes ``--config FILE`` (:mod:`~langgraph_games.cli._config`): its options
+from a TOML or YAML file, the flags on the command line winning.
+
 Ctrl-C ends any command with one line on stderr and exit code 130, whenever it comes:
 :func:`main` catches it from its first statement on, so a Ctrl-C while the command's
 modules are still being imported ends the same way as one in the middle of a run (a
@@ -27,6 +30,7 @@ from collections.abc import Sequence
 from langgraph_games import __version__
 from langgraph_games._processes import REIMPORT_EXIT, reimporting_main
 from langgraph_games.cli._commands import COMMANDS
+from langgraph_games.cli._config import CONFIG_FLAG, ConfigError, add_config_flag, config_words
 
 __all__ = ["INTERRUPTED_EXIT", "build_parser", "ignore_interrupts", "interrupted", "main"]
 
@@ -51,6 +55,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, (module, help_text) in COMMANDS.items():
         if command is None or name == command:
             importlib.import_module(f"{__name__}.{module}").add_parser(sub)
+            add_config_flag(sub.choices[name])
         else:
             sub.add_parser(name, help=help_text)
     return parser
@@ -59,6 +64,24 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def _command_in(argv: Sequence[str]) -> str:
     """The sub-command an argument list names: its first word that is not an option."""
     return next((word for word in argv if not word.startswith("-")), "")
+
+
+def _with_config(parser: argparse.ArgumentParser, words: list[str], command: str) -> list[str]:
+    """``words`` with the options of the command's ``--config FILE`` added (flags win).
+
+    Raises:
+        ConfigError: The file cannot be used (see :mod:`~langgraph_games.cli._config`).
+    """
+    if command not in COMMANDS or command not in words:
+        return words
+    at = words.index(command) + 1
+    finder = argparse.ArgumentParser(add_help=False)
+    finder.add_argument(CONFIG_FLAG)
+    path = finder.parse_known_args(words[at:])[0].config
+    if path is None:
+        return words
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return [*words[:at], *config_words(sub.choices[command], words[at:], path, command)]
 
 
 def ignore_interrupts() -> None:
@@ -101,7 +124,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = signal.getsignal(signal.SIGINT)
     try:
         words = list(sys.argv[1:] if argv is None else argv)
-        args = build_parser(_command_in(words)).parse_args(words)
+        command = _command_in(words)
+        parser = build_parser(command)
+        try:
+            words = _with_config(parser, words, command)
+        except ConfigError as exc:
+            print(f"langgraph-games {command}: error: {exc}", file=sys.stderr)
+            return 2
+        args = parser.parse_args(words)
         # What running a command needs is loaded once one is to run (--help needs none).
         running = importlib.import_module(f"{__name__}._running")
         code: int = running.run_command(args)

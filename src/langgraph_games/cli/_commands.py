@@ -31,6 +31,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "study": ("study_cmd", "read a document into a game context for SPRING (cached)"),
     "report": ("report_cmd", "print and write the paper tables and plots of results files"),
+    "export": (
+        "export_cmd",
+        "write results as one row per episode or per decision: JSONL, CSV or Parquet",
+    ),
     "leaderboard": (
         "leaderboard_cmd",
         "Elo and openskill ratings, O, I and win rates with bootstrap intervals",

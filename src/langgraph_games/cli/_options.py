@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from langgraph_games.eval.costs import cost_section, load_prices
+from langgraph_games.eval.running.records import load_results
 from langgraph_games.eval.running.workers import default_workers
 from langgraph_games.eval.running.workers_ray import RAY_MISSING, have_ray
 from langgraph_games.eval.scoring.metrics import Scoring
@@ -29,10 +31,12 @@ __all__ = [
     "MAX_SWEEP_VALUES",
     "SHARED_BOUNDS",
     "Bounds",
+    "add_prices_flag",
     "add_reader_flag",
     "add_scoring_flags",
     "check_numbers",
     "parse_options",
+    "print_costs",
     "scoring_of",
     "with_reader",
 ]
@@ -163,8 +167,14 @@ def _not_a_number(name: str) -> float:
     raise ValueError(f"{name} is not a number")
 
 
-def add_model_flags(parser: Any) -> None:
-    """Flags shared by commands that run LLM players."""
+def add_model_flags(parser: Any, *, cache_flag: str = "--cache") -> None:
+    """Flags shared by commands that run LLM players.
+
+    Args:
+        parser: The sub-command's parser.
+        cache_flag: The name of the model-call cache flag (``args.model_cache``), for a
+            command whose ``--cache`` is another cache (``study``'s results).
+    """
     group = parser.add_argument_group(
         "model settings (LLM players)", f"Model specs: {ACCEPTED_FORMS}."
     )
@@ -203,15 +213,24 @@ def add_model_flags(parser: Any) -> None:
         metavar="SECONDS",
         help="the longest wait a provider's Retry-After gets before a retry (default 60)",
     )
+    group.add_argument(
+        cache_flag,
+        dest="model_cache",
+        default=None,
+        metavar="PATH",
+        help="a model-call cache (a SQLite file, created when missing): a call whose "
+        "prompt, model and sampling settings it holds is answered from it, marked cached "
+        "and not counted as a call (default: $LANGGRAPH_GAMES_CACHE, else no cache)",
+    )
 
 
 def model_settings(args: Any) -> dict[str, Any]:
     """The model settings given on the command line (unset ones left out).
 
-    ``--rate-limit`` and ``--max-retry-wait`` are not among them: they are the process's
-    endpoint settings (:func:`~langgraph_games.cli._limits.apply_endpoint_limits`), kept
-    out of a run's spec like the concurrency, since they change how fast a run goes, not
-    what it computes.
+    ``--rate-limit``, ``--max-retry-wait`` and ``--cache`` are not among them: they are
+    the process's endpoint settings (:func:`~langgraph_games.cli._limits.apply_endpoint_limits`,
+    :func:`~langgraph_games.models.cache.using_cache`), kept out of a run's spec like the
+    concurrency, since they change how fast or how cheaply a run goes, not what it computes.
     """
     settings = {
         "temperature": args.temperature,
@@ -220,6 +239,30 @@ def model_settings(args: Any) -> dict[str, Any]:
         "api_key": args.api_key,
     }
     return {k: v for k, v in settings.items() if v is not None}
+
+
+def add_prices_flag(parser: Any) -> None:
+    """``--prices FILE``: prices over the shipped ones (:mod:`~langgraph_games.eval.costs`)."""
+    parser.add_argument(
+        "--prices",
+        default=None,
+        metavar="FILE",
+        help="model prices, USD per 1M input/output tokens, as a TOML or JSON table "
+        "(model = {input = 0.15, output = 0.60}), over the shipped ones (dated: check "
+        "them); default: $LANGGRAPH_GAMES_PRICES, else the shipped ones",
+    )
+
+
+def print_costs(paths: Sequence[Any], args: Any) -> None:
+    """Print the cost section of results files (nothing when no player used a model).
+
+    Prices from ``--prices`` (see :func:`add_prices_flag`), else the environment's or the
+    shipped ones.
+    """
+    loaded = load_results([str(p) for p in paths])
+    section = cost_section([item.record for item in loaded.records], load_prices(args.prices))
+    if section:
+        print(section)
 
 
 def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:

@@ -24,6 +24,7 @@ from langgraph_games.eval.running.results import ResultsFileBusyError
 from langgraph_games.eval.running.workers import WorkerStartError
 from langgraph_games.games.errors import GameError
 from langgraph_games.memory.errors import MemoryLayerError
+from langgraph_games.models.cache import using_cache
 from langgraph_games.models.errors import ModelError
 from langgraph_games.players.errors import PlayerSpecError
 
@@ -69,7 +70,7 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         apply_endpoint_limits(args)
         loop_kind()  # a bad event-loop setting is refused before anything runs
-        with steady_gc():
+        with using_cache(getattr(args, "model_cache", None)), steady_gc():
             return int(args.run(args))
     except (
         GameError,

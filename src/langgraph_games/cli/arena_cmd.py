@@ -19,6 +19,7 @@ from langgraph_games.cli._options import (
     Bounds,
     add_episode_flags,
     add_model_flags,
+    add_prices_flag,
     add_reader_flag,
     add_scoring_flags,
     add_worker_flags,
@@ -26,6 +27,7 @@ from langgraph_games.cli._options import (
     execution_of,
     model_settings,
     parse_options,
+    print_costs,
     scoring_of,
     with_reader,
 )
@@ -98,6 +100,7 @@ def add_parser(sub: Any) -> None:
     add_episode_flags(parser, max_retries=None)
     add_worker_flags(parser)
     add_model_flags(parser)
+    add_prices_flag(parser)
     add_scoring_flags(parser)
     add_reader_flag(parser)
     parser.set_defaults(run=run)
@@ -136,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return interrupted("finished matches are saved")
     print(report.markdown)
+    print_costs([report.results_path], args)
     print(
         f"results: {report.results_path} ({report.played} played now, {report.skipped} "
         f"already done, {report.errors} errors)"

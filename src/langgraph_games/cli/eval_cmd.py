@@ -28,11 +28,13 @@ from langgraph_games.cli._options import (
     Bounds,
     add_episode_flags,
     add_model_flags,
+    add_prices_flag,
     add_worker_flags,
     check_numbers,
     execution_of,
     model_settings,
     parse_options,
+    print_costs,
 )
 from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -195,6 +197,7 @@ def add_parser(sub: Any) -> None:
     )
     add_episode_flags(parser, max_retries=None)
     add_model_flags(parser)
+    add_prices_flag(parser)
     parser.set_defaults(run=run)
 
 
@@ -460,6 +463,7 @@ def run(args: argparse.Namespace) -> int:
     if args.released_score:
         table = _released_score_table([r.results_path for r in reports])
     print(table)
+    print_costs([r.results_path for r in reports], args)
     errors = 0
     for report in reports:
         errors += report.errors

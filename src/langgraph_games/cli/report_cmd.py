@@ -6,8 +6,9 @@ import argparse
 from typing import Any
 
 from langgraph_games.cli._commands import add_command
-from langgraph_games.cli._options import add_scoring_flags, scoring_of
+from langgraph_games.cli._options import add_prices_flag, add_scoring_flags, scoring_of
 from langgraph_games.cli._paths import output_dir, results_files
+from langgraph_games.eval.costs import load_prices
 from langgraph_games.eval.reports.report import build_report, write_report
 
 __all__ = ["add_parser", "run"]
@@ -31,6 +32,7 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--no-plots", action="store_true", help="tables only")
     add_scoring_flags(parser)
+    add_prices_flag(parser)
     parser.set_defaults(run=run)
 
 
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the tables and what was skipped; write them with the plots."""
     paths = results_files(args.results)
     out = output_dir("--out", args.out if args.out else paths[0].parent / "report")
-    report = build_report(paths, scoring_of(args))
+    report = build_report(paths, scoring_of(args), load_prices(args.prices))
     if report.empty:
         why = "; ".join(report.notes) or "no match, episode or round records"
         raise ValueError(f"nothing to report in {', '.join(map(str, paths))}: {why}")

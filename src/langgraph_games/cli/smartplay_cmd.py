@@ -12,8 +12,10 @@ from langgraph_games.cli._options import (
     Bounds,
     add_episode_flags,
     add_model_flags,
+    add_prices_flag,
     check_numbers,
     model_settings,
+    print_costs,
 )
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
@@ -101,6 +103,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     add_episode_flags(parser)
     add_model_flags(parser)
+    add_prices_flag(parser)
     parser.set_defaults(run=run)
 
 
@@ -131,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return interrupted("finished episodes are saved")
     print(report.summary.text)
+    print_costs(report.results_paths, args)
     for note in report.summary.notes:
         print(f"note: {note}")
     print(

@@ -57,7 +57,10 @@ def add_parser(sub: Any) -> None:
         "'Remove duplicate items.' as the paper did",
     )
     parser.add_argument(
-        "--cache", default=str(DEFAULT_CACHE), help=f"SQLite cache (default {DEFAULT_CACHE})"
+        "--cache",
+        default=str(DEFAULT_CACHE),
+        help=f"SQLite cache of whole studies (default {DEFAULT_CACHE}); "
+        "--model-cache caches single model calls",
     )
     parser.add_argument("--no-cache", action="store_true", help="study again, cache nothing")
     parser.add_argument(
@@ -78,7 +81,7 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--output", "-o", default=None, help="write the context to FILE")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    add_model_flags(parser)
+    add_model_flags(parser, cache_flag="--model-cache")  # --cache: the studies' own cache
     parser.set_defaults(run=run)
 
 

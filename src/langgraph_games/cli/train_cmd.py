@@ -23,11 +23,13 @@ from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import (
     Bounds,
     add_model_flags,
+    add_prices_flag,
     add_worker_flags,
     check_numbers,
     execution_of,
     model_settings,
     parse_options,
+    print_costs,
 )
 from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import players_epilog
@@ -193,6 +195,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     add_worker_flags(parser)
     add_model_flags(parser)
+    add_prices_flag(parser)
     parser.set_defaults(run=run)
 
 
@@ -289,6 +292,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"## Training rounds (ExpVer): {spec.row_label}, {spec.game}, {spec.agent}\n")
     print(report.table)
+    print_costs([report.results_path], args)
     print(f"\nresults: {report.results_path} ({report.played} episodes played now)")
     kept = "" if report.store_lasts else ", not kept after this run"
     print(f"truths: {report.store} ({len(report.truths)} active{kept})")

@@ -16,7 +16,8 @@ Accepted specs:
 Every model built here goes through its endpoint's rate limiter
 (:mod:`~langgraph_games.models.ratelimit`): ``rate_limit=`` sets the endpoint's requests
 per second (shared by every model of that endpoint in the process), ``max_retry_wait=``
-the longest ``Retry-After`` wait the retry path honours.
+the longest ``Retry-After`` wait the retry path honours. When the process has a model-call
+cache (``--cache``, :mod:`~langgraph_games.models.cache`), every model built here uses it.
 
 ``check_model`` is the preflight a run does before it starts: it fails fast, naming the
 endpoint, when the weights are missing, the server cannot be reached or the key is refused
@@ -32,6 +33,7 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import SecretStr
 
+from langgraph_games.models.cache import attach_cache
 from langgraph_games.models.errors import ModelSpecError, ModelUnavailableError
 from langgraph_games.models.local import LocalChatModel, bundled_model_path
 from langgraph_games.models.providers import key_variable, provider_chat_model, provider_of
@@ -126,7 +128,8 @@ def load_chat_model(spec: str | BaseChatModel, **settings: Any) -> BaseChatModel
             GAMEBoT paper's protocol) and the local model decodes greedily.
 
     Returns:
-        The chat model, with its endpoint's rate limiter as ``rate_limiter``.
+        The chat model, with its endpoint's rate limiter as ``rate_limiter`` and the
+        process's model-call cache, if any, as ``cache``.
 
     Raises:
         ModelSpecError: The spec is not one of the accepted forms, or a setting is bad.
@@ -158,7 +161,7 @@ def load_chat_model(spec: str | BaseChatModel, **settings: Any) -> BaseChatModel
     else:
         raise ModelSpecError(f"Unknown model spec {spec!r}. Accepted forms: {ACCEPTED_FORMS}.")
     _endpoint_settings(model, text, settings)
-    return model
+    return attach_cache(model)
 
 
 def _openai(rest: str, settings: Mapping[str, Any]) -> BaseChatModel:

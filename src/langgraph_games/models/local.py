@@ -180,12 +180,15 @@ class LocalChatModel(BaseChatModel):
 
     @property
     def _identifying_params(self) -> dict[str, Any]:
-        return {
+        params: dict[str, Any] = {
             "model_name": self.model_name,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "seed": self.seed,
         }
+        if self.grammar is not None:  # a constrained copy answers differently (cache keys)
+            params["grammar"] = self.grammar
+        return params
 
     def _generate(
         self,

@@ -17,7 +17,8 @@ Every wait is recorded as a :class:`RetryWait` (``waits=``, and in the error aft
 last attempt). Each attempt holds a slot of a
 :class:`~langgraph_games.models.limiter.CallLimiter` (the caller's, else the endpoint's
 from :func:`~langgraph_games.models.limiter.limiter_for`); the wait between attempts holds
-none, so a failing call does not keep others out.
+none, so a failing call does not keep others out. A call the model-call cache answers
+(:mod:`~langgraph_games.models.cache`) holds no slot: it reaches no endpoint.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
 
+from langgraph_games.models.cache import peek
 from langgraph_games.models.errors import ModelCallError, ModelError
 from langgraph_games.models.limiter import CallLimiter, limiter_for
 from langgraph_games.models.ratelimit import max_retry_wait_of, rate_limiter_for
@@ -337,8 +339,11 @@ async def ainvoke_with_retry(
     start = len(record)
     for attempt in range(attempts):
         try:
-            async with gate.slot():
+            if peek(model, messages):  # served from the cache: no call, so no slot
                 reply: AIMessage = await model.ainvoke(list(messages), config=config)
+            else:
+                async with gate.slot():
+                    reply = await model.ainvoke(list(messages), config=config)
         except ModelError:
             raise
         except Exception as exc:
@@ -375,8 +380,11 @@ def invoke_with_retry(
     start = len(record)
     for attempt in range(attempts):
         try:
-            with gate.slot_sync():
+            if peek(model, messages):  # served from the cache: no call, so no slot
                 reply: AIMessage = model.invoke(list(messages), config=config)
+            else:
+                with gate.slot_sync():
+                    reply = model.invoke(list(messages), config=config)
         except ModelError:
             raise
         except Exception as exc:

@@ -15,6 +15,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import LLMResult
 from langchain_core.runnables import RunnableConfig
 
+from langgraph_games.models.cache import is_cached
 from langgraph_games.models.limiter import CallLimiter
 from langgraph_games.models.retry import RetryWait, ainvoke_with_retry, invoke_with_retry
 
@@ -23,6 +24,7 @@ __all__ = [
     "CallRecord",
     "UsageRecorder",
     "ainvoke_measured",
+    "call_usage",
     "invoke_measured",
     "message_usage",
     "with_handler",
@@ -33,13 +35,18 @@ USAGE_KEYS = ("input_tokens", "output_tokens", "total_tokens")
 
 @dataclass(frozen=True)
 class CallRecord:
-    """One model call: the model, its token counts, wall time and error, if any."""
+    """One model call: the model, its token counts, wall time and error, if any.
+
+    ``cached``: the reply came from the model-call cache
+    (:mod:`~langgraph_games.models.cache`); such a record holds no tokens.
+    """
 
     model: str
     input_tokens: int
     output_tokens: int
     latency_s: float
     error: str | None = None
+    cached: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -65,6 +72,24 @@ def message_usage(message: Any) -> dict[str, int]:
     if not counts["total_tokens"]:
         counts["total_tokens"] = counts["input_tokens"] + counts["output_tokens"]
     return counts
+
+
+def call_usage(reply: Any) -> dict[str, int]:
+    """The usage of one call that gave ``reply``: ``calls`` and its token counts.
+
+    A reply served from the model-call cache counts as no call and no tokens, and
+    ``cached_calls`` 1.
+
+    Example:
+        >>> usage = {"input_tokens": 5, "output_tokens": 2, "total_tokens": 7}
+        >>> call_usage(AIMessage("hi", usage_metadata=usage))["calls"]
+        1
+        >>> call_usage(AIMessage("hi", usage_metadata=usage, response_metadata={"cached": True}))
+        {'calls': 0, 'input_tokens': 0, 'output_tokens': 0, 'total_tokens': 0, 'cached_calls': 1}
+    """
+    if is_cached(reply):
+        return {"calls": 0, **dict.fromkeys(USAGE_KEYS, 0), "cached_calls": 1}
+    return {"calls": 1, **message_usage(reply)}
 
 
 class UsageRecorder(BaseCallbackHandler):
@@ -113,6 +138,10 @@ class UsageRecorder(BaseCallbackHandler):
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
         """Record tokens and latency of a finished call."""
         start, name = self._pop(run_id)
+        messages = [getattr(g, "message", None) for gs in response.generations for g in gs]
+        if messages and all(is_cached(message) for message in messages):
+            self._add(CallRecord(name, 0, 0, time.perf_counter() - start, cached=True))
+            return
         input_tokens = output_tokens = 0
         for generations in response.generations:
             for generation in generations:
@@ -139,15 +168,21 @@ class UsageRecorder(BaseCallbackHandler):
             self.records.append(record)
 
     def totals(self) -> dict[str, Any]:
-        """Sum over all calls: ``calls``, ``errors``, tokens and ``latency_s``."""
+        """Sum over all calls: ``calls``, ``errors``, tokens and ``latency_s``.
+
+        Replies served from the model-call cache are not calls: they are counted apart,
+        as ``cached_calls``.
+        """
         with self._lock:
             records = list(self.records)
+        fresh = [r for r in records if not r.cached]
         return {
-            "calls": len(records),
+            "calls": len(fresh),
+            "cached_calls": len(records) - len(fresh),
             "errors": sum(1 for r in records if r.error),
             "input_tokens": sum(r.input_tokens for r in records),
             "output_tokens": sum(r.output_tokens for r in records),
-            "latency_s": sum(r.latency_s for r in records),
+            "latency_s": sum(r.latency_s for r in fresh),
         }
 
 
@@ -174,17 +209,23 @@ def _measured(
     recorder: UsageRecorder, reply: Any, started: float, waits: Sequence[RetryWait]
 ) -> dict[str, Any]:
     totals = recorder.totals()
+    cached = int(totals["cached_calls"]) or int(is_cached(reply))
+    calls = int(totals["calls"])
     usage: dict[str, Any] = {
-        "calls": max(1, int(totals["calls"])),
+        # a model skipping callbacks still made its call
+        "calls": calls if calls or cached else 1,
         "input_tokens": int(totals["input_tokens"]),
         "output_tokens": int(totals["output_tokens"]),
     }
-    if not usage["input_tokens"] and not usage["output_tokens"]:  # a model skipping callbacks
+    fresh_reply = not is_cached(reply)
+    if fresh_reply and not usage["input_tokens"] and not usage["output_tokens"]:
         reported = message_usage(reply)
         usage["input_tokens"] = reported["input_tokens"]
         usage["output_tokens"] = reported["output_tokens"]
     usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
     usage["latency_s"] = round(time.perf_counter() - started, 6)
+    if cached:  # the mark of replies served from the cache (a number, like the others)
+        usage["cached_calls"] = cached
     if waits:  # numbers only, so usage dictionaries still add up key by key
         usage["call_retries"] = len(waits)
         usage["retry_after_waits"] = sum(1 for w in waits if w.reason == "retry-after")
@@ -211,6 +252,8 @@ async def ainvoke_measured(
         "latency_s"}`` over every attempt (failed attempts count as calls); after a
         retry also ``call_retries`` (waits between attempts), ``retry_after_waits`` (those
         that followed the provider's ``Retry-After``) and ``retry_wait_ms`` (their sum).
+        A reply served from the model-call cache is no call: ``calls`` 0, no tokens, and
+        ``cached_calls`` 1.
 
     Raises:
         ModelCallError: The call failed (after retries for transient errors).

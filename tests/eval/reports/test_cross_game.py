@@ -212,6 +212,7 @@ def _recompute(paths: list[Path]) -> dict[str, dict[str, Any]]:
 def _printed(text: str) -> dict[str, dict[str, str]]:
     """The printed cross-game table: ``{player: {column: cell}}``."""
     section = text[text.index("## GAMEBoT: O and I per game") :]
+    section = section.split("\n#", 1)[0]  # up to the next section (e.g. the cost)
     lines = [line for line in section.splitlines() if line.startswith("| ")]
     header = [cell.strip() for cell in lines[0].strip("|").split("|")]
     rows = {}

@@ -33,6 +33,7 @@ from typing import Any, cast
 
 from pydantic import TypeAdapter, ValidationError
 
+from langgraph_games.eval.costs import PriceTable, cost_section, load_prices
 from langgraph_games.eval.running.arena import summarize_file
 from langgraph_games.eval.running.records import Loaded, RoundLine, load_results
 from langgraph_games.eval.running.runner import EpisodeGroups, format_groups, group_episodes
@@ -87,6 +88,8 @@ class Report:
         unfinished: ``{game: players}`` seated in arena matches of a game who finished
             none of them.
         cross_game: The paper's cross-game table, when more than one game was played.
+        costs: The cost section (:func:`~langgraph_games.eval.costs.cost_section`), after
+            the tables; empty when no player used a model.
     """
 
     sections: list[tuple[str, str]] = field(default_factory=list)
@@ -98,6 +101,7 @@ class Report:
     rounds: list[RoundLine] = field(default_factory=list)
     unfinished: dict[str, list[str]] = field(default_factory=dict)
     cross_game: CrossGameTable | None = None
+    costs: str = ""
 
     @property
     def empty(self) -> bool:
@@ -107,6 +111,8 @@ class Report:
     def markdown(self) -> str:
         """The whole report: tables, then what was skipped."""
         parts = [f"{text.rstrip()}\n" for _, text in self.sections]
+        if self.costs:
+            parts.append(f"{self.costs.rstrip()}\n")
         if self.notes:
             parts.append(
                 "## Notes: what was skipped or kept apart, and why\n\n"
@@ -223,13 +229,17 @@ def _smartplay_section(loaded: Loaded, groups: EpisodeGroups) -> SmartPlaySummar
     return smartplay_summary(list(paths))
 
 
-def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) -> Report:
+def build_report(
+    paths: Sequence[str | Path], scoring: Scoring | None = None, prices: PriceTable | None = None
+) -> Report:
     """Read results files and gather every table they hold.
 
     Args:
         paths: Results files.
         scoring: How arena matches are scored (default: the paper's O scale, I on each
             decision's first answer).
+        prices: Model prices for the cost section, shown when a player used a model
+            (default: :func:`~langgraph_games.eval.costs.load_prices`).
 
     Raises:
         ValueError: A path does not exist.
@@ -285,6 +295,7 @@ def build_report(paths: Sequence[str | Path], scoring: Scoring | None = None) ->
             round_line["label"] = item.record.get("label") or item.path.stem
             report.rounds.append(round_line)
     report.sections += _round_sections(report.rounds)
+    report.costs = cost_section([item.record for item in loaded.records], prices or load_prices())
     report.notes = _unique(report.notes)
     return report
 

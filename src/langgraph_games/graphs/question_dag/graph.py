@@ -209,7 +209,8 @@ def _question_node(
                     "answer": clip_reply(text),
                     "usage": {
                         key: counted[key]
-                        for key in ("input_tokens", "output_tokens", "total_tokens")
+                        for key in ("input_tokens", "output_tokens", "total_tokens", "cached_calls")
+                        if key in counted
                     },
                     "calls": counted["calls"],
                     "latency_s": counted["latency_s"],

@@ -57,7 +57,7 @@ from langgraph_games.graphs.common.decision import (
     LiveGame,
     live_game,
 )
-from langgraph_games.graphs.common.llm import add_usage, reply_text, reply_usage
+from langgraph_games.graphs.common.llm import add_usage, reply_text
 from langgraph_games.graphs.smartplay.prompts import (
     QUESTIONS,
     build_messages,
@@ -70,6 +70,7 @@ from langgraph_games.memory.hooks import format_truths
 from langgraph_games.models.factory import describe_model
 from langgraph_games.models.messages import clip_reply, reply_too_long
 from langgraph_games.models.retry import ainvoke_with_retry
+from langgraph_games.models.usage import call_usage
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus
 
 __all__ = [
@@ -176,7 +177,7 @@ def create_smartplay_agent(
         )
         return {
             "answers": [reply_text(reply)],
-            "usage": {"calls": 1, **reply_usage(reply)},
+            "usage": call_usage(reply),
             "latency_s": time.perf_counter() - started,
         }
 
