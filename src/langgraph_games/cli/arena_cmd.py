@@ -10,6 +10,7 @@ so a results file written with them keeps resuming.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph_games.cli import interrupted
@@ -34,7 +35,7 @@ from langgraph_games.cli._options import (
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
 from langgraph_games.eval.protocols.plans import plan_arena
-from langgraph_games.eval.running.arena import run_arena
+from langgraph_games.eval.running.arena import check_labels, run_arena
 from langgraph_games.eval.running.event_loop import run as run_loop
 
 __all__ = ["add_parser", "run"]
@@ -55,6 +56,14 @@ def add_parser(sub: Any) -> None:
         required=True,
         metavar="SPEC",
         help=f"player specs: {PLAYER_SPEC_HELP}",
+    )
+    parser.add_argument(
+        "--label",
+        action="append",
+        metavar="NAME=SPEC",
+        help="name the player SPEC (as given to --players) NAME in results, tables and "
+        "leaderboards; the manifest keeps the full spec (repeatable; a renamed player "
+        "starts a new results file)",
     )
     parser.add_argument(
         "--protocol",
@@ -110,11 +119,50 @@ BOUNDS = {"matches": Bounds(1, MAX_MATCHES)}
 """The arena's own number options (beside the shared ones)."""
 
 
+def parse_labels(
+    items: Sequence[str], specs: Mapping[str, str], *, baseline: bool = True
+) -> dict[str, str]:
+    """``--label NAME=SPEC`` items as ``{name: spec}``, checked in one line each.
+
+    Args:
+        items: The flag's values.
+        specs: ``{spec as given to --players: the spec the arena plays}`` (they differ
+            where ``--reader`` added a setting).
+        baseline: ``random`` joins the players (``--no-baseline`` not given).
+
+    Raises:
+        ValueError: An item without ``=``, an empty name, a name given twice, or (from
+            :func:`check_labels`) a spec that is not a player.
+
+    Example:
+        >>> parse_labels(["mm=minimax:depth=2"], {"minimax:depth=2": "minimax:depth=2"})
+        {'mm': 'minimax:depth=2'}
+    """
+    labels: dict[str, str] = {}
+    for item in items:
+        name, sep, spec = item.partition("=")
+        if not sep:
+            raise ValueError(
+                f"--label {item!r}: expected NAME=SPEC, e.g. --label gpt=gamebot:openai:gpt-4o"
+            )
+        if name in labels:
+            raise ValueError(f"--label {item}: the name {name!r} is given twice")
+        labels[name] = specs.get(spec, spec)
+    check_labels(labels, [*specs.values(), *(["random"] if baseline else [])])
+    return labels
+
+
 def run(args: argparse.Namespace) -> int:
     """Run or resume the arena and print its tables."""
     check_numbers(args, BOUNDS)
     output_dir("--out", args.out)
+    given = list(args.players)
     args.players = with_reader(args.players, args.reader)
+    labels = parse_labels(
+        args.label or [],
+        dict(zip(given, args.players, strict=True)),
+        baseline=not args.no_baseline,
+    )
     spec = plan_arena(
         args.game,
         args.players,
@@ -130,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
         seeding=args.seeding,
         baseline=not args.no_baseline,
         concurrency=args.concurrency,
+        labels=labels,
         **execution_of(args),
     )
     try:

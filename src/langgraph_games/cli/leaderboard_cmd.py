@@ -9,6 +9,7 @@ from typing import Any
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._options import add_scoring_flags, check_numbers, scoring_of
 from langgraph_games.cli._paths import results_files
+from langgraph_games.cli._progress import progress_bar, stage
 from langgraph_games.eval.ratings.leaderboard import RatingSettings, build_leaderboard
 from langgraph_games.eval.ratings.matches import load_matches
 from langgraph_games.eval.ratings.render import leaderboard_markdown, write_leaderboard
@@ -41,6 +42,13 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of orderings and resampling")
     parser.add_argument(
+        "--min-matches",
+        type=int,
+        default=10,
+        metavar="N",
+        help="a player with fewer matches on a board is marked provisional (*) (default 10)",
+    )
+    parser.add_argument(
         "--skill-model",
         default="bradley_terry",
         choices=sorted(SKILL_MODELS),
@@ -53,6 +61,7 @@ def add_parser(sub: Any) -> None:
         help="folder for leaderboard.md, .json and .png (default: leaderboard/ beside "
         "the first results file)",
     )
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_scoring_flags(parser)
     parser.set_defaults(run=run)
 
@@ -65,12 +74,16 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         skill_model=args.skill_model,
         scoring=scoring_of(args),
+        min_matches=args.min_matches,
     )
     paths = results_files(args.results)
-    found = load_matches(paths, game=args.game)
-    leaderboard = build_leaderboard(found, settings)
+    with stage(f"reading {len(paths)} file(s)", enabled=not args.quiet):
+        found = load_matches(paths, game=args.game)
+    with progress_bar("bootstrap", settings.bootstrap, "rep", enabled=not args.quiet) as tick:
+        leaderboard = build_leaderboard(found, settings, on_replicate=tick)
     out = Path(args.out) if args.out else paths[0].parent / "leaderboard"
-    written = write_leaderboard(leaderboard, out)
+    with stage(f"writing {out}", enabled=not args.quiet):
+        written = write_leaderboard(leaderboard, out)
     print(leaderboard_markdown(leaderboard))
     print(f"wrote {written.markdown}")
     print(f"wrote {written.json}")

@@ -21,8 +21,9 @@ import argparse
 import os
 import sys
 import textwrap
-from typing import Any
+from typing import Any, TextIO
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
@@ -221,6 +222,8 @@ async def _play(
     if not args.quiet:
         print(GameSession.from_dict(record).render())
     config: RunnableConfig = {"recursion_limit": 10**6}
+    if not args.quiet:
+        config["callbacks"] = [Thinking(sys.stderr)]
     if people:
         config["configurable"] = {"thread_id": f"play-{args.seed}"}
     graph_input: EpisodeState | Command[Any] = {"record": record, "trajectory": []}
@@ -248,6 +251,41 @@ async def _play(
         if request is None:
             return result
         graph_input = Command(resume=_ask_person(request, names, args.quiet))
+
+
+class Thinking(BaseCallbackHandler):
+    """Shows ``thinking...`` on ``stream`` while a chat model decides.
+
+    On a terminal the line is cleared when the answer comes (the move is printed next);
+    elsewhere (a pipe, a file) each model call leaves one ``thinking...`` line. Every
+    model call of an episode gets the run's config, so its callbacks, which is how this
+    handler sees the calls.
+    """
+
+    run_inline = True  # in order with the moves the graph prints
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.terminal = stream.isatty()
+
+    def on_chat_model_start(
+        self, serialized: dict[str, Any], messages: list[list[Any]], **kwargs: Any
+    ) -> None:
+        """A model was asked: say so."""
+        model = (kwargs.get("metadata") or {}).get("ls_model_name")
+        line = f"thinking... ({model})" if model else "thinking..."
+        self.stream.write(f"\r{line}" if self.terminal else f"{line}\n")
+        self.stream.flush()
+
+    def on_llm_end(self, response: Any, **kwargs: Any) -> None:
+        """The answer came: clear the line on a terminal."""
+        if self.terminal:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def on_llm_error(self, error: BaseException, **kwargs: Any) -> None:
+        """The call failed (it may be retried): clear the line as for an answer."""
+        self.on_llm_end(None)
 
 
 def _ask_person(request: dict[str, Any], names: list[str], quiet: bool) -> str:

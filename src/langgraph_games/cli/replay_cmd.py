@@ -8,6 +8,7 @@ from typing import Any
 
 from langgraph_games.cli._commands import add_command
 from langgraph_games.cli._paths import output_dir, results_files
+from langgraph_games.cli._progress import progress_bar, stage
 from langgraph_games.eval.reports.replay import record_id, write_replays
 from langgraph_games.eval.running.records import load_results, shown
 from langgraph_games.games.registry import list_games
@@ -32,6 +33,7 @@ def add_parser(sub: Any) -> None:
         help="only the match or episode whose id starts with ID",
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for the pages")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
 
 
@@ -39,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     """Write the pages and the index; say what was skipped."""
     output_dir("--out", args.out)
     paths = results_files(args.results)
-    loaded = load_results(paths, kinds=("match", "episode"), check_specs=False)
+    with stage(f"reading {len(paths)} file(s)", enabled=not args.quiet):
+        loaded = load_results(paths, kinds=("match", "episode"), check_specs=False)
     chosen = [
         r
         for r in loaded.records
@@ -55,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"nothing to replay: {unknown}")
     if not chosen and not loaded.notes:
         raise ValueError(f"no match or episode records in {', '.join(map(str, paths))}")
-    written = write_replays([(r.source, r.record) for r in chosen], args.out, notes=loaded.notes)
+    with progress_bar("pages", len(chosen), "page", enabled=not args.quiet) as tick:
+        written = write_replays(
+            [(r.source, r.record) for r in chosen], args.out, notes=loaded.notes, on_page=tick
+        )
     for note in written.skipped:
         print(f"skipped {note}")
     if unknown:

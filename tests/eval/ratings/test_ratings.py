@@ -43,7 +43,7 @@ def test_a_beats_b_three_to_one_with_a_draw(tmp_path: Path) -> None:
     found = load_matches([write(tmp_path / "ab.jsonl", a_beats_b())])
     board = build_leaderboard(found, FAST).boards[0]
     assert board.name == "tictactoe-v1" and board.matches == 5
-    a, b = board.standings  # ranked by Elo: A first
+    a, b = board.standings  # ranked by the rating's low end: A first
     assert (a.player, a.wins, a.draws, a.losses) == ("A", 3, 1, 1)
     assert (b.player, b.wins, b.draws, b.losses) == ("B", 1, 1, 3)
     assert a.win_rate.value == 0.7 and b.win_rate.value == pytest.approx(0.3)
@@ -270,7 +270,9 @@ def test_no_bootstrap_gives_point_estimates_without_intervals(tmp_path: Path) ->
     board = build_leaderboard(load_matches([write(tmp_path / "ab.jsonl", a_beats_b())]), settings)
     a = board.boards[0].standings[0]
     assert a.win_rate == Estimate(0.7, None, None, 0)
+    assert a.rating.low is not None  # the ranking rating's interval is the fit's own
     text = leaderboard_markdown(board)
-    assert "| 0.70 " in text and "[" not in text.split("\n")[4]
+    row = text.split("\n")[4].split("|")
+    assert "| 0.70 " in text and "[" in row[5] and "[" not in "".join(row[6:])
     data = leaderboard_json(board)
     assert json.loads(json.dumps(data)) == data

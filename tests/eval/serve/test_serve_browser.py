@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,9 @@ import pytest
 from cdp import Browser
 from langgraph_games.eval.running.records import load_results
 from langgraph_games.eval.serve.app import PlayServer
-from support import install_scripted_strategies
+from langgraph_games.graphs import gamebot_player
+from langgraph_games.models import ScriptedChatModel
+from support import install_scripted_strategies, install_strategy, oracle
 
 
 def _wait(browser: Browser, expression: str, timeout_s: float = 30) -> Any:
@@ -97,3 +100,51 @@ def test_the_page_shows_an_llm_agents_reasoning_and_marked_answers(
     reasoning = browser.evaluate("document.getElementById('reasoning').textContent")
     assert "[Intermediate Thinking Results 1: (9,9)]" in reasoning
     assert "**Chosen Move**: (0,0)" in reasoning
+
+
+def test_while_the_agent_thinks_the_clicked_cell_and_the_status_say_so(
+    browser: Browser, server: PlayServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = threading.Event()  # the agent's model answers only once the test opens it
+    asked = threading.Event()
+    right = oracle("right")
+
+    def slow(messages: Any) -> str:
+        asked.set()
+        if not gate.wait(60):
+            raise TimeoutError("the test never released the agent")
+        return right(messages)
+
+    def build(model: Any, game: Any, name: str) -> Any:
+        return gamebot_player(ScriptedChatModel(script=slow), game, name=name)
+
+    install_strategy(monkeypatch, "slow", build)
+    try:
+        browser.open(server.url)
+        _wait(browser, "document.querySelectorAll('#game option').length > 0")
+        browser.evaluate("document.getElementById('opponent').value = 'slow'")
+        browser.click("#start")
+        _wait(browser, "document.querySelectorAll('#board td button').length === 9")
+        _idle(browser)
+        browser.click("#board td button")  # the first free cell, (0,0)
+        assert asked.wait(30)  # the agent is deciding now, and cannot answer yet
+        status = browser.evaluate("document.getElementById('status').textContent")
+        assert status == "You played (0,0); O (slow:local) is thinking\u2026"
+        pending = browser.evaluate(
+            "[...document.querySelectorAll('#board td.pending')].map(t => [t.dataset.cell, "
+            "t.textContent])"
+        )
+        assert pending == [["0,0", "X"]]
+        assert browser.evaluate("document.querySelectorAll('#board button:enabled').length") == 0
+        gate.set()
+        _idle(browser)
+        assert browser.evaluate("document.getElementById('status').textContent").startswith(
+            "Your move"
+        )
+        assert browser.evaluate("document.querySelectorAll('#board td.pending').length") == 0
+        marks = browser.evaluate(
+            "[...document.querySelectorAll('#board td')].map(t => t.textContent).join('')"
+        )
+        assert marks.count("X") == 1 and marks.count("O") == 1
+    finally:
+        gate.set()

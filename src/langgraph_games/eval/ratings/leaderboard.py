@@ -3,6 +3,11 @@
 Per game (the versioned id), from that game's matches (see
 :mod:`~langgraph_games.eval.ratings.matches`):
 
+- the **rating** players are ranked by: a Bradley-Terry fit of all the matches at once
+  on Elo's scale, with its interval (:mod:`~langgraph_games.eval.ratings.bradley_terry`);
+  the board is sorted by the interval's **low end**, a conservative rating, so a player
+  with few matches does not outrank one that has shown its level over many; a player
+  with fewer than ``min_matches`` matches is flagged as **provisional**;
 - **Elo** and openskill **skill** ``mu`` (:mod:`~langgraph_games.eval.ratings.systems`),
   averaged over ``orderings`` seeded permutations of the matches;
 - **O**, **I** and W-D-L from :func:`~langgraph_games.eval.scoring.metrics.player_rows`,
@@ -42,6 +47,11 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from langgraph_games.eval.ratings.bradley_terry import (
+    BradleyTerrySettings,
+    Fitted,
+    fit_bradley_terry,
+)
 from langgraph_games.eval.ratings.matches import Match, MatchSet
 from langgraph_games.eval.ratings.stats import (
     Estimate,
@@ -91,6 +101,9 @@ class RatingSettings:
         skill_model: The openskill model (``bradley_terry``, ``plackett_luce``,
             ``thurstone_mosteller``).
         scoring: How O and I are read (as ``report``'s flags).
+        min_matches: A player with fewer matches on a board is flagged as provisional.
+        prior_sd: The ranking rating's prior standard deviation, in rating points (see
+            :mod:`~langgraph_games.eval.ratings.bradley_terry`).
     """
 
     bootstrap: int = 1000
@@ -100,6 +113,8 @@ class RatingSettings:
     elo: EloSettings = field(default_factory=EloSettings)
     skill_model: str = "bradley_terry"
     scoring: Scoring = field(default_factory=Scoring)
+    min_matches: int = 10
+    prior_sd: float = 400.0
 
     def __post_init__(self) -> None:
         if self.bootstrap < 0:
@@ -107,6 +122,12 @@ class RatingSettings:
         if self.orderings < 1:
             raise ValueError(f"orderings must be at least 1, got {self.orderings}")
         z_value(self.confidence)  # validates
+        if self.min_matches < 0:
+            raise ValueError(f"min matches must be 0 or more, got {self.min_matches}")
+        if not self.prior_sd > 0:
+            raise ValueError(
+                f"the prior's standard deviation must be positive, got {self.prior_sd}"
+            )
         if self.skill_model not in SKILL_MODELS:
             raise ValueError(
                 f"skill model {self.skill_model!r}: accepted {', '.join(sorted(SKILL_MODELS))}"
@@ -115,13 +136,20 @@ class RatingSettings:
 
 @dataclass(frozen=True)
 class Standing:
-    """A player's line on a board."""
+    """A player's line on a board.
+
+    Attributes:
+        rating: The ranking rating and its interval (the board is sorted by ``low``).
+        provisional: Fewer matches than the settings' ``min_matches``.
+    """
 
     player: str
     matches: int
     wins: int
     draws: int
     losses: int
+    rating: Estimate
+    provisional: bool
     elo: Estimate
     mu: Estimate
     sigma: float
@@ -287,7 +315,21 @@ def _diff(values: Mapping[str, float], a: str, b: str) -> float | None:
     return values[a] - values[b] if a in values and b in values else None
 
 
-def _standing(p: str, point: _Stats, replicates: Sequence[_Stats], confidence: float) -> Standing:
+def _rating(fitted: Fitted | None, z: float) -> Estimate:
+    if fitted is None:  # only self-play: nobody to be rated against
+        return Estimate(None)
+    low, high = fitted.interval(z)
+    return Estimate(fitted.rating, low, high)
+
+
+def _standing(
+    p: str,
+    point: _Stats,
+    replicates: Sequence[_Stats],
+    fitted: Mapping[str, Fitted],
+    settings: RatingSettings,
+) -> Standing:
+    confidence = settings.confidence
     wins, draws, losses = point.wdl[p]
     return Standing(
         player=p,
@@ -295,6 +337,8 @@ def _standing(p: str, point: _Stats, replicates: Sequence[_Stats], confidence: f
         wins=wins,
         draws=draws,
         losses=losses,
+        rating=_rating(fitted.get(p), z_value(confidence)),
+        provisional=wins + draws + losses < settings.min_matches,
         elo=estimate(
             point.ratings.elo.get(p),
             _series(replicates, lambda r: r.ratings.elo.get(p)),
@@ -356,28 +400,49 @@ def _pair(
     )
 
 
+def _rank_key(standing: Standing) -> tuple[float, float, str]:
+    low = standing.rating.low
+    value = standing.rating.value
+    return (
+        -(low if low is not None else float("-inf")),
+        -(value if value is not None else float("-inf")),
+        standing.player,
+    )
+
+
 def _board(
     name: str,
-    matches: int,
+    matches: Sequence[Match],
     point: _Stats,
     replicates: Sequence[_Stats],
-    confidence: float,
+    settings: RatingSettings,
     pooling: str | None = None,
 ) -> Board:
-    players = sorted(point.wdl, key=lambda p: (-point.ratings.elo.get(p, float("-inf")), p))
-    rank = {p: i for i, p in enumerate(players)}
-    standings = [_standing(p, point, replicates, confidence) for p in players]
+    fitted = fit_bradley_terry(
+        _rated(matches),
+        BradleyTerrySettings(settings.elo.base, settings.elo.scale, settings.prior_sd),
+    )
+    confidence = settings.confidence
+    standings = [_standing(p, point, replicates, fitted, settings) for p in point.wdl]
+    standings.sort(key=_rank_key)
+    rank = {s.player: i for i, s in enumerate(standings)}
     pairs = [_pair(key, rank, point, replicates, confidence) for key in point.pair_scores]
     pairs.sort(key=lambda pair: (rank[pair.a], rank[pair.b]))
-    return Board(name, matches, standings, pairs, pooling)
+    return Board(name, len(matches), standings, pairs, pooling)
 
 
-def build_leaderboard(found: MatchSet, settings: RatingSettings | None = None) -> Leaderboard:
+def build_leaderboard(
+    found: MatchSet,
+    settings: RatingSettings | None = None,
+    *,
+    on_replicate: Callable[[], None] | None = None,
+) -> Leaderboard:
     """Every game's board, and the overall one when there are several games.
 
     Args:
         found: From :func:`~langgraph_games.eval.ratings.matches.load_matches`.
         settings: Replicates, seed, orderings, Elo constants, skill model, scoring.
+        on_replicate: Called after each bootstrap replicate (a progress bar's tick).
 
     Raises:
         ValueError: No two-seat match to rate.
@@ -413,10 +478,9 @@ def build_leaderboard(found: MatchSet, settings: RatingSettings | None = None) -
             overall_replicates.append(
                 _overall_stats(stats, pooled, overall_draw, 1, settings, skill)
             )
-    boards = [
-        _board(game, len(games[game]), point[game], replicates[game], settings.confidence)
-        for game in games
-    ]
+        if on_replicate is not None:
+            on_replicate()
+    boards = [_board(game, games[game], point[game], replicates[game], settings) for game in games]
     if len(games) > 1:
         everything = [m for matches in games.values() for m in matches]
         overall = _overall_stats(
@@ -427,16 +491,7 @@ def build_leaderboard(found: MatchSet, settings: RatingSettings | None = None) -
             settings,
             skill,
         )
-        boards.append(
-            _board(
-                "overall",
-                len(everything),
-                overall,
-                overall_replicates,
-                settings.confidence,
-                POOLING,
-            )
-        )
+        boards.append(_board("overall", everything, overall, overall_replicates, settings, POOLING))
     cross_game = None
     if len(set(games) | set(found.unfinished)) > 1:
         cross_game = build_cross_game(

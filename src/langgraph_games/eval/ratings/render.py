@@ -1,7 +1,9 @@
 """A leaderboard as Markdown tables and JSON, and the files ``leaderboard`` writes.
 
-Each board prints two tables: players (rank, matches, W-D-L, Elo, skill ``mu``, O, I
-and win rate, each with its interval as ``value [low, high]``) and pairs (A's W-D-L and
+Each board prints two tables: players (rank, matches, W-D-L, the ranking rating, Elo,
+skill ``mu``, O, I and win rate, each with its interval as ``value [low, high]``; the
+rank is by the rating's low end, and a provisional player, with fewer matches than the
+threshold, is marked ``*`` with a footnote saying so) and pairs (A's W-D-L and
 score rate against B, the rating differences, and the matches needed to tell them
 apart). With more than one game, the paper's cross-game table (O and I per game,
 ``Avg. O``, ``Avg. I``, ``Avg.``) follows the boards, as ``report`` prints it.
@@ -23,7 +25,7 @@ from typing import Any
 
 from langgraph_games.eval.ratings.leaderboard import Board, Leaderboard
 from langgraph_games.eval.ratings.stats import Estimate
-from langgraph_games.eval.scoring.tables import markdown_table
+from langgraph_games.games._tables import markdown_table
 
 __all__ = ["Written", "leaderboard_json", "leaderboard_markdown", "write_leaderboard"]
 
@@ -56,7 +58,15 @@ def _one(x: float) -> str:
     return f"{x:.1f}"
 
 
-def board_markdown(board: Board, confidence: float) -> str:
+PROVISIONAL = "*"
+"""Marks a provisional player (fewer matches than ``min_matches``) in tables and the plot."""
+
+
+def _marked(name: str, provisional: bool) -> str:
+    return f"{name} {PROVISIONAL}" if provisional else name
+
+
+def board_markdown(board: Board, confidence: float, min_matches: int = 10) -> str:
     """The players' and pairs' tables of one board."""
     ci = f"{round(100 * confidence)}% CI"
     title = "overall" if board.name == "overall" else board.name
@@ -68,6 +78,7 @@ def board_markdown(board: Board, confidence: float) -> str:
                 "player",
                 "matches",
                 "W-D-L",
+                f"rating [{ci}]",
                 f"Elo [{ci}]",
                 f"skill mu [{ci}]",
                 "sigma",
@@ -78,9 +89,10 @@ def board_markdown(board: Board, confidence: float) -> str:
             [
                 [
                     rank,
-                    s.player,
+                    _marked(s.player, s.provisional),
                     s.matches,
                     f"{s.wins}-{s.draws}-{s.losses}",
+                    _cell(s.rating, _rating),
                     _cell(s.elo, _rating),
                     _cell(s.mu, _one),
                     None if math.isnan(s.sigma) else _two(s.sigma),
@@ -92,6 +104,12 @@ def board_markdown(board: Board, confidence: float) -> str:
             ],
         )
     )
+    lines += ["", f"Ranked by the low end of the rating's {ci}."]
+    if any(s.provisional for s in board.standings):
+        lines[-1] += (
+            f" `{PROVISIONAL}` provisional: fewer than {min_matches} matches, too few for "
+            "the rank to be trusted (`--min-matches`)."
+        )
     if board.pooling:
         lines += ["", f"Overall: {board.pooling}."]
     if board.pairs:
@@ -129,7 +147,7 @@ def board_markdown(board: Board, confidence: float) -> str:
 def leaderboard_markdown(leaderboard: Leaderboard) -> str:
     """Every board, how it was computed, and what was left out."""
     s = leaderboard.settings
-    parts = [board_markdown(board, s.confidence) for board in leaderboard.boards]
+    parts = [board_markdown(board, s.confidence, s.min_matches) for board in leaderboard.boards]
     if leaderboard.cross_game is not None:
         parts.append(leaderboard.cross_game.markdown())
     matches = sum(b.matches for b in leaderboard.boards if b.name != "overall")
@@ -140,7 +158,11 @@ def leaderboard_markdown(leaderboard: Leaderboard) -> str:
         else ""
     )
     parts.append(
-        f"Ratings: Elo (start {s.elo.base:.0f}, K {s.elo.k:g}, scale {s.elo.scale:g}){skill} "
+        f"Rating: a Bradley-Terry fit of all the matches at once on Elo's scale (a prior "
+        f"of {s.elo.base:.0f} ± {s.prior_sd:g}), its interval from the fit's standard error; "
+        "the rank is by the interval's low end, a conservative rating that keeps a player "
+        "with few matches below one that showed the same level over many. "
+        f"Elo (start {s.elo.base:.0f}, K {s.elo.k:g}, scale {s.elo.scale:g}){skill} "
         f"averaged over {s.orderings} seeded orderings of the matches; a draw counts half. "
         f"Intervals: {s.bootstrap} bootstrap replicates resampling each game's matches "
         f"(seed {s.seed}). Matches to tell apart: the normal approximation on A's score "

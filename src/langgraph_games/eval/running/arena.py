@@ -16,6 +16,13 @@ match its own seed) are not resumed by a new run: it starts a new file.
 Matches run concurrently under a bound; a match whose model calls keep failing is recorded
 with ``status: "error"`` without stopping the others (and is retried by the next rerun).
 
+**Labels.** ``labels`` (``{short name: player spec}``, ``--label NAME=SPEC``) name a player
+briefly: its seats in the results records, the tables, the leaderboard and the manifest's
+``names`` use the short name, while the spec's ``players`` (and the match ids) keep the
+full spec. Labels are part of the spec hash when there are any, so renaming a player
+starts a new results file rather than mixing two names for one player in one file (a
+spec without labels keeps the hash it had before labels existed).
+
 **Paper protocol.** The spec's field defaults are the generic ones (10 matches per pair,
 2 re-asks, no token limit), kept so that specs built before the paper protocol existed
 keep their hash; ``langgraph-games arena`` builds its spec with
@@ -28,6 +35,7 @@ manifest say ``paper protocol`` or which settings differ from it
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -36,7 +44,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from langgraph_games.eval.protocols.gamebot import (
     ArenaSettings,
@@ -62,12 +78,14 @@ from langgraph_games.games.errors import GameError
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.secrets import ModelSettings
+from langgraph_games.players.entry import PlayerRecipe
 
 __all__ = [
     "ArenaReport",
     "ArenaSpec",
     "ArenaSummary",
     "MatchSpec",
+    "check_labels",
     "run_arena",
     "settled_matches",
     "summarize",
@@ -107,6 +125,8 @@ class ArenaSpec(BaseModel):
             else a local one; not hashed).
         episode: Retries, fallback and step limit.
         model: Model settings (``temperature``, ``max_tokens``, ``base_url`` ...).
+        labels: Short names, ``{name: player spec}``: a labelled player is named by its
+            label in results, tables and leaderboards (see :func:`check_labels`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -125,6 +145,7 @@ class ArenaSpec(BaseModel):
     ray_address: str | None = None
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
     model: ModelSettings = Field(default_factory=dict)
+    labels: dict[str, str] = Field(default_factory=dict)
     _objects: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     def __init__(self, **data: Any) -> None:
@@ -147,6 +168,16 @@ class ArenaSpec(BaseModel):
         if len(set(players)) != len(players):
             raise ValueError(f"player specs must be distinct, got {players}")
         return players
+
+    @model_validator(mode="after")
+    def _labels_name_players(self) -> ArenaSpec:
+        check_labels(self.labels, self.roster)
+        return self
+
+    def names(self) -> dict[str, str]:
+        """``{player spec: its name in results}``: the label where one is given."""
+        shown = {spec: name for name, spec in self.labels.items()}
+        return {spec: shown.get(spec, spec) for spec in self.roster}
 
     @property
     def roster(self) -> list[str]:
@@ -175,6 +206,8 @@ class ArenaSpec(BaseModel):
             mode="json", exclude={"concurrency", "workers", "executor", "ray_address"}
         )
         data["game"] = (game or self.engine()).versioned_id
+        if not self.labels:
+            del data["labels"]  # the hash of a spec from before labels existed
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
@@ -232,6 +265,50 @@ class ArenaSpec(BaseModel):
                 seed = self.seed + (m // 2 if mirrored else m)
                 matches.append(MatchSpec(match_id=match_id, seats=seats, seed=seed, round=m))
         return matches
+
+
+def check_labels(labels: dict[str, str], roster: Sequence[str]) -> None:
+    """Check that every label names one player of ``roster`` and no two players share a name.
+
+    Raises:
+        ValueError: An empty label; a spec not in ``roster``; a spec labelled twice; a
+            label that is another player's spec. One line naming it and the players.
+
+    Example:
+        >>> check_labels({"mm": "minimax:depth=2"}, ["minimax:depth=2", "random"])
+        >>> check_labels({"mm": "minimax"}, ["minimax:depth=2", "random"])
+        Traceback (most recent call last):
+        ...
+        ValueError: --label mm=minimax: 'minimax' is not one of the players: minimax:depth=2, random
+    """
+    players = ", ".join(roster)
+    labelled: dict[str, str] = {}
+    for name, spec in labels.items():
+        if not name.strip():
+            raise ValueError(f"--label ={spec}: the name is empty; give NAME=SPEC")
+        if name != name.strip():
+            raise ValueError(f"--label {name!r}: a name cannot start or end with a space")
+        if spec not in roster:
+            raise ValueError(
+                f"--label {name}={spec}: {spec!r} is not one of the players: {players}"
+            )
+        if spec in labelled:
+            raise ValueError(
+                f"--label {name}={spec}: {spec!r} is already labelled {labelled[spec]!r}"
+            )
+        if name in roster and name != spec:
+            raise ValueError(
+                f"--label {name}={spec}: {name!r} is the spec of another player; choose "
+                "another name"
+            )
+        labelled[spec] = name
+
+
+def _named(recipe: PlayerRecipe, name: str) -> PlayerRecipe:
+    """``recipe`` with its player named ``name`` in results (the spec itself unchanged)."""
+    if recipe.spec.label == name:
+        return recipe
+    return dataclasses.replace(recipe, spec=dataclasses.replace(recipe.spec, text=name))
 
 
 @dataclass(frozen=True)
@@ -453,7 +530,10 @@ async def run_arena(
     path = results_path_for(spec, out_dir, game)
     results = ResultsFile(path)
     models = ModelPool(**spec.model)
-    players = {name: resolve_seat(name, models, spec.objects) for name in spec.roster}
+    names = spec.names()
+    players = {
+        name: _named(resolve_seat(name, models, spec.objects), names[name]) for name in spec.roster
+    }
     preflight(list(players.values()), game)
     settings = spec.protocol_settings(game)
     protocol = protocol_record(arena_protocol_for(game.id), settings)
@@ -464,6 +544,7 @@ async def run_arena(
             "spec_hash": spec_hash,
             "roster": spec.roster,
             "protocol": protocol,
+            **({"names": names} if spec.labels else {}),
         },
         models,
     )

@@ -18,7 +18,7 @@ import html
 import json
 import re
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -171,6 +171,7 @@ def write_replays(
     out_dir: str | Path,
     *,
     notes: Sequence[str] = (),
+    on_page: Callable[[], None] | None = None,
 ) -> ReplaySet:
     """Write a page per replayable record and ``index.html`` listing them all.
 
@@ -178,6 +179,7 @@ def write_replays(
         records: ``(source description, record)`` pairs, e.g. ``("run.jsonl line 3", r)``.
         out_dir: Folder for the pages (created).
         notes: Lines already skipped while reading (shown on the index).
+        on_page: Called once per record, written or skipped (a progress bar's tick).
 
     Returns:
         The pages written, the index entries and what was skipped and why.
@@ -187,6 +189,8 @@ def write_replays(
     written = ReplaySet(index=out / "index.html", skipped=list(notes))
     taken = {"index.html"}
     for source, record in records:
+        if on_page is not None:
+            on_page()
         played = None if record["kind"] == "round" or is_failed(record) else record
         try:
             options = {} if record["kind"] == "round" else record.get("options", {})

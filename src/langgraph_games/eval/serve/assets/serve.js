@@ -50,24 +50,51 @@ async function load() {
   fillSeats();
 }
 
-async function act(work) {
+// While a request is out the agent may be deciding (a model call can take minutes):
+// `waiting` says so in the status line and shows what was clicked until the reply comes.
+async function act(work, waiting) {
   if (busy) return;
   busy = true;
   document.body.classList.add("busy");
   $("error").textContent = "";
+  if (waiting) waiting();
   try {
     match = await work();
     show();
   } catch (err) {
     $("error").textContent = err.message;
+    if (match) show(); // the board as it was: the pending move is taken back
   } finally {
     busy = false;
     document.body.classList.remove("busy");
   }
 }
 
+function thinking(text) {
+  $("status").textContent = text;
+  $("status").classList.add("thinking");
+}
+
+// The clicked move, shown until the server answers: the player's mark in a grid cell
+// (its seat label when one character, else a dot), a pressed button otherwise.
+function showPending(move) {
+  const mine = match.seats[match.human_seat].split(" (")[0];
+  const button = document.querySelector(`#board button[data-move="${CSS.escape(move)}"]`);
+  if (button) {
+    const td = button.parentElement;
+    td.replaceChildren(document.createTextNode(mine.length === 1 ? mine : "\u2022"));
+    td.classList.add("pending");
+    td.title = `${move}: sent, waiting for the agent`;
+  }
+  for (const other of document.querySelectorAll("#board button, #moves button")) {
+    other.disabled = true;
+    if (other.dataset.move === move) other.classList.add("pending");
+  }
+  thinking(`You played ${move}; ${match.seats[1 - match.human_seat]} is thinking\u2026`);
+}
+
 function play(move) {
-  act(() => api("POST", `/api/matches/${match.match_id}/move`, { move }));
+  act(() => api("POST", `/api/matches/${match.match_id}/move`, { move }), () => showPending(move));
 }
 
 function showGrid() {
@@ -127,6 +154,7 @@ function showAgent() {
 function show() {
   $("match").hidden = false;
   $("title").textContent = `${match.game_name}: ${match.seats.join(" vs ")}`;
+  $("status").classList.remove("thinking");
   $("status").textContent = match.finished ? "Game over."
     : match.your_turn ? `Your move (${match.to_move.join(", ")}).` : "Waiting for the agent.";
   $("board").replaceChildren(match.grid ? showGrid() : el("span"));
@@ -158,6 +186,13 @@ $("setup").addEventListener("submit", (event) => {
     opponent: $("opponent").value.trim(),
     human_seat: Number($("seat").value),
     seed: Number($("seed").value || 0),
-  }));
+  }), () => {
+    // The agent moves first from seat 0: its first move comes with the new match.
+    const agentFirst = Number($("seat").value) !== 0;
+    $("match").hidden = false;
+    for (const id of ["board", "moves", "outcome"]) $(id).replaceChildren();
+    const opponent = $("opponent").value.trim();
+    thinking(agentFirst ? `Starting; ${opponent} is thinking\u2026` : "Starting\u2026");
+  });
 });
 load().catch((err) => { $("error").textContent = err.message; });
