@@ -1,57 +1,47 @@
-"""The memory layer is the ``memory`` extra: without it, one line names the extra.
-
-A missing package is simulated the way Python itself reports one: ``sys.modules[name] =
-None`` makes ``importlib.util.find_spec`` answer ``None`` and ``import name`` fail.
-"""
+"""The memory layer is the ``memory`` extra: without it, one line names the extra."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
+from extras_support import hide_modules, one_line
 from langgraph_games.cli import main
 from langgraph_games.memory import ChromaStore, MemoryExtraError, MiniLMEmbeddings
 
 INSTALL = "pip install -e '.[memory]' in a source checkout"
 
 
-def _hide(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
-    for name in modules:
-        monkeypatch.setitem(sys.modules, name, None)
-
-
 def test_a_store_without_chromadb_is_refused_before_touching_the_folder(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    _hide(monkeypatch, "chromadb")
+    hide_modules(monkeypatch, "chromadb")
     folder = tmp_path / "store"
     with pytest.raises(MemoryExtraError) as caught:
         ChromaStore(folder)
-    text = str(caught.value)
-    assert "\n" not in text
+    text = one_line(caught.value)
     assert text.startswith("a ChromaStore needs the 'memory' extra (not installed: chromadb)")
     assert INSTALL in text
     assert not folder.exists()
 
 
 def test_embeddings_name_only_the_missing_packages(monkeypatch: pytest.MonkeyPatch) -> None:
-    _hide(monkeypatch, "onnxruntime")
+    hide_modules(monkeypatch, "onnxruntime")
     with pytest.raises(MemoryExtraError) as caught:
         MiniLMEmbeddings().embed_query("x")
-    text = str(caught.value)
+    text = one_line(caught.value)
     assert "(not installed: onnxruntime)" in text and INSTALL in text
     assert "tokenizers" not in text and "chromadb" not in text
 
 
-def test_the_truths_command_says_it_in_one_line(
+def test_the_truths_command_says_it_inone_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = tmp_path / "store"
     store.mkdir()
     (store / "chroma.sqlite3").write_bytes(b"")
-    _hide(monkeypatch, "chromadb")
+    hide_modules(monkeypatch, "chromadb")
     assert main(["truths", "list", str(store)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err

