@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         sessions = importlib.import_module("langgraph_games.integrations.mcp_sessions")
     except ImportError as exc:
         raise ValueError(
-            f"the mcp command needs the 'mcp' extra: pip install 'langgraph-games[mcp]' ({exc})"
+            "the mcp command needs the 'mcp' extra: pip install -e '.[mcp]' in a source "
+            f"checkout ({exc})"
         ) from exc
     store = sessions.GameSessions(
         max_games_per_client=args.max_games, idle_timeout_s=args.idle_minutes * 60

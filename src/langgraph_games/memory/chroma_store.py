@@ -30,6 +30,7 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
+from langgraph_games._extras import missing_extra
 from langgraph_games.memory import _chroma_read as read
 from langgraph_games.memory import _lock
 from langgraph_games.memory._chroma_check import check_store, chroma_errors, damaged, vectors_lost
@@ -45,7 +46,7 @@ from langgraph_games.memory._chroma_open import (
 from langgraph_games.memory._chroma_rebuild import RepairReport, rebuild
 from langgraph_games.memory._chroma_write import write_items
 from langgraph_games.memory._codec import check_namespace_for_put, check_put_value, item_id
-from langgraph_games.memory.errors import EmbeddingDimensionError, StoreOpenError
+from langgraph_games.memory.errors import EmbeddingDimensionError, MemoryExtraError, StoreOpenError
 
 __all__ = ["ChromaStore", "RepairReport"]
 
@@ -144,6 +145,9 @@ class ChromaStore(BaseStore):
     ) -> None:
         if sum(x is not None for x in (path, client, host)) > 1:
             raise ValueError("give at most one of path=, client= and host=")
+        missing = missing_extra("memory", "a ChromaStore", {"chromadb": "chromadb"})
+        if missing is not None:  # before the lock or any file: nothing is left behind
+            raise MemoryExtraError(missing)
         self._ephemeral = path is None and client is None and host is None
         self.name = name or (f"mem{uuid.uuid4().hex[:12]}" if self._ephemeral else "langgraph")
         if not _NAME.match(self.name):

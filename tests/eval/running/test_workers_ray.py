@@ -126,7 +126,7 @@ def test_asking_for_ray_without_it_is_one_clear_line(
     assert main([*argv, str(tmp_path), "--executor", "ray", "-q"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"langgraph-games arena: error: {RAY_MISSING}"
-    assert "pip install 'langgraph-games[ray]'" in err
+    assert "pip install -e '.[ray]' in a source checkout" in err
     assert not list(tmp_path.glob("*.jsonl"))  # nothing started
 
 
@@ -142,7 +142,7 @@ async def test_the_ray_executor_without_ray_is_a_clear_error_in_the_api(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(workers_ray, "have_ray", lambda: False)
-    with pytest.raises(ValueError, match=r"pip install 'langgraph-games\[ray\]'"):
+    with pytest.raises(ValueError, match=r"pip install -e '\.\[ray\]' in a source checkout"):
         await run_arena(small_arena(executor="ray"), tmp_path, progress=False)
 
 

@@ -239,7 +239,7 @@ def write_leaderboard(leaderboard: Leaderboard, out_dir: str | Path) -> Written:
     except ImportError as exc:
         written.plot_skipped = (
             f"plot skipped: matplotlib is not installed ({exc}); install the 'plots' "
-            "extra: pip install 'langgraph-games[plots]'"
+            "extra: pip install -e '.[plots]' in a source checkout"
         )
     else:
         written.plot = plotting.plot_leaderboard(leaderboard, out / "leaderboard.png")

@@ -99,7 +99,7 @@ def skill_unavailable() -> str | None:
     except ImportError as exc:
         return (
             f"skill ratings skipped: openskill is not installed ({exc}); install the "
-            "'ratings' extra: pip install 'langgraph-games[ratings]'"
+            "'ratings' extra: pip install -e '.[ratings]' in a source checkout"
         )
     return None
 

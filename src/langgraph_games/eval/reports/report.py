@@ -344,7 +344,7 @@ def write_report(report: Report, out_dir: str | Path, *, plots: bool = True) -> 
         except ImportError as exc:
             written.plots_skipped = (
                 f"plots skipped: matplotlib is not installed ({exc}); install the 'plots' "
-                "extra: pip install 'langgraph-games[plots]'"
+                "extra: pip install -e '.[plots]' in a source checkout"
             )
         else:
             written.plots = plotting.draw_all(report, headlines(report), out / "plots")

@@ -45,7 +45,9 @@ from langgraph_games.eval.running.workers import (
 
 __all__ = ["RAY_MISSING", "RayBackend", "SlotActor", "have_ray"]
 
-RAY_MISSING = "--executor ray needs Ray, which is not installed: pip install 'langgraph-games[ray]'"
+RAY_MISSING = (
+    "--executor ray needs Ray, which is not installed: pip install -e '.[ray]' in a source checkout"
+)
 
 
 def have_ray() -> bool:

@@ -152,7 +152,7 @@ def ensure_crafter() -> Any:
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
             "The Crafter game needs the 'crafter' package: "
-            "pip install 'langgraph-games[crafter]' (or pip install crafter==1.8.3)."
+            "pip install -e '.[crafter]' in a source checkout (or pip install crafter==1.8.3)."
         ) from exc
     return crafter
 
