@@ -26,7 +26,6 @@ MINECRAFT_OFFLINE = (
 """Why the Minecraft setting is not played."""
 
 
-
 def _mean(values: Sequence[float]) -> float | None:
     return statistics.fmean(values) if values else None
 
