@@ -12,8 +12,8 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "composing.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S)
 
 
-def test_the_page_has_its_four_examples() -> None:
-    assert len(BLOCKS) == 4
+def test_the_page_has_its_five_examples() -> None:
+    assert len(BLOCKS) == 5
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
