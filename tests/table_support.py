@@ -40,8 +40,12 @@ def rows_by_first(text: str, index: int = 0) -> dict[str, list[str]]:
     return {line[0]: line[1:] for line in tables(text)[index][1:]}
 
 
-def table_blocks(text: str) -> list[str]:
-    """The text of each table block (consecutive lines starting with ``|``), as printed."""
+def table_blocks(text: str, *, costs: bool = True) -> list[str]:
+    """The text of each table block (consecutive lines starting with ``|``), as printed.
+
+    ``costs=False`` leaves out the cost table (``| player | calls | ...``) that commands
+    print after their own tables.
+    """
     blocks: list[list[str]] = []
     previous = False
     for line in text.splitlines():
@@ -51,4 +55,11 @@ def table_blocks(text: str) -> list[str]:
         if is_row:
             blocks[-1].append(line.rstrip())
         previous = is_row
-    return ["\n".join(block) for block in blocks]
+    found = ["\n".join(block) for block in blocks]
+    return found if costs else [b for b in found if not _is_cost_table(b)]
+
+
+def _is_cost_table(block: str) -> bool:
+    """Whether a printed table block is the cost table (its header names calls and cost)."""
+    header = [cell.strip() for cell in block.splitlines()[0].strip("|").split("|")]
+    return header[:2] == ["player", "calls"] and "cost (USD)" in header

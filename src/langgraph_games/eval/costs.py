@@ -261,10 +261,10 @@ def cost_section(records: Iterable[Mapping[str, Any]], prices: PriceTable) -> st
         >>> print(cost_section([record], PriceTable(DEFAULT_PRICES)))
         ## Cost (USD)
         <BLANKLINE>
-        | player                | calls | cached | tokens in | tokens out | cost (USD) |
-        |-----------------------|-------|--------|-----------|------------|------------|
-        | gamebot:openai:gpt-4o | 4     | 0      | 200000    | 10000      | 0.6000     |
-        | random                | 0     | 0      | 0         | 0          | -          |
+        | player                | calls   | cached   | tokens in   | tokens out   | cost (USD)   |
+        |-----------------------|---------|----------|-------------|--------------|--------------|
+        | gamebot:openai:gpt-4o | 4       | 0        | 200000      | 10000        | 0.6000       |
+        | random                | 0       | 0        | 0           | 0            | -            |
         <BLANKLINE>
         Prices: shipped prices (USD per 1M tokens; shipped ones as of 2025-05: check them).
     """

@@ -11,6 +11,7 @@ import pytest
 from export_support import MODEL, write_results
 from langgraph_games.cli import main
 from langgraph_games.eval.costs import DEFAULT_PRICES, Price, PriceTable, load_prices, player_costs
+from table_support import tables
 
 _SEAT = ("decisions", "invalid_answers", "fallbacks", "model_calls", "input_tokens",
          "output_tokens", "cost_usd")  # fmt: skip
@@ -99,8 +100,11 @@ def test_report_shows_cost_per_player(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["report", str(results), "--out", str(tmp_path / "rep"), "--no-plots",
                  "--prices", str(prices)]) == 0  # fmt: skip
     printed = capsys.readouterr().out
-    assert f"| {MODEL} | 1     | 1      | 1000000   | 200000     | 0.7000     |" in printed
-    assert "| random                     | 0     | 0      | 0         | 0          | -" in printed
+    [costs] = [t for t in tables(printed) if t[0][:2] == ["player", "calls"]]
+    assert costs[1:] == [
+        [MODEL, "1", "1", "1000000", "200000", "0.7000"],
+        ["random", "0", "0", "0", "0", "-"],
+    ]
     assert "## Cost (USD)" in (tmp_path / "rep" / "report.md").read_text()
 
 

@@ -449,6 +449,7 @@ def test_every_table_in_report_md_renders_as_a_markdown_table(
         ["agent", "Bandit"], ["capability", "random"], ["agent", "Bandit"],
         ["agent", "setting"],
         ["run", "round"],
+        ["player", "calls"],
     ]  # fmt: skip
     # Nothing that looks like a table row is left to render as a paragraph: every line
     # starting with a pipe is a row of a parsed table (or its header separator).

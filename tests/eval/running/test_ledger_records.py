@@ -25,6 +25,7 @@ from langgraph_games.eval.running.training import (
 )
 from langgraph_games.graphs.expver.parts import ExpVerError
 from langgraph_games.graphs.expver.records import validate_ledger_record
+from table_support import table_blocks
 
 DATA = Path(__file__).parent / "data"
 TRAIN = ["train", "maze", "--rounds", "2", "--model", "coach", "-q"]
@@ -74,7 +75,7 @@ def test_a_training_run_resumes_from_mains_file(
     assert "(10 episodes played now)" in out  # of 12: the baseline's 2 were there
     # The same table, but for the rounds played now saying how many truths were reverted.
     reverted = [c.strip() for c in main_table().splitlines()[0].split("|")].index("reverted")
-    shown = [line for line in out.splitlines() if line.startswith("|")]
+    shown = table_blocks(out, costs=False)[0].splitlines()
     expected = main_table().splitlines()
     assert len(shown) == len(expected)
     for row, want in zip(shown, expected, strict=True):
