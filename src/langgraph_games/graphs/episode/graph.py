@@ -160,7 +160,7 @@ async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[s
     trajectory: Sequence[Step] = state.get("trajectory") or []
     asked = await _decide(ctx, record, session, trajectory)
     if asked["forfeit"] is not None:  # a decision without an action: the episode ends
-        return _ended(ctx, session, record, trajectory, [], asked)
+        return _ended(ctx, session, record, [], trajectory, [], asked)
     played: list[Step] = []
     actions: list[Any] = []
     seen: list[Step] | None = None  # the trajectory as the next instant seats see it
@@ -177,31 +177,37 @@ async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[s
         asked = await _decide(ctx, record, session, seen)
         if asked["forfeit"] is not None:
             break
-    # the record grows by the actions played: append them rather than re-writing every one
-    grown: SessionRecord = {**record, "actions": [*record["actions"], *actions]}
+    # the state's record and trajectory keep only what this step adds (see EpisodeState)
     if asked["forfeit"] is not None:  # an instant seat forfeited
-        return _ended(ctx, session, grown, trajectory, played, asked)
+        return _ended(ctx, session, record, actions, trajectory, played, asked)
     if _over(session, ctx):
-        return _ended(ctx, session, grown, trajectory, played, None)
-    return {"record": grown, "trajectory": played, "turn": None, "decisions": None}
+        return _ended(ctx, session, record, actions, trajectory, played, None)
+    return {"record": {"actions": actions}, "trajectory": played, "turn": None, "decisions": None}
 
 
 def _ended(
     ctx: EpisodeContext,
     session: GameSession,
     record: SessionRecord,
+    actions: list[Any],
     before: Sequence[Step],
     played: list[Step],
     forfeiting: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """The update of a ``step`` that ends the episode: its steps, the record, the result.
+    """The update of a ``step`` that ends the episode: its steps and moves, the result.
 
+    ``record`` is the session record before this step, ``actions`` the moves it played;
     ``forfeiting`` is the ask in which a seat forfeited (its turn, decisions and seat), if
     one did.
     """
     asked = forfeiting or {"turn": None, "decisions": None, "forfeit": None}
-    steps, result = _outcome(ctx, session, record, [*before, *played], asked)
-    return {**asked, "record": record, "trajectory": [*played, *steps], "result": result}
+    grown: SessionRecord = {**record, "actions": [*record["actions"], *actions]}
+    steps, result = _outcome(ctx, session, grown, [*before, *played], asked)
+    update: dict[str, Any] = dict(asked)
+    if actions:
+        update["record"] = {"actions": actions}
+    update.update(trajectory=[*played, *steps], result=result)
+    return update
 
 
 async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
