@@ -16,7 +16,10 @@ node (with ``durability="sync"``, before the next one starts), so a run killed m
 replays its moves on resume (rule players are deterministic: the same moves again). The
 graph state holds only the session record ``{game, options, seed, actions}`` and the
 trajectory, both JSON, so a SQLite checkpointer can persist it and an interrupted episode
-resumes where it stopped. The live ``GameSession`` is cached in the run's context and
+resumes where it stopped. A ``step`` writes only what it adds to them (its moves as
+``{"actions": [...]}``, its steps), and a checkpoint saves only those writes
+(:mod:`~langgraph_games.graphs.episode.channels`): per-step cost and checkpoint size stay
+flat however long the episode. The live ``GameSession`` is cached in the run's context and
 rebuilt from the record when the cache does not match (after a resume, for instance). What
 each seat saw and said earlier (its observations and its last answer) is read from the
 trajectory and passed in every request, so players keep no per-episode state and a resumed
@@ -292,8 +295,11 @@ def create_episode_graph(
     Invoke it with ``{"record": {"game": id, "options": {...}, "seed": n, "actions": []}}``
     and ``context=EpisodeContext(players=[...])``; the final state's ``result`` holds the
     outcome and per-player counters, and ``trajectory`` holds every step. With a
-    checkpointer, invoking again with ``None``, the same ``thread_id`` and the same context
-    resumes an interrupted episode.
+    checkpointer, invoke it with ``durability="sync"`` (or ``"exit"``), as
+    :func:`~langgraph_games.graphs.episode.run.run_episode` does, and invoking again with
+    ``None``, the same ``thread_id`` and the same context resumes an interrupted episode.
+    A ``step``'s update holds the steps it played and, as ``{"actions": [...]}``, its
+    moves; the state's ``record`` and ``trajectory`` are whole.
 
     Args:
         checkpointer: Optional LangGraph checkpointer (e.g. ``AsyncSqliteSaver``).

@@ -51,7 +51,8 @@ class ObservationsSoFar(Sequence[str]):
 
     def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
         if isinstance(index, slice):
-            return tuple(self._items[slice(*index.indices(self._length))])
+            items = self._items
+            return tuple(items[i] for i in range(*index.indices(self._length)))
         if not -self._length <= index < self._length:
             raise IndexError("observation index out of range")
         return self._items[index % self._length]
