@@ -51,6 +51,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import machine, table
+from concurrency import cpu_seconds
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.gc_tuning import steady_gc
@@ -153,26 +154,10 @@ def start_server(
 # measuring ---------------------------------------------------------------------------------
 def client_cpu(server_pid: int) -> float:
     """CPU seconds of this process and every live process under it, except the server."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, int] = {}
-    times: dict[int, float] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(entry)] = int(fields[1])
-        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
-    tree, frontier = {os.getpid()}, [os.getpid()]
-    while frontier:
-        parent = frontier.pop()
-        kids = [p for p, pp in parents.items() if pp == parent and p not in tree]
-        tree.update(p for p in kids if p != server_pid)
-        frontier.extend(p for p in kids if p != server_pid)
-    return sum(times.get(pid, 0.0) for pid in tree)
+    with open(f"/proc/{server_pid}/stat", encoding="ascii", errors="replace") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    server = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return cpu_seconds() - server
 
 
 async def steady(run: Callable[[int], Awaitable[int]], n: int, server_pid: int) -> float:
@@ -330,17 +315,18 @@ async def main_async(args: argparse.Namespace) -> None:
             row("run_arena, one process", await steady(here, n, server.pid or 0))
             pid = server.pid or 0
             kinds = [("local", f"{args.workers} worker processes")]
-            if args.no_ray:
-                row(f"{args.workers} Ray actors", None, "left out (--no-ray)")
-            elif not have_ray():
-                row(f"{args.workers} Ray actors", None, "Ray is not installed")
-            else:
+            skipped = "left out (--no-ray)" if args.no_ray else None
+            if not args.no_ray and not have_ray():
+                skipped = "Ray is not installed"
+            if skipped is None:
                 kinds.append(("ray", f"{args.workers} Ray actors"))
             for kind, name in kinds:
                 started = time.perf_counter()
                 async with pool_runner(url, moves, args.workers, kind, Path(folder), 4) as pool:
                     note = f"start-up {time.perf_counter() - started:.1f} s, apart"
                     row(name, await steady(pool, n, pid), note)
+            if skipped is not None:
+                row(f"{args.workers} Ray actors", None, skipped)
             if args.profile:
                 profiler = cProfile.Profile()
                 profiler.enable()
