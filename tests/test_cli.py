@@ -65,6 +65,16 @@ def test_play_prints_each_board_and_the_result(capsys: pytest.CaptureFixture[str
     assert moves[0] == "Move 1: X plays " + moves[0].split("plays ")[1]
     assert out.count("   0 1 2") == len(moves) + 1
     assert "Result after" in out and "X (minimax) wins" in out
+    # each board is the one after its move: X's marks on the last board are X's moves
+    last_board = out.split(moves[-1])[1].split("Result after")[0]
+    xs = {
+        (r, c)
+        for r, row in enumerate(last_board.strip().splitlines()[1:])
+        for c, mark in enumerate(row.split()[1:])
+        if mark == "X"
+    }
+    played = {line.split("plays ")[1] for line in moves if " X plays " in line}
+    assert {f"({r},{c})" for r, c in xs} == played
 
 
 def test_play_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:

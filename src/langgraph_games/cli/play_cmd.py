@@ -228,21 +228,21 @@ async def _play(
         config["configurable"] = {"thread_id": f"play-{args.seed}"}
     graph_input: EpisodeState | Command[Any] = {"record": record, "trajectory": []}
     result: dict[str, Any] = {}
+    moves: list[Any] = []  # a step's update holds the moves it played, not all of them
     while True:
         request: dict[str, Any] | None = None
         async for update in graph.astream(
             graph_input, config, context=context, stream_mode="updates"
         ):
             played = update.get("step") or {}
-            if "record" in played and not args.quiet:
+            if "record" in played:
+                moves += played["record"]["actions"]
                 # a step plays instant seats' moves after the first: each has its own board
                 # (a forfeit's step, which plays no move, has none)
                 for step in (s for s in played["trajectory"] if s["actions"]):
-                    board = {
-                        **played["record"],
-                        "actions": played["record"]["actions"][: step["step"] + 1],
-                    }
-                    _print_step(game, step, board, names, args.full)
+                    if not args.quiet:
+                        board = {**record, "actions": moves[: step["step"] + 1]}
+                        _print_step(game, step, board, names, args.full)
             for changes in update.values():  # the ending step's update, or finish's
                 if isinstance(changes, dict) and changes.get("result") is not None:
                     result = changes["result"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -84,7 +85,7 @@ class DecisionRequest:
     feedback: str | None = None
     truths: tuple[str, ...] = ()
     attempt: int = 0
-    previous_observations: tuple[str, ...] = ()
+    previous_observations: Sequence[str] = ()
     previous_exchange: Exchange | None = None
 
     @property

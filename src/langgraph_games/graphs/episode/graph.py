@@ -16,7 +16,10 @@ node (with ``durability="sync"``, before the next one starts), so a run killed m
 replays its moves on resume (rule players are deterministic: the same moves again). The
 graph state holds only the session record ``{game, options, seed, actions}`` and the
 trajectory, both JSON, so a SQLite checkpointer can persist it and an interrupted episode
-resumes where it stopped. The live ``GameSession`` is cached in the run's context and
+resumes where it stopped. A ``step`` writes only what it adds to them (its moves as
+``{"actions": [...]}``, its steps), and a checkpoint saves only those writes
+(:mod:`~langgraph_games.graphs.episode.channels`): per-step cost and checkpoint size stay
+flat however long the episode. The live ``GameSession`` is cached in the run's context and
 rebuilt from the record when the cache does not match (after a resume, for instance). What
 each seat saw and said earlier (its observations and its last answer) is read from the
 trajectory and passed in every request, so players keep no per-episode state and a resumed
@@ -160,7 +163,7 @@ async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[s
     trajectory: Sequence[Step] = state.get("trajectory") or []
     asked = await _decide(ctx, record, session, trajectory)
     if asked["forfeit"] is not None:  # a decision without an action: the episode ends
-        return _ended(ctx, session, record, trajectory, [], asked)
+        return _ended(ctx, session, record, [], trajectory, [], asked)
     played: list[Step] = []
     actions: list[Any] = []
     seen: list[Step] | None = None  # the trajectory as the next instant seats see it
@@ -177,31 +180,37 @@ async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[s
         asked = await _decide(ctx, record, session, seen)
         if asked["forfeit"] is not None:
             break
-    # the record grows by the actions played: append them rather than re-writing every one
-    grown: SessionRecord = {**record, "actions": [*record["actions"], *actions]}
+    # the state's record and trajectory keep only what this step adds (see EpisodeState)
     if asked["forfeit"] is not None:  # an instant seat forfeited
-        return _ended(ctx, session, grown, trajectory, played, asked)
+        return _ended(ctx, session, record, actions, trajectory, played, asked)
     if _over(session, ctx):
-        return _ended(ctx, session, grown, trajectory, played, None)
-    return {"record": grown, "trajectory": played, "turn": None, "decisions": None}
+        return _ended(ctx, session, record, actions, trajectory, played, None)
+    return {"record": {"actions": actions}, "trajectory": played, "turn": None, "decisions": None}
 
 
 def _ended(
     ctx: EpisodeContext,
     session: GameSession,
     record: SessionRecord,
+    actions: list[Any],
     before: Sequence[Step],
     played: list[Step],
     forfeiting: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """The update of a ``step`` that ends the episode: its steps, the record, the result.
+    """The update of a ``step`` that ends the episode: its steps and moves, the result.
 
+    ``record`` is the session record before this step, ``actions`` the moves it played;
     ``forfeiting`` is the ask in which a seat forfeited (its turn, decisions and seat), if
     one did.
     """
     asked = forfeiting or {"turn": None, "decisions": None, "forfeit": None}
-    steps, result = _outcome(ctx, session, record, [*before, *played], asked)
-    return {**asked, "record": record, "trajectory": [*played, *steps], "result": result}
+    grown: SessionRecord = {**record, "actions": [*record["actions"], *actions]}
+    steps, result = _outcome(ctx, session, grown, [*before, *played], asked)
+    update: dict[str, Any] = dict(asked)
+    if actions:
+        update["record"] = {"actions": actions}
+    update.update(trajectory=[*played, *steps], result=result)
+    return update
 
 
 async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
@@ -286,8 +295,11 @@ def create_episode_graph(
     Invoke it with ``{"record": {"game": id, "options": {...}, "seed": n, "actions": []}}``
     and ``context=EpisodeContext(players=[...])``; the final state's ``result`` holds the
     outcome and per-player counters, and ``trajectory`` holds every step. With a
-    checkpointer, invoking again with ``None``, the same ``thread_id`` and the same context
-    resumes an interrupted episode.
+    checkpointer, invoke it with ``durability="sync"`` (or ``"exit"``), as
+    :func:`~langgraph_games.graphs.episode.run.run_episode` does, and invoking again with
+    ``None``, the same ``thread_id`` and the same context resumes an interrupted episode.
+    A ``step``'s update holds the steps it played and, as ``{"actions": [...]}``, its
+    moves; the state's ``record`` and ``trajectory`` are whole.
 
     Args:
         checkpointer: Optional LangGraph checkpointer (e.g. ``AsyncSqliteSaver``).

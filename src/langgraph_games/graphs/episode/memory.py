@@ -6,17 +6,71 @@ trajectory, which is the graph's checkpointed state, so a resumed episode has th
 memory as one that never stopped. :func:`seat_memory` is the rule;
 :class:`SeatMemories` applies it incrementally (each step is read once per episode) and
 starts over whenever the trajectory is not the one it read (a resume, another episode).
+A seat's observations are handed out as :class:`ObservationsSoFar`, a view of the list
+they are read into, so that a decision costs the same at the 10,000th step as at the
+first (a tuple of them all would be a copy per decision).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from langgraph_games.players.base import Exchange
 
-__all__ = ["SeatMemories", "SeatMemory", "exchange_of", "seat_memory"]
+__all__ = ["ObservationsSoFar", "SeatMemories", "SeatMemory", "exchange_of", "seat_memory"]
+
+
+class ObservationsSoFar(Sequence[str]):
+    """The first ``length`` items of a list that only grows: a read-only sequence.
+
+    Equal to any sequence (a tuple, a list) of the same strings; a slice is a tuple.
+
+    Example:
+        >>> seen = ["a", "b"]
+        >>> view = ObservationsSoFar(seen, 2)
+        >>> seen.append("c")
+        >>> view == ("a", "b"), view[-1], view[-2:], list(view)
+        (True, 'b', ('a', 'b'), ['a', 'b'])
+    """
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[str], length: int) -> None:
+        self._items, self._length = items, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        if isinstance(index, slice):
+            items = self._items
+            return tuple(items[i] for i in range(*index.indices(self._length)))
+        if not -self._length <= index < self._length:
+            raise IndexError("observation index out of range")
+        return self._items[index % self._length]
+
+    def __iter__(self) -> Iterator[str]:
+        items = self._items
+        return (items[i] for i in range(self._length))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(other) == self._length and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
 @dataclass(frozen=True)
@@ -24,11 +78,12 @@ class SeatMemory:
     """A seat's memory at a decision point.
 
     Attributes:
-        observations: Its observations at its earlier decision points, oldest first.
+        observations: Its observations at its earlier decision points, oldest first (a
+            tuple, or an :class:`ObservationsSoFar` from :class:`SeatMemories`).
         exchange: Its last answer with what it was shown (``None`` before its first).
     """
 
-    observations: tuple[str, ...] = ()
+    observations: Sequence[str] = ()
     exchange: Exchange | None = None
 
 
@@ -119,7 +174,9 @@ class SeatMemories:
         if len(trajectory) > read.steps:
             read.steps, read.last = len(trajectory), trajectory[-1]
         name = str(seat)
-        return SeatMemory(tuple(read.observations.get(name, ())), read.exchanges.get(name))
+        seen = read.observations.get(name)
+        observations = () if seen is None else ObservationsSoFar(seen, len(seen))
+        return SeatMemory(observations, read.exchanges.get(name))
 
     def drop(self, key: str) -> None:
         """Forget an episode."""

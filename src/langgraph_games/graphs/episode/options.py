@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import operator
-from typing import Annotated, Literal, TypedDict
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from langgraph_games.graphs.episode.channels import GrowingList, GrowingRecord
 from langgraph_games.graphs.episode.records import (
     DecisionRecord,
     EpisodeResult,
@@ -15,7 +16,7 @@ from langgraph_games.graphs.episode.records import (
     Turn,
 )
 
-__all__ = ["EpisodeOptions", "EpisodeState", "Fallback"]
+__all__ = ["EpisodeOptions", "EpisodeState", "Fallback", "extend_record", "extend_steps"]
 
 Fallback = Literal["game", "random", "forfeit"]
 
@@ -39,11 +40,56 @@ class EpisodeOptions(BaseModel):
     history: int = Field(0, ge=0)
 
 
-class EpisodeState(TypedDict, total=False):
-    """State of the episode graph (JSON only, so checkpoints stay portable)."""
+def extend_steps(steps: list[Step], updates: Sequence[list[Step]]) -> list[Step]:
+    """The trajectory ``steps`` followed by the steps of each update, in order.
 
-    record: SessionRecord
-    trajectory: Annotated[list[Step], operator.add]
+    Example:
+        >>> extend_steps([{"step": 0}], [[{"step": 1}], [], [{"step": 2}]])
+        [{'step': 0}, {'step': 1}, {'step': 2}]
+    """
+    grown = list(steps)
+    for update in updates:
+        grown += update
+    return grown
+
+
+def extend_record(record: SessionRecord, updates: Sequence[dict[str, Any]]) -> SessionRecord:
+    """The session record after ``updates``, in order.
+
+    A whole record replaces it; ``{"actions": [...]}`` (what a ``step`` writes: the moves
+    it played) appends those actions.
+
+    Example:
+        >>> start = {"game": "tictactoe", "seed": 0, "actions": []}
+        >>> extend_record({}, [start, {"actions": ["(1,1)"]}, {"actions": ["(0,0)"]}])
+        {'game': 'tictactoe', 'seed': 0, 'actions': ['(1,1)', '(0,0)']}
+    """
+    for update in updates:
+        if "game" in update:
+            record = update  # type: ignore[assignment]
+        else:
+            record = {**record, "actions": [*record["actions"], *update["actions"]]}
+    return record
+
+
+# A delta channel snapshots its whole value every ``snapshot_frequency`` updates: never
+# within an episode here (LangGraph's own bound of 5,000 supersteps still applies).
+_NEVER = 1 << 62
+
+
+class EpisodeState(TypedDict, total=False):
+    """State of the episode graph (JSON only, so checkpoints stay portable).
+
+    ``record`` is the session record (the moves played so far in its ``actions``) and
+    ``trajectory`` every step so far; a ``step`` writes only what it added to them (the
+    moves it played as ``{"actions": [...]}``, its steps), and a checkpoint saves only
+    those writes, so its size does not grow with the episode. Read from a checkpoint
+    (``get_state``, a resume), both are rebuilt whole. In a run both grow in place (see
+    :mod:`~langgraph_games.graphs.episode.channels`).
+    """
+
+    record: Annotated[SessionRecord, GrowingRecord(extend_record, snapshot_frequency=_NEVER)]
+    trajectory: Annotated[list[Step], GrowingList(extend_steps, snapshot_frequency=_NEVER)]
     turn: Turn | None
     decisions: dict[str, DecisionRecord] | None
     forfeit: int | None

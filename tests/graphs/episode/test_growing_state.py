@@ -1,0 +1,136 @@
+"""The episode's trajectory and record: checkpointed as each step's writes, grown in place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.types import Overwrite
+
+from langgraph_games.graphs import EpisodeOptions, create_episode_graph, run_episode
+from langgraph_games.graphs.episode.channels import GrowingList, GrowingRecord
+from langgraph_games.graphs.episode.memory import ObservationsSoFar
+from langgraph_games.graphs.episode.options import extend_record, extend_steps
+from langgraph_games.players import PongTracker
+from langgraph_games.players.base import Decision, DecisionRequest
+from pinned_trajectories import normalized
+
+
+class Asked(PongTracker):
+    """A Pong tracker asked as a model is (a node, and a checkpoint, per step)."""
+
+    instant = False
+
+    def __init__(self, crash_at: int | None = None) -> None:
+        super().__init__()
+        self.crash_at = crash_at
+
+    def decide(self, request: DecisionRequest) -> Decision:
+        if request.state.turn == self.crash_at:
+            self.crash_at = None
+            raise RuntimeError("power cut")
+        return super().decide(request)
+
+
+def _saved_bytes(saver: InMemorySaver) -> int:
+    blobs = sum(len(blob) for _, blob in saver.blobs.values())
+    writes = sum(len(v[2][1]) for w in saver.writes.values() for v in w.values())
+    saved = sum(
+        len(c[1]) + len(m[1])
+        for spaces in saver.storage.values()
+        for ids in spaces.values()
+        for c, m, _ in ids.values()
+    )
+    return blobs + writes + saved
+
+
+async def _pong(steps: int, saver: Any, seats: list[Asked] | None = None) -> Any:
+    return await run_episode(
+        "pong",
+        seats or [Asked(), Asked()],
+        options=EpisodeOptions(max_steps=steps),
+        checkpointer=saver,
+        thread_id="long",
+        max_steps=1000,
+    )
+
+
+async def test_checkpoint_bytes_per_step_do_not_grow_with_the_episode() -> None:
+    per_step = {}
+    for steps in (20, 200):
+        saver = InMemorySaver()
+        out = await _pong(steps, saver)
+        assert len(out["trajectory"]) == steps
+        per_step[steps] = _saved_bytes(saver) / steps
+    # the whole trajectory in every checkpoint made this about 10x
+    assert per_step[200] < 1.3 * per_step[20], per_step
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+async def test_a_long_episode_killed_mid_way_resumes_to_the_same_record(
+    kind: str, tmp_path: Any
+) -> None:
+    reference = await _pong(300, None)
+    db = str(tmp_path / "episodes.sqlite")
+    memory = InMemorySaver()
+    seats = [Asked(crash_at=170), Asked()]
+    async with AsyncSqliteSaver.from_conn_string(db) as sqlite:
+        saver = memory if kind == "memory" else sqlite
+        with pytest.raises(RuntimeError, match="power cut"):
+            await _pong(300, saver, seats)
+        saved = await create_episode_graph(checkpointer=saver).aget_state(
+            {"configurable": {"thread_id": "long"}}
+        )
+        assert len(saved.values["record"]["actions"]) == 170
+        assert len(saved.values["trajectory"]) == 170
+    async with AsyncSqliteSaver.from_conn_string(db) as sqlite:  # as a new process would
+        saver = memory if kind == "memory" else sqlite
+        out = await _pong(300, saver, seats)
+        assert out["result"]["record"] == reference["result"]["record"]
+        assert normalized(out) == normalized(reference)
+        again = await _pong(300, saver, seats)  # finished: read back whole
+    assert normalized(again) == normalized(reference)
+
+
+def test_copies_share_the_list_and_keep_their_own_view() -> None:
+    channel = GrowingList(extend_steps).from_checkpoint(None)
+    channel.update([[1, 2]])
+    shown = channel.get()
+    fresh = channel.copy()  # as the router's fresh read does
+    three = [3]
+    fresh.update([three])
+    assert fresh.get() == [1, 2, 3] and channel.get() == [1, 2]
+    channel.update([three])  # the same write: the copy's items are taken over
+    assert channel.get() is shown == [1, 2, 3]
+    other = channel.copy()
+    channel.update([[4]])
+    other.update([[5]])  # something else: a list of its own
+    assert channel.get() == [1, 2, 3, 4] and other.get() == [1, 2, 3, 5]
+    other.update([Overwrite([9])])
+    assert other.get() == [9] and channel.get() == [1, 2, 3, 4]
+
+
+def test_a_record_grows_by_its_moves_and_is_replaced_by_a_whole_record() -> None:
+    start = {"game": "tictactoe", "options": {}, "seed": 1, "actions": ["(0,0)"]}
+    channel = GrowingRecord(extend_record).from_checkpoint(None)
+    assert channel.get() == {}
+    channel.update([start, {"actions": ["(1,1)"]}])
+    assert channel.get() == extend_record({}, [start, {"actions": ["(1,1)"]}])
+    assert start["actions"] == ["(0,0)"]  # the input is not grown in place
+    restored = channel.from_checkpoint({**start, "actions": ["(2,2)"]})  # an older blob
+    assert restored.get()["actions"] == ["(2,2)"]
+    channel.update([{**start, "seed": 2}])
+    assert channel.get() == {**start, "seed": 2}
+
+
+def test_observations_so_far_read_as_a_tuple_of_them() -> None:
+    seen = ["a", "b", "c"]
+    view = ObservationsSoFar(seen, 2)
+    seen.append("d")
+    assert view == ("a", "b") == tuple(view) and view != ("a", "b", "c") and view != "ab"
+    assert (view[0], view[-1], view[::-1], len(view)) == ("a", "b", ("b", "a"), 2)
+    with pytest.raises(IndexError):
+        view[2]
+    assert hash(view) == hash(("a", "b")) and repr(view) == "('a', 'b')"
