@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -134,3 +137,39 @@ def test_observations_so_far_read_as_a_tuple_of_them() -> None:
     with pytest.raises(IndexError):
         view[2]
     assert hash(view) == hash(("a", "b")) and repr(view) == "('a', 'b')"
+
+
+_PLAIN_REDUCERS = """
+import asyncio, json
+import langgraph.checkpoint.serde.types as serde_types
+import langgraph.graph
+from langgraph.checkpoint.memory import InMemorySaver
+del serde_types._DeltaSnapshot  # a LangGraph release without one of the names they use
+from langgraph_games.graphs import EpisodeOptions, run_episode
+from langgraph_games.graphs.episode import channels
+from langgraph_games.players import PongTracker
+
+assert not channels.GROWING
+state = asyncio.run(run_episode(
+    "pong", [PongTracker(), PongTracker()], options=EpisodeOptions(max_steps=40),
+    checkpointer=InMemorySaver(), thread_id="plain", max_steps=1000,
+))
+print(json.dumps([state["result"]["record"], len(state["trajectory"])]))
+"""
+
+
+async def test_without_delta_channels_plain_reducers_give_the_same_episode() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _PLAIN_REDUCERS], capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr
+    record, steps = json.loads(done.stdout.strip().splitlines()[-1])
+    state = await run_episode(
+        "pong",
+        [PongTracker(), PongTracker()],
+        options=EpisodeOptions(max_steps=40),
+        checkpointer=InMemorySaver(),
+        thread_id="growing",
+        max_steps=1000,
+    )
+    assert record == state["result"]["record"] and steps == len(state["trajectory"])

@@ -19,160 +19,55 @@ its own. The list a channel returns grows with it: read it as the episode's valu
 "values"`` to keep it. With a checkpointer, run the episode graph with ``durability="sync"``
 (as :func:`~langgraph_games.graphs.episode.run.run_episode` does) or ``"exit"``: with
 ``"async"``, a snapshot saved after the next step has begun could hold that step's items.
+
+Those channels build on LangGraph 1.2's ``DeltaChannel`` and on names LangGraph keeps
+private (``_growing.py``). Where an installed LangGraph lacks one of them, the state uses
+plain reducers with the same writes and the same values (:data:`GROWING` is then
+``False``): every checkpoint then holds the whole trajectory again, as before the
+channels, and nothing else changes.
 """
 
 from __future__ import annotations
 
-import copy as _copy
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from langgraph._internal._typing import MISSING
-from langgraph.channels.binop import _get_overwrite
-from langgraph.channels.delta import DeltaChannel
-from langgraph.checkpoint.base import PendingWrite
-from langgraph.checkpoint.serde.types import _DeltaSnapshot
-from langgraph.errors import EmptyChannelError
-from typing_extensions import Self
+__all__ = ["GROWING", "GrowingList", "GrowingRecord", "list_channel", "record_channel"]
 
-__all__ = ["GrowingList", "GrowingRecord"]
+try:
+    from langgraph_games.graphs.episode._growing import GrowingList, GrowingRecord
+except ImportError:  # pragma: no cover - a LangGraph without what the channels build on
+    GROWING = False
+else:
+    GROWING = True
+
+_NEVER = 1 << 62
+"""A delta channel snapshots its whole value every ``snapshot_frequency`` updates: never
+within an episode here (LangGraph's own bound of 5,000 supersteps still applies)."""
 
 
-class _Growing(DeltaChannel[Any]):
-    """A delta channel whose value is a fixed head and a list that only grows.
+def list_channel(reduce: Callable[[list[Any], Sequence[list[Any]]], list[Any]]) -> Any:
+    """The trajectory's channel: a :class:`GrowingList`, else ``list + list``.
 
-    Subclasses say how an update splits into a new head (or ``None``: append only) and
-    the items it appends, how a whole value splits the same way, and how a head and
-    items make the value.
+    Args:
+        reduce: Folds a step's updates into the list (the channel's reducer).
     """
-
-    __slots__ = ("head", "items", "length", "shown")
-
-    def __init__(
-        self,
-        reducer: Callable[[Any, Sequence[Any]], Any],
-        typ: type[Any] | None = None,
-        *,
-        snapshot_frequency: int = 100,
-    ) -> None:
-        super().__init__(reducer, typ, snapshot_frequency=snapshot_frequency)
-        self.head: Any = None
-        self.items: list[Any] = []
-        self.length = 0
-        self.shown: Any = MISSING  # the value as returned while ``items`` is all ours
-
-    # the shape of the value -------------------------------------------------------------
-    def _split(self, update: Any) -> tuple[Any, Sequence[Any]]:
-        raise NotImplementedError
-
-    def _make(self, head: Any, items: list[Any]) -> Any:
-        raise NotImplementedError
-
-    # LangGraph's channel protocol -------------------------------------------------------
-    def copy(self) -> Self:
-        new = self.__class__(self.reducer, self.typ, snapshot_frequency=self.snapshot_frequency)
-        new.key = self.key
-        new.value = self.value
-        new.head, new.items, new.length, new.shown = self.head, self.items, self.length, self.shown
-        return new
-
-    def from_checkpoint(self, checkpoint: Any) -> Self:
-        new = self.__class__(self.reducer, self.typ, snapshot_frequency=self.snapshot_frequency)
-        new.key = self.key
-        if isinstance(checkpoint, _DeltaSnapshot):
-            checkpoint = checkpoint.value
-        if checkpoint is MISSING or checkpoint is None:
-            new._set(None, [])
-        else:  # a snapshot, or the whole value as a plain channel saved it
-            head, items = new._split(checkpoint)
-            new._set(head, list(items))
-        return new
-
-    def replay_writes(self, writes: Sequence[PendingWrite]) -> None:
-        self._grow([value for _, _, value in writes])
-
-    def update(self, values: Sequence[Any]) -> bool:
-        if not values:
-            return False
-        if sum(_get_overwrite(value)[0] for value in values) > 1:
-            return super().update(values)  # LangGraph's error for two overwrites
-        self._grow(values)
-        return True
-
-    def get(self) -> Any:
-        if self.value is MISSING:
-            raise EmptyChannelError()
-        if len(self.items) == self.length:
-            if self.shown is MISSING:
-                self.shown = self._make(self.head, self.items)
-            return self.shown
-        return self._make(self.head, self.items[: self.length])
-
-    # growing ---------------------------------------------------------------------------
-    def _set(self, head: Any, items: list[Any]) -> None:
-        self.head, self.items, self.length, self.shown = head, items, len(items), MISSING
-        self.value = True  # available (``DeltaChannel.is_available``)
-
-    def _grow(self, updates: Sequence[Any]) -> None:
-        for update in updates:
-            overwrite, value = _get_overwrite(update)
-            if overwrite:
-                head, items = self._split(value) if value is not None else (None, ())
-                self._set(head, [*items])
-                continue
-            head, items = self._split(update)
-            if head is not None:  # a whole value replaces this one
-                self._set(head, [*items])
-            else:
-                self._append(items)
-        if self.value is MISSING:
-            self._set(None, [])
-
-    def _append(self, new: Sequence[Any]) -> None:
-        own, count, at = self.items, len(new), self.length
-        if len(own) == at:
-            own.extend(new)  # the list is all ours: grow it
-        elif len(own) < at + count or any(own[at + i] is not new[i] for i in range(count)):
-            # another copy grew the shared list with something else: a list of our own
-            self.items = [*own[:at], *new]
-            self.shown = MISSING
-        # else: a copy already appended these very items (the router's fresh read)
-        self.length = at + count
-        if self.value is MISSING:
-            self.value = True
+    if GROWING:
+        return GrowingList(reduce, snapshot_frequency=_NEVER)
+    return operator.add
 
 
-class GrowingList(_Growing):
-    """A list channel that only grows (the trajectory): each update is a list to append."""
+def record_channel(reduce: Callable[[Any, Sequence[Any]], Any]) -> Any:
+    """The session record's channel: a :class:`GrowingRecord`, else ``reduce`` per write.
 
-    __slots__ = ()
-
-    def _split(self, update: Any) -> tuple[Any, Sequence[Any]]:
-        return None, update
-
-    def _make(self, head: Any, items: list[Any]) -> Any:
-        return items
-
-    def _set(self, head: Any, items: list[Any]) -> None:
-        super()._set(None, items)
-
-
-class GrowingRecord(_Growing):
-    """A session record whose ``actions`` only grow.
-
-    An update with a ``game`` is a whole record and replaces the value; any other is
-    ``{"actions": [...]}``, appended to its actions.
+    Args:
+        reduce: Folds updates (a whole record, or ``{"actions": [...]}``) into a record.
     """
+    if GROWING:
+        return GrowingRecord(reduce, snapshot_frequency=_NEVER)
 
-    __slots__ = ()
+    def one(record: Any, update: Any) -> Any:
+        return reduce(record or {}, [update])
 
-    def _split(self, update: Any) -> tuple[Any, Sequence[Any]]:
-        if "game" in update:
-            head = {key: _copy.copy(value) for key, value in update.items() if key != "actions"}
-            return head, update.get("actions") or []
-        return None, update["actions"]
-
-    def _make(self, head: Any, items: list[Any]) -> Any:
-        if head is None:
-            return {}
-        return {**head, "actions": items}
+    return one

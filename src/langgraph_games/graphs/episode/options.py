@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from langgraph_games.graphs.episode.channels import GrowingList, GrowingRecord
+from langgraph_games.graphs.episode.channels import list_channel, record_channel
 from langgraph_games.graphs.episode.records import (
     DecisionRecord,
     EpisodeResult,
@@ -72,9 +72,8 @@ def extend_record(record: SessionRecord, updates: Sequence[dict[str, Any]]) -> S
     return record
 
 
-# A delta channel snapshots its whole value every ``snapshot_frequency`` updates: never
-# within an episode here (LangGraph's own bound of 5,000 supersteps still applies).
-_NEVER = 1 << 62
+_RECORD = record_channel(extend_record)
+_TRAJECTORY = list_channel(extend_steps)
 
 
 class EpisodeState(TypedDict, total=False):
@@ -88,8 +87,8 @@ class EpisodeState(TypedDict, total=False):
     :mod:`~langgraph_games.graphs.episode.channels`).
     """
 
-    record: Annotated[SessionRecord, GrowingRecord(extend_record, snapshot_frequency=_NEVER)]
-    trajectory: Annotated[list[Step], GrowingList(extend_steps, snapshot_frequency=_NEVER)]
+    record: Annotated[SessionRecord, _RECORD]
+    trajectory: Annotated[list[Step], _TRAJECTORY]
     turn: Turn | None
     decisions: dict[str, DecisionRecord] | None
     forfeit: int | None
