@@ -31,7 +31,7 @@ import langgraph_games.models as models_package
 import langgraph_games.models.factory as factory
 from direction_support import direction_script
 from langgraph_games.cli import build_parser, main
-from langgraph_games.games import game_class
+from langgraph_games.games import game_class, list_games
 from langgraph_games.models import ModelUnavailableError, ScriptedChatModel
 from langgraph_games.players import parse_spec
 
@@ -238,6 +238,12 @@ def test_the_readme_commands_run_as_written(
         if is_cli(command) and command not in PARSED_ONLY and command not in TRANSCRIPT:
             outputs[command] = run_command(command, monkeypatch, capsys)
     assert len(outputs) >= 20
+    by_word = {command.split()[1]: out for command, out in outputs.items()}
+    assert all(info.id in by_word["games"] for info in list_games())
+    none = next(out for command, out in outputs.items() if "--protocol none" in command)
+    assert "matches per pair 10 (paper: 20), re-asks 2 (paper: 0)" in none  # as its comment says
+    labelled = next(out for command, out in outputs.items() if "--label cot=" in command)
+    assert "| cot " in labelled
     assert "Result after" in outputs["langgraph-games play tictactoe --players human gamebot:local"]
     costed = outputs[next(c for c in outputs if "--prices prices.toml" in c)]
     assert "Prices: prices.toml and the shipped prices" in costed
