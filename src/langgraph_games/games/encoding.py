@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from langgraph_games.games.base import Game
-from langgraph_games.games.parts import companion_module
+from langgraph_games.games.parts import companion_module, parts_of
 from langgraph_games.games.registry import game_classes
 from langgraph_games.games.state import GameState
 
@@ -35,6 +35,7 @@ __all__ = [
     "Observation",
     "encoded_games",
     "encoding_of",
+    "grid_planes",
     "own_and_opponent_planes",
     "piece_planes",
 ]
@@ -142,3 +143,15 @@ def own_and_opponent_planes(
 
     layout = f"planes [own pieces, opponent's pieces] of {rows}x{cols}, {orientation}"
     return Encoding((2, rows, cols), 0.0, 1.0, encode, layout)
+
+
+def grid_planes(game: Game[Any], marks: Sequence[str], orientation: str) -> Encoding:
+    """:func:`own_and_opponent_planes` over the board geometry the game's ``parts.py`` declares.
+
+    Raises:
+        ValueError: The game declares no ``BoardGrid``.
+    """
+    grid = parts_of(game).grid
+    if grid is None:
+        raise ValueError(f"{game.id} declares no BoardGrid in its parts.py to encode a board by")
+    return own_and_opponent_planes(grid.rows, grid.cols, marks, orientation)
