@@ -10,6 +10,13 @@ rewards add up to the game's outcome.
 The text sits under ``"text"`` rather than ``"observation"`` because PettingZoo's API test
 checks the NumPy dtype of a key named ``"observation"``, which a string does not have.
 
+With ``observation="encoded"`` the view is the game's numeric encoding instead (declared
+in its folder, see :mod:`langgraph_games.games.encoding`): a ``float32`` ``Box`` under
+``"observation"`` beside the same mask, PettingZoo's action-mask convention. Games whose
+action universe is larger than :data:`MAX_ENCODED_ACTIONS` refuse it: a ``Discrete``
+policy head that wide over a handful of legal moves is not something a standard RL
+library learns.
+
 An action outside the mask is handled by the adapter's ``illegal_action`` setting:
 ``"fallback"`` plays the engine's :meth:`Game.fallback_action` (the source paper's move
 when an answer cannot be used) and reports both moves in the step's info; ``"raise"``
@@ -25,6 +32,7 @@ import numpy as np
 from gymnasium import spaces
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.encoding import Encoding, Observation, encoded_games, encoding_of
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.state import derive_rng
@@ -33,12 +41,18 @@ from langgraph_games.integrations.actions import ActionUniverse
 __all__ = [
     "DEFAULT_CHARSET",
     "DEFAULT_MAX_TEXT_LENGTH",
+    "MAX_ENCODED_ACTIONS",
     "IllegalActionPolicy",
     "IndexedEpisode",
+    "ObservationMode",
     "draw_game_seed",
 ]
 
 IllegalActionPolicy = Literal["fallback", "raise"]
+ObservationMode = Literal["text", "encoded"]
+
+MAX_ENCODED_ACTIONS = 4096
+"""The widest action universe an ``encoded`` environment accepts (Negotiation's is 12,544)."""
 
 DEFAULT_CHARSET = "".join(chr(c) for c in range(32, 127)) + "\n\t"
 """Printable ASCII, newline and tab: every character the built-in games' views use."""
@@ -62,10 +76,14 @@ class IndexedEpisode:
         illegal_action: What an action outside the mask does (see the module docstring).
         max_text_length: The observation space's longest text.
         charset: The characters the observation space admits.
+        observation: ``"text"`` (the game's text view) or ``"encoded"`` (its numeric
+            encoding).
 
     Raises:
-        ValueError: ``illegal_action`` is not one of the accepted values, or the game has
-            no known action universe.
+        ValueError: ``illegal_action`` or ``observation`` is not one of the accepted
+            values, the game has no known action universe, or ``"encoded"`` was asked of
+            a game without an encoding or with a larger universe than
+            :data:`MAX_ENCODED_ACTIONS`.
     """
 
     def __init__(
@@ -75,13 +93,19 @@ class IndexedEpisode:
         illegal_action: IllegalActionPolicy = "fallback",
         max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
         charset: str = DEFAULT_CHARSET,
+        observation: ObservationMode = "text",
     ) -> None:
         if illegal_action not in ("fallback", "raise"):
             raise ValueError(
                 f"illegal_action must be 'fallback' or 'raise', got {illegal_action!r}"
             )
+        if observation not in ("text", "encoded"):
+            raise ValueError(f"observation must be 'text' or 'encoded', got {observation!r}")
         self.game = game
         self.universe = ActionUniverse.of(game)
+        self.encoding = (
+            _encoding_for(game, len(self.universe)) if observation == "encoded" else None
+        )
         self.illegal_action = illegal_action
         self.max_text_length = max_text_length
         self.charset = frozenset(charset)
@@ -90,15 +114,30 @@ class IndexedEpisode:
     # ----- spaces ---------------------------------------------------------------------
 
     def observation_space(self) -> spaces.Dict:
-        """A new ``Dict(text=Text, action_mask=Box(0, 1, (n,), int8))`` space."""
+        """A new ``Dict`` space: the view and ``action_mask=Box(0, 1, (n,), int8)``.
+
+        The view is ``text=Text(...)``, or ``observation=Box(...)`` when encoded.
+        """
+        view: spaces.Space[Any]
+        if self.encoding is not None:
+            view = self.encoded_space()
+        else:
+            view = spaces.Text(max_length=self.max_text_length, min_length=0, charset=self.charset)
         return spaces.Dict(
             {
-                "text": spaces.Text(
-                    max_length=self.max_text_length, min_length=0, charset=self.charset
-                ),
+                "observation" if self.encoding is not None else "text": view,
                 "action_mask": spaces.Box(0, 1, (len(self.universe),), np.int8),
             }
         )
+
+    def encoded_space(self) -> spaces.Box:
+        """A new ``float32`` ``Box`` of the game's encoding.
+
+        Raises:
+            RuntimeError: The episode observes text.
+        """
+        encoding = self._encoding()
+        return spaces.Box(encoding.low, encoding.high, encoding.shape, np.float32)
 
     def action_space(self) -> spaces.Discrete:
         """A new ``Discrete(n)`` space over the action universe."""
@@ -160,9 +199,24 @@ class IndexedEpisode:
             return np.zeros(len(self.universe), dtype=np.int8)
         return self.universe.mask(session.legal_actions(player))
 
+    def encoded(self, player: int) -> Observation:
+        """The seat's view as the game's encoding (a ``float32`` array).
+
+        Raises:
+            RuntimeError: The episode observes text.
+        """
+        return self._encoding().encode(self.session.state, player)
+
     def observe(self, player: int) -> dict[str, Any]:
-        """The observation of ``player``: its text view and its action mask."""
+        """The observation of ``player``: its view (text or encoded) and its action mask."""
+        if self.encoding is not None:
+            return {"observation": self.encoded(player), "action_mask": self.mask(player)}
         return {"text": self.text(player), "action_mask": self.mask(player)}
+
+    def _encoding(self) -> Encoding:
+        if self.encoding is None:
+            raise RuntimeError(f"{self.game.id}: this environment observes text, not encodings")
+        return self.encoding
 
     def resolve(self, player: int, index: Any) -> tuple[str, dict[str, Any]]:
         """The action ``player`` plays for ``index``, and the info that records it.
@@ -201,3 +255,19 @@ class IndexedEpisode:
     def render(self) -> str:
         """The game's picture of the whole state."""
         return self.session.render()
+
+
+def _encoding_for(game: Game[Any], actions: int) -> Encoding:
+    """The game's encoding, or the one-line reason ``observation="encoded"`` is refused."""
+    if actions > MAX_ENCODED_ACTIONS:
+        raise ValueError(
+            f"{game.id} has {actions} actions in its action universe, more than "
+            f"observation='encoded' accepts ({MAX_ENCODED_ACTIONS}); use observation='text'"
+        )
+    encoding = encoding_of(game)
+    if encoding is None:
+        raise ValueError(
+            f"{game.id} has no encoded observation; games with one: "
+            f"{', '.join(encoded_games())} (or use observation='text')"
+        )
+    return encoding

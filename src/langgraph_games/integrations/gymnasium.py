@@ -13,6 +13,13 @@ actions work as described in :mod:`.episode`. An episode terminates when the gam
 for a step limit of your own use Gymnasium's ``max_episode_steps`` (a ``TimeLimit``
 truncation).
 
+``observation="encoded"`` gives the game's numeric encoding instead (maze, minesweeper,
+hanoi, bandit and rock-paper-scissors; see :mod:`langgraph_games.games.encoding`): the
+observation is a ``float32`` ``Box`` that a standard RL library takes as it is, and the
+action mask moves to ``info["action_mask"]`` (and :meth:`GameEnv.action_masks`)::
+
+    env = gymnasium.make("langgraph_games/Maze-v1", observation="encoded")
+
 Example:
     >>> env = GameEnv("rock_paper_scissors")
     >>> obs, info = env.reset(seed=3)
@@ -39,6 +46,7 @@ from langgraph_games.integrations.episode import (
     DEFAULT_MAX_TEXT_LENGTH,
     IllegalActionPolicy,
     IndexedEpisode,
+    ObservationMode,
     draw_game_seed,
 )
 
@@ -48,7 +56,7 @@ NAMESPACE = "langgraph_games"
 RENDER_MODES = ("ansi", "human")
 
 
-class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
+class GameEnv(gymnasium.Env[Any, np.int64]):
     """A single-player game as a Gymnasium environment (see the module docstring).
 
     Args:
@@ -57,11 +65,13 @@ class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal_action: ``"fallback"`` or ``"raise"`` (see :mod:`.episode`).
         max_text_length: The observation space's longest text.
         charset: The characters the observation space admits.
+        observation: ``"text"`` (``Dict`` of the text view and the mask) or
+            ``"encoded"`` (a ``Box`` of the game's encoding; the mask in the info).
         **options: Game options when ``game`` is an id.
 
     Raises:
-        ValueError: The game has more than one player (use the PettingZoo adapters), or
-            a setting is invalid.
+        ValueError: The game has more than one player (use the PettingZoo adapters), a
+            setting is invalid, or the game has no encoding for ``"encoded"``.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
@@ -74,6 +84,7 @@ class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal_action: IllegalActionPolicy = "fallback",
         max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
         charset: str = DEFAULT_CHARSET,
+        observation: ObservationMode = "text",
         **options: Any,
     ) -> None:
         engine = make(game, **options) if isinstance(game, str) else game
@@ -93,8 +104,13 @@ class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
             illegal_action=illegal_action,
             max_text_length=max_text_length,
             charset=charset,
+            observation=observation,
         )
-        self.observation_space: spaces.Dict = self.episode.observation_space()
+        self.observation_space: spaces.Dict | spaces.Box = (
+            self.episode.observation_space()
+            if self.episode.encoding is None
+            else self.episode.encoded_space()
+        )
         self.action_space: spaces.Discrete = self.episode.action_space()
 
     def action_names(self) -> tuple[str, ...]:
@@ -107,7 +123,7 @@ class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         """Start an episode: the game played with ``seed`` (drawn when ``None``).
 
         ``options`` are accepted for the Gymnasium signature and not used: the game's
@@ -116,9 +132,15 @@ class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else draw_game_seed(self.np_random)
         self.episode.reset(game_seed)
-        return self.episode.observe(0), {"game_seed": game_seed}
+        return self._observe({"game_seed": game_seed})
 
-    def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+    def _observe(self, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """The observation, and ``info`` with the action mask when the view is encoded."""
+        if self.episode.encoding is None:
+            return self.episode.observe(0), info
+        return self.episode.encoded(0), {**info, "action_mask": self.episode.mask(0)}
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play ``action`` (an index into the action universe).
 
         Raises:
@@ -130,7 +152,8 @@ class GameEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise RuntimeError(f"{self.game.id}: the episode is over; call reset()")
         played, info = self.episode.resolve(0, action)
         reward = self.episode.apply({0: played})[0]
-        return self.episode.observe(0), reward, self.episode.done, False, info
+        observation, info = self._observe(info)
+        return observation, reward, self.episode.done, False, info
 
     def render(self) -> str | None:
         """The game's picture of the state: returned (``ansi``) or printed (``human``)."""

@@ -13,6 +13,11 @@ actions. An episode terminates when the game ends (the engines' own step caps, s
 Pong's ``max_steps``, are part of their rules and so end the game); ``max_moves``
 truncates it after that many moves (plies in turn-based games).
 
+``observation="encoded"`` replaces the text by the game's numeric encoding (TicTacToe,
+Connect4, Othello and Checkers; see :mod:`langgraph_games.games.encoding`): each agent
+observes ``{"observation": <float32 array>, "action_mask": <int8 mask>}``, PettingZoo's
+action-mask convention.
+
 Example:
     >>> env = aec_env("tictactoe")
     >>> env.reset(seed=0)
@@ -38,6 +43,7 @@ from langgraph_games.integrations.episode import (
     DEFAULT_MAX_TEXT_LENGTH,
     IllegalActionPolicy,
     IndexedEpisode,
+    ObservationMode,
     draw_game_seed,
 )
 
@@ -61,6 +67,7 @@ class _GameEnvBase:
         illegal_action: IllegalActionPolicy,
         max_text_length: int,
         charset: str,
+        observation: ObservationMode,
     ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
@@ -78,6 +85,7 @@ class _GameEnvBase:
             illegal_action=illegal_action,
             max_text_length=max_text_length,
             charset=charset,
+            observation=observation,
         )
         self.possible_agents = [_agent(p) for p in range(game.num_players)]
         self._seats = {agent: p for p, agent in enumerate(self.possible_agents)}
@@ -154,6 +162,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):  # type: ignore[misc]
         illegal_action: ``"fallback"`` or ``"raise"`` (see :mod:`.episode`).
         max_text_length: The observation space's longest text.
         charset: The characters the observation space admits.
+        observation: ``"text"`` or ``"encoded"`` (the game's numeric encoding).
         **options: Game options when ``game`` is an id.
 
     Raises:
@@ -170,6 +179,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):  # type: ignore[misc]
         illegal_action: IllegalActionPolicy = "fallback",
         max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
         charset: str = DEFAULT_CHARSET,
+        observation: ObservationMode = "text",
         **options: Any,
     ) -> None:
         super().__init__()
@@ -179,7 +189,9 @@ class GameAECEnv(_GameEnvBase, AECEnv):  # type: ignore[misc]
                 f"{engine.id} is a simultaneous game: use aec_env({engine.id!r}), which "
                 "converts its Parallel environment, or GameParallelEnv"
             )
-        self._setup(engine, render_mode, max_moves, illegal_action, max_text_length, charset)
+        self._setup(
+            engine, render_mode, max_moves, illegal_action, max_text_length, charset, observation
+        )
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode: the game played with ``seed`` (drawn when ``None``).
@@ -197,7 +209,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):  # type: ignore[misc]
         self.agent_selection = _agent(self._episode.acting()[0])
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """The agent's text view and action mask."""
+        """The agent's view (text or encoded) and action mask."""
         return self._episode.observe(self._seat(agent))
 
     def step(self, action: Any) -> None:
@@ -243,6 +255,7 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):  # type: ignore[misc]
         illegal_action: ``"fallback"`` or ``"raise"`` (see :mod:`.episode`).
         max_text_length: The observation space's longest text.
         charset: The characters the observation space admits.
+        observation: ``"text"`` or ``"encoded"`` (the game's numeric encoding).
         **options: Game options when ``game`` is an id.
 
     Raises:
@@ -259,6 +272,7 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):  # type: ignore[misc]
         illegal_action: IllegalActionPolicy = "fallback",
         max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
         charset: str = DEFAULT_CHARSET,
+        observation: ObservationMode = "text",
         **options: Any,
     ) -> None:
         engine = make(game, **options) if isinstance(game, str) else game
@@ -267,7 +281,9 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):  # type: ignore[misc]
                 f"{engine.id} is a turn-based game: use parallel_env({engine.id!r}), which "
                 "converts its AEC environment, or GameAECEnv"
             )
-        self._setup(engine, render_mode, max_moves, illegal_action, max_text_length, charset)
+        self._setup(
+            engine, render_mode, max_moves, illegal_action, max_text_length, charset, observation
+        )
         self.agents: list[str] = []
 
     def reset(
@@ -332,6 +348,7 @@ def aec_env(
     illegal_action: IllegalActionPolicy = "fallback",
     max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
     charset: str = DEFAULT_CHARSET,
+    observation: ObservationMode = "text",
     **options: Any,
 ) -> AECEnv:
     """A PettingZoo AEC environment for ``game`` (any registered game).
@@ -346,6 +363,7 @@ def aec_env(
         "illegal_action": illegal_action,
         "max_text_length": max_text_length,
         "charset": charset,
+        "observation": observation,
     }
     if game_class(game).simultaneous:
         return parallel_to_aec(GameParallelEnv(game, **settings, **options))
@@ -360,6 +378,7 @@ def parallel_env(
     illegal_action: IllegalActionPolicy = "fallback",
     max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
     charset: str = DEFAULT_CHARSET,
+    observation: ObservationMode = "text",
     **options: Any,
 ) -> ParallelEnv:
     """A PettingZoo Parallel environment for ``game`` (any registered game).
@@ -374,6 +393,7 @@ def parallel_env(
         "illegal_action": illegal_action,
         "max_text_length": max_text_length,
         "charset": charset,
+        "observation": observation,
     }
     if game_class(game).simultaneous:
         return GameParallelEnv(game, **settings, **options)
