@@ -9,6 +9,7 @@ plain reducers instead (:mod:`~langgraph_games.graphs.episode.channels`).
 from __future__ import annotations
 
 import copy as _copy
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -47,11 +48,13 @@ class _Growing(DeltaChannel[Any]):
         self.shown: Any = MISSING  # the value as returned while ``items`` is all ours
 
     # the shape of the value -------------------------------------------------------------
+    @abstractmethod
     def _split(self, update: Any) -> tuple[Any, Sequence[Any]]:
-        raise NotImplementedError
+        """An update (or a whole value) as its new head (``None``: append only) and items."""
 
+    @abstractmethod
     def _make(self, head: Any, items: list[Any]) -> Any:
-        raise NotImplementedError
+        """The value that a head and its items make."""
 
     # LangGraph's channel protocol -------------------------------------------------------
     def copy(self) -> Self:
