@@ -19,11 +19,16 @@ episode loop with the two-node loop doing the same work: what our loop adds over
 LangGraph can do; time a match of two rule players (random vs random) through the episode
 loop, per move, with the same moves played by plain calls; and time one run of an empty
 graph of 0, 1 and 2 nodes: the fixed price of a graph run and of each node.
+
+Each timed phase starts after a full garbage collection: a collection of what the earlier
+phases left (about 0.1-0.2 s here) would otherwise land in whichever phase's window it
+happens to, and be read as that path's cost per call.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from pathlib import Path
@@ -51,6 +56,12 @@ from support import oracle
 class _Loop(TypedDict, total=False):
     seed: int
     done: bool
+
+
+def _start() -> float:
+    """The clock at the start of a timed phase, after a full garbage collection."""
+    gc.collect()
+    return time.perf_counter()
 
 
 def _opponent_moves(session: GameSession, seed: int) -> None:
@@ -109,13 +120,13 @@ def two_node_loop(model: ScriptedChatModel) -> Any:
 
 async def rule_moves(episodes: int) -> tuple[float, float]:
     """Seconds per move of random-vs-random TicTacToe: through the episode loop, and plain."""
-    moves, start = 0, time.perf_counter()
+    moves, start = 0, _start()
     for seed in range(episodes):
         seats = [RandomPlayer(seed=seed), RandomPlayer(seed=seed + 1)]
         out = await run_episode("tictactoe", seats, seed=seed)
         moves += out["result"]["steps"]
     loop = (time.perf_counter() - start) / moves
-    moves, start = 0, time.perf_counter()
+    moves, start = 0, _start()
     for seed in range(episodes):
         seats = [RandomPlayer(seed=seed), RandomPlayer(seed=seed + 1)]
         session = GameSession("tictactoe", seed=seed)
@@ -145,7 +156,7 @@ def empty_graph(nodes: int) -> Any:
 async def episode_calls(model: ScriptedChatModel, player: Any, episodes: int) -> float:
     """Seconds per model call of ``episodes`` TicTacToe episodes of ``player`` vs random."""
     calls_before = len(model.calls)
-    start = time.perf_counter()
+    start = _start()
     for seed in range(episodes):
         await run_episode(
             "tictactoe",
@@ -158,7 +169,7 @@ async def episode_calls(model: ScriptedChatModel, player: Any, episodes: int) ->
 
 async def per_call(fn, n: int) -> float:
     await fn()  # warm-up
-    start = time.perf_counter()
+    start = _start()
     for _ in range(n):
         await fn()
     return (time.perf_counter() - start) / n
@@ -185,13 +196,13 @@ async def main_async(n: int) -> None:
     nested_call = await episode_calls(model, nested_player, episodes)
 
     calls_before = len(model.calls)
-    start = time.perf_counter()
+    start = _start()
     await plain_episodes(model, episodes)
     plain = (time.perf_counter() - start) / (len(model.calls) - calls_before)
 
     loop = two_node_loop(model)
     calls_before = len(model.calls)
-    start = time.perf_counter()
+    start = _start()
     for seed in range(episodes):
         await loop.ainvoke({"seed": seed}, {"recursion_limit": 10**6})
     two_node = (time.perf_counter() - start) / (len(model.calls) - calls_before)

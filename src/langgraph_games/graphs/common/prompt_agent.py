@@ -20,12 +20,12 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import RunnableConfig, RunnableLambda
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime, get_runtime
 
-from langgraph_games.graphs.common.async_node import run_blocking
+from langgraph_games.graphs.common.async_node import async_node
 from langgraph_games.graphs.common.decision import DecisionOutput, LiveGame
 from langgraph_games.graphs.common.direct import Decide, register_decide
 from langgraph_games.graphs.common.llm import reply_text
@@ -190,19 +190,15 @@ def compile_model_check(
     async def model(state: Any, config: RunnableConfig) -> Mapping[str, Any]:
         return await decide(state, config, get_runtime())
 
-    def model_sync(state: Any, config: RunnableConfig) -> Mapping[str, Any]:
-        return run_blocking(lambda: model(state, config))
-
     builder = StateGraph(
         state_schema,
         context_schema=LiveGame,
         input_schema=input_schema,
         output_schema=DecisionOutput,
     )
-    # Both forms: ``ainvoke`` awaits the async one, ``invoke`` runs it to completion (see
-    # async_node.run_blocking); the runtime comes from LangGraph's public get_runtime().
-    node: Any = RunnableLambda(model_sync, afunc=model, name="model")
-    builder.add_node("model", node)
+    # ``ainvoke`` awaits it, ``invoke`` runs it to completion (see async_node); the
+    # runtime comes from LangGraph's public get_runtime().
+    builder.add_node("model", async_node(model, name="model"))
     builder.add_edge(START, "model")
     builder.add_edge("model", END)
     compiled = builder.compile(checkpointer=False, name=name)
