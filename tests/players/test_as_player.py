@@ -25,9 +25,13 @@ from langgraph_games.games import GameSession
 from langgraph_games.graphs import (
     create_gamebot_agent,
     create_question_dag,
+    eeb_player,
     gamebot_player,
+    minesweeper_player,
     request_to_input,
     run_episode,
+    smartplay_player,
+    spring_player,
 )
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import (
@@ -142,6 +146,32 @@ def test_decision_graphs_have_a_sync_invoke() -> None:
     graph = create_gamebot_agent(model, TICTACTOE)
     out = graph.invoke(request_to_input(request_for(GameSession("tictactoe"))))
     assert out["decision"].action == "(1,1)"
+
+
+@pytest.mark.parametrize(
+    ("make", "game", "reply"),
+    [
+        (smartplay_player, "bandit", "Pull slot machine 2."),
+        (spring_player, "tictactoe", "Chosen Move: (1,1)"),
+        (eeb_player, "maze", "Action: 0"),
+        (lambda model, _game: minesweeper_player(model), "minesweeper", "r,0,0"),
+    ],
+)
+def test_every_strategy_graph_decides_the_same_under_invoke_and_ainvoke(
+    make: Any, game: str, reply: str
+) -> None:
+    decisions = []
+    for run in ("invoke", "ainvoke"):
+        model = ScriptedChatModel(responses=[reply] * 20)
+        graph = make(model, game).graph
+        graph_input = request_to_input(request_for(GameSession(game, seed=0)))
+        if run == "invoke":
+            out = graph.invoke(graph_input)
+        else:
+            out = asyncio.run(graph.ainvoke(graph_input))
+        decisions.append((out["decision"].action, out["decision"].status, len(model.calls)))
+    assert decisions[0] == decisions[1]
+    assert decisions[0][0] is not None  # the reply was read, not defaulted
 
 
 def test_configurable_and_wrapped_models_are_models() -> None:

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from langchain_core.runnables import Runnable, RunnableConfig
+from langgraph.runtime import get_runtime
 
 __all__ = ["AsyncNode", "async_node", "run_blocking"]
 
@@ -45,22 +46,27 @@ class AsyncNode(Runnable[Any, T]):
     """A graph node from an async function, runnable by ``ainvoke`` and ``invoke`` alike.
 
     The async API awaits the function on the caller's loop; the sync API runs it through
-    :func:`run_blocking`. The function gets the node's config (by name) if it takes a
-    ``config`` parameter. LangGraph runs the node inside the node's own run (the config's
-    callbacks, ``get_config()`` and ``get_runtime()`` are the node's), so the node adds no
-    run of its own to traces: a quarter of a millisecond less per node run than LangChain's
-    ``RunnableLambda``, which opens one.
+    :func:`run_blocking`. The function gets the node's config and LangGraph's runtime (by
+    name) if it takes a ``config`` or ``runtime`` parameter, as a plain node does.
+    LangGraph runs it inside the node's own run (the config's callbacks, ``get_config()``
+    and ``get_runtime()`` are the node's), so it adds no run of its own to traces, as
+    LangChain's ``RunnableLambda`` does (about a sixth of a millisecond per node run).
     """
 
     def __init__(self, node: Callable[..., Awaitable[T]], *, name: str) -> None:
         self.node = node
         self.name = name
-        self._takes_config = "config" in inspect.signature(node).parameters
+        parameters = inspect.signature(node).parameters
+        self._takes_config = "config" in parameters
+        self._takes_runtime = "runtime" in parameters
 
     def _call(self, state: Any, config: RunnableConfig | None) -> Awaitable[T]:
+        kwargs: dict[str, object] = {}
         if self._takes_config:
-            return self.node(state, config=config or {})
-        return self.node(state)
+            kwargs["config"] = config or {}
+        if self._takes_runtime:
+            kwargs["runtime"] = get_runtime()
+        return self.node(state, **kwargs)
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> T:
         """Run the node to completion from sync code (see :func:`run_blocking`)."""
@@ -82,7 +88,7 @@ def async_node(node: Callable[..., Awaitable[T]], *, name: str) -> AsyncNode[T]:
 
     Args:
         node: The node, an async function (or a ``functools.partial`` of one); it may
-            take LangChain's ``config`` (passed by name).
+            take LangChain's ``config`` and LangGraph's ``runtime`` (passed by name).
         name: The node's name in traces.
     """
     return AsyncNode(node, name=name)

@@ -45,12 +45,12 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import RunnableConfig, RunnableLambda
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_games.games.matching import ActionRule, match_action
-from langgraph_games.graphs.common.async_node import async_node
+from langgraph_games.graphs.common.async_node import AsyncNode, async_node
 from langgraph_games.graphs.common.llm import (
     add_usage,
     merge_dicts,
@@ -195,7 +195,7 @@ def _messages(
 
 def _question_node(
     model: BaseChatModel, plan: DagPlan, node: str, prompting: _Prompting
-) -> RunnableLambda[Any, dict[str, Any]]:
+) -> AsyncNode[dict[str, Any]]:
     def record(reply: Any, counted: Mapping[str, Any]) -> dict[str, Any]:
         text = reply_text(reply)
         return {

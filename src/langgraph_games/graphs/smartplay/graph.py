@@ -50,6 +50,7 @@ from langgraph.runtime import Runtime
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
+from langgraph_games.graphs.common.async_node import async_node
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
     DecisionOutput,
@@ -257,10 +258,10 @@ def create_smartplay_agent(
         input_schema=DecisionInput,
         output_schema=DecisionOutput,
     )
-    builder.add_node(CONTEXT, build_context)
-    builder.add_node(THINK, think)
-    builder.add_node(CHOOSE, choose)
-    builder.add_node(ACT, act)
+    # Async nodes that sync ``invoke`` runs too (async_node passes config and runtime).
+    for node_name, node in ((CONTEXT, build_context), (THINK, think), (CHOOSE, choose)):
+        builder.add_node(node_name, async_node(node, name=node_name))
+    builder.add_node(ACT, async_node(act, name=ACT))
     builder.add_edge(START, CONTEXT)
     builder.add_edge(CONTEXT, THINK)
     builder.add_edge(THINK, CHOOSE)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
@@ -42,6 +42,7 @@ from langgraph.runtime import Runtime
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
+from langgraph_games.graphs.common.async_node import async_node
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
     DecisionOutput,
@@ -258,9 +259,9 @@ def create_spring_decision_graph(
         input_schema=DecisionInput,
         output_schema=DecisionOutput,
     )
-    # LangGraph injects both the config and the runtime; its typing has no such overload.
-    builder.add_node("reason", cast(Any, reason))
-    builder.add_node("decide", decide)
+    # Async nodes that sync ``invoke`` runs too (async_node passes config and runtime).
+    builder.add_node("reason", async_node(reason, name="reason"))
+    builder.add_node("decide", async_node(decide, name="decide"))
     builder.add_edge(START, "reason")
     builder.add_edge("reason", "decide")
     builder.add_edge("decide", END)
