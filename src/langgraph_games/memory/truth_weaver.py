@@ -20,7 +20,7 @@ from langgraph_games.memory._rewrite import rewrite_truths
 from langgraph_games.memory._truth_io import read_truths, truth_ops
 from langgraph_games.memory._weave_state import Index, State, WeaveReport, digest
 from langgraph_games.memory.contest import Arbiter, newer_wins
-from langgraph_games.memory.embeddings import default_embeddings
+from langgraph_games.memory.embeddings import shared_embeddings
 from langgraph_games.memory.records import Candidate, aiterate, iterate, truths_namespace
 from langgraph_games.memory.relations import Verdict, check_relation
 from langgraph_games.memory.truth_record import Change, Relation, Source, Truth, TruthStatus
@@ -61,7 +61,11 @@ class TruthWeaver:
         game: Game id; truths live under ``("truths", game)``.
         model: Chat model of the relation check (and of ``rewrite``); ``None``: the
             embedding-only path.
-        embeddings: Sentence embeddings for similarity; default the offline MiniLM.
+        embeddings: Sentence embeddings for similarity; default the offline MiniLM shared
+            with :func:`~langgraph_games.memory.minilm_index` (a store indexed with it
+            reuses the vectors the weaver computed: one embedding per truth). Give your
+            own store and weaver one :class:`~langgraph_games.memory.embeddings.
+            CachedEmbeddings` for the same.
         mode: ``merge`` (default), ``rewrite`` (released code) or ``append`` (ablation).
         duplicate_threshold: Cosine similarity from which a candidate may be a near
             duplicate (the path without a model).
@@ -119,7 +123,7 @@ class TruthWeaver:
         self.game = game
         self.namespace = truths_namespace(game)
         self.model = model
-        self.embeddings = embeddings if embeddings is not None else default_embeddings()
+        self.embeddings = embeddings if embeddings is not None else shared_embeddings()
         self.mode = WeaveMode(mode)
         self.duplicate_threshold = duplicate_threshold
         self.merge_threshold = merge_threshold
