@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage
+from langgraph.store.base import BaseStore, GetOp, Op, PutOp, Result, SearchOp
+from langgraph.store.memory import InMemoryStore
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.maze.rules import MazeState
 from langgraph_games.graphs.eeb.graph import eeb_player
-from langgraph_games.graphs.expver.parts import Level
+from langgraph_games.graphs.expver.parts import Level, MemoryLedger
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players.base import (
     Decision,
@@ -306,3 +308,42 @@ def train_and_die(out: str, truth_write: int) -> None:
 def coach(messages: Sequence[BaseMessage]) -> str:
     """:func:`coach_script` as a top-level function (pickled by reference into workers)."""
     return coach_script()(messages)
+
+
+class CountingStore(BaseStore):
+    """A store (default a new InMemoryStore) behind a wrapper that counts operations by kind
+    and namespace root, once ``counting`` is on (:class:`RoundLedger` turns it on)."""
+
+    def __init__(self, inner: BaseStore | None = None) -> None:
+        self.inner = inner if inner is not None else InMemoryStore()
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.counting = False
+
+    def _count(self, ops: Iterable[Op]) -> list[Op]:
+        ops = list(ops)
+        for op in ops if self.counting else ():
+            if isinstance(op, SearchOp):
+                self.counts["search", op.namespace_prefix[0]] += 1
+            elif isinstance(op, GetOp):
+                self.counts["get", op.namespace[0]] += 1
+            elif isinstance(op, PutOp):
+                self.counts["put", op.namespace[0]] += 1
+        return ops
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        return self.inner.batch(self._count(ops))
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return await self.inner.abatch(self._count(ops))
+
+
+class RoundLedger(MemoryLedger):
+    """Starts the store's count once the baseline (round 0) is recorded: round 1 alone."""
+
+    def __init__(self, store: CountingStore) -> None:
+        super().__init__()
+        self.store = store
+
+    def add(self, record: Any) -> None:
+        super().add(record)
+        self.store.counting = self.store.counting or record["id"] == "round/0/test"

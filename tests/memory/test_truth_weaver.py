@@ -339,3 +339,15 @@ def test_defaults_with_the_offline_model_on_real_paraphrases() -> None:
     # The judge said "same", but a number changed: the guard makes it a contradiction.
     assert (number.contradictions, number.superseded) == (1, 1)
     assert len(model.prompts) == 2  # c2 and c3 asked once each; c4 has no near neighbour
+
+
+@pytest.mark.parametrize("mode", ["merge", "rewrite", "append"])
+def test_written_is_the_truth_base_the_insert_left(mode: str) -> None:
+    model = judge() if mode == "merge" else None
+    w = weaver(model=model, mode=mode)
+    assert w.written() is None
+    w.insert_many([cand("c1", WALLS), cand("c2", KEY), cand("c3", WALLS_EXACT)])
+    w.insert_many([cand("c4", WALLS_SIMILAR, round_=2), cand("c5", MONSTERS, round_=2)])
+    assert w.written() == w.truths(None) and len(w.truths(None)) >= 3
+    w.revert_round(2)
+    assert w.written() is None  # a revert leaves it to the next read

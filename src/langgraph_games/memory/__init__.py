@@ -7,9 +7,11 @@ from langgraph_games.memory.contest import Arbiter, Contest, newer_wins
 from langgraph_games.memory.embeddings import (
     MINILM_DIMS,
     MINILM_MODEL_ID,
+    CachedEmbeddings,
     MiniLMEmbeddings,
     default_embeddings,
     minilm_index,
+    shared_embeddings,
 )
 from langgraph_games.memory.errors import (
     EmbeddingDimensionError,
@@ -68,6 +70,7 @@ __all__ = [
     "MINILM_MODEL_ID",
     "TRUTHS_HEADING",
     "Arbiter",
+    "CachedEmbeddings",
     "Candidate",
     "Change",
     "ChromaStore",
@@ -120,6 +123,7 @@ __all__ = [
     "open_store",
     "parse_store",
     "save_experience",
+    "shared_embeddings",
     "store_features",
     "truths_namespace",
 ]

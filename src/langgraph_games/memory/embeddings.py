@@ -19,6 +19,7 @@ import hashlib
 import importlib.util
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
@@ -35,9 +36,11 @@ from langgraph_games.memory.errors import EmbeddingModelError, MemoryExtraError
 __all__ = [
     "MINILM_DIMS",
     "MINILM_MODEL_ID",
+    "CachedEmbeddings",
     "MiniLMEmbeddings",
     "default_embeddings",
     "minilm_index",
+    "shared_embeddings",
 ]
 
 MINILM_DIMS = 384
@@ -221,6 +224,103 @@ def default_embeddings() -> MiniLMEmbeddings:
     return MiniLMEmbeddings(threads=int(threads) if threads else None)
 
 
+class CachedEmbeddings(Embeddings):
+    """Embeddings that remember the vectors of recent texts, so each text is embedded once.
+
+    Give the same instance to a store's index and to TruthWeaver and a truth is embedded
+    once: the weaver embeds it to place it, and the store's write of it finds the vector
+    here. Document and query vectors are remembered apart (some models embed them
+    differently); only the texts not remembered reach ``inner``, in one call.
+
+    Args:
+        inner: The embeddings that compute the vectors.
+        size: Texts remembered (the least recently used are forgotten first).
+
+    Attributes:
+        model_id: ``inner``'s identity, so a store indexed with ``inner`` opens with this.
+
+    Example:
+        >>> from langchain_core.embeddings import DeterministicFakeEmbedding
+        >>> cached = CachedEmbeddings(DeterministicFakeEmbedding(size=4))
+        >>> first = cached.embed_documents(["avoid walls", "take the key"])
+        >>> cached.embed_documents(["take the key"]) == first[1:], cached.computed
+        (True, 2)
+    """
+
+    def __init__(self, inner: Embeddings, *, size: int = 4096) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
+        self.inner = inner
+        self.size = size
+        self.computed = 0
+        """Texts handed to ``inner`` so far (documents and queries)."""
+        model_id = getattr(inner, "model_id", None)
+        kind = type(inner)
+        self.model_id = (
+            model_id
+            if isinstance(model_id, str) and model_id
+            else f"{kind.__module__}.{kind.__qualname__}"
+        )
+        self._vectors: OrderedDict[tuple[bool, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _recall(self, query: bool, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        with self._lock:
+            found = {}
+            for text in texts:
+                vector = self._vectors.get((query, text))
+                if vector is not None:
+                    self._vectors.move_to_end((query, text))
+                    found[text] = vector
+            return found
+
+    def _keep(self, query: bool, texts: Sequence[str], rows: Sequence[Sequence[float]]) -> None:
+        with self._lock:
+            self.computed += len(texts)
+            for text, row in zip(texts, rows, strict=True):
+                self._vectors[(query, text)] = np.asarray(row, dtype=np.float64)
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed documents, computing only the texts not remembered."""
+        found = self._recall(False, texts)
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            rows = self.inner.embed_documents(missing)
+            if len(rows) != len(missing):
+                raise ValueError(
+                    f"the embeddings returned {len(rows)} vectors for {len(missing)} texts"
+                )
+            self._keep(False, missing, rows)
+            found.update(
+                (t, np.asarray(r, dtype=np.float64)) for t, r in zip(missing, rows, strict=True)
+            )
+        return [found[t].tolist() for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed one query, unless it is remembered."""
+        found = self._recall(True, [text]).get(text)
+        if found is None:
+            row = self.inner.embed_query(text)
+            self._keep(True, [text], [row])
+            return [float(x) for x in row]
+        return found.tolist()  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"CachedEmbeddings({self.inner!r}, size={self.size})"
+
+
+@lru_cache(maxsize=1)
+def shared_embeddings() -> CachedEmbeddings:
+    """:func:`default_embeddings` behind one process-wide :class:`CachedEmbeddings`.
+
+    :func:`minilm_index` and TruthWeaver (by default) both use it, so a truth written to a
+    store indexed with the MiniLM is embedded once, not once per index.
+    """
+    return CachedEmbeddings(default_embeddings())
+
+
 def minilm_index(fields: list[str] | None = None) -> IndexConfig:
     """A LangGraph ``IndexConfig`` backed by the shared offline MiniLM embeddings.
 
@@ -229,14 +329,14 @@ def minilm_index(fields: list[str] | None = None) -> IndexConfig:
             whole value, as LangGraph's default ``["$"]`` does.
 
     Returns:
-        ``{"dims": 384, "embed": default_embeddings(), "fields": fields}``, usable by
+        ``{"dims": 384, "embed": shared_embeddings(), "fields": fields}``, usable by
         :class:`~langgraph_games.memory.ChromaStore` and LangGraph's ``InMemoryStore``.
 
     Example:
         >>> minilm_index(["text"])["dims"]
         384
     """
-    config: IndexConfig = {"dims": MINILM_DIMS, "embed": default_embeddings()}
+    config: IndexConfig = {"dims": MINILM_DIMS, "embed": shared_embeddings()}
     if fields is not None:
         config["fields"] = list(fields)
     return config

@@ -9,14 +9,27 @@ the episode loop in its context (``EpisodeContext.truths``), which puts them in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from langgraph.store.base import BaseStore, SearchItem
 
 from langgraph_games.memory._truth_io import read_truths
-from langgraph_games.memory.records import TruthStatus, aiterate, iterate, truths_namespace
+from langgraph_games.memory.records import (
+    Truth,
+    TruthStatus,
+    aiterate,
+    iterate,
+    truths_namespace,
+)
 
-__all__ = ["TRUTHS_HEADING", "TruthSource", "aload_truths", "format_truths", "load_truths"]
+__all__ = [
+    "TRUTHS_HEADING",
+    "TruthSource",
+    "aload_truths",
+    "format_truths",
+    "load_truths",
+    "prompt_texts",
+]
 
 TRUTHS_HEADING = "Lessons from earlier games (verified by replaying; use them when they apply):"
 
@@ -102,12 +115,20 @@ def _texts(hits: Sequence[SearchItem], namespace: tuple[str, ...]) -> list[str]:
 def _choose(
     items: Sequence[SearchItem], namespace: tuple[str, ...], limit: int | None
 ) -> list[str]:
-    """The texts of the active truths read, at most ``limit`` (strongest), in order made."""
-    truths = [t for t in read_truths(items, namespace).values() if t.active]
-    if limit is not None and len(truths) > limit:
-        truths = sorted(truths, key=lambda t: (-t.strength, -t.order, t.id))[:limit]
-    truths.sort(key=lambda t: (t.order, t.id))
-    return [t.text for t in truths]
+    return prompt_texts(read_truths(items, namespace).values(), limit)
+
+
+def prompt_texts(truths: Iterable[Truth], limit: int | None = None) -> list[str]:
+    """The texts a prompt gets from ``truths`` (any statuses), as :func:`load_truths` chooses.
+
+    The active ones, at most ``limit`` (the strongest), in the order they were made: for a
+    caller that already holds the whole truth base and need not read the store again.
+    """
+    chosen = [t for t in truths if t.active]
+    if limit is not None and len(chosen) > limit:
+        chosen = sorted(chosen, key=lambda t: (-t.strength, -t.order, t.id))[:limit]
+    chosen.sort(key=lambda t: (t.order, t.id))
+    return [t.text for t in chosen]
 
 
 class TruthSource:

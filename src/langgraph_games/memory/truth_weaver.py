@@ -20,7 +20,7 @@ from langgraph_games.memory._rewrite import rewrite_truths
 from langgraph_games.memory._truth_io import read_truths, truth_ops
 from langgraph_games.memory._weave_state import Index, State, WeaveReport, digest
 from langgraph_games.memory.contest import Arbiter, newer_wins
-from langgraph_games.memory.embeddings import default_embeddings
+from langgraph_games.memory.embeddings import shared_embeddings
 from langgraph_games.memory.records import Candidate, aiterate, iterate, truths_namespace
 from langgraph_games.memory.relations import Verdict, check_relation
 from langgraph_games.memory.truth_record import Change, Relation, Source, Truth, TruthStatus
@@ -61,7 +61,11 @@ class TruthWeaver:
         game: Game id; truths live under ``("truths", game)``.
         model: Chat model of the relation check (and of ``rewrite``); ``None``: the
             embedding-only path.
-        embeddings: Sentence embeddings for similarity; default the offline MiniLM.
+        embeddings: Sentence embeddings for similarity; default the offline MiniLM shared
+            with :func:`~langgraph_games.memory.minilm_index` (a store indexed with it
+            reuses the vectors the weaver computed: one embedding per truth). Give your
+            own store and weaver one :class:`~langgraph_games.memory.embeddings.
+            CachedEmbeddings` for the same.
         mode: ``merge`` (default), ``rewrite`` (released code) or ``append`` (ablation).
         duplicate_threshold: Cosine similarity from which a candidate may be a near
             duplicate (the path without a model).
@@ -119,7 +123,7 @@ class TruthWeaver:
         self.game = game
         self.namespace = truths_namespace(game)
         self.model = model
-        self.embeddings = embeddings if embeddings is not None else default_embeddings()
+        self.embeddings = embeddings if embeddings is not None else shared_embeddings()
         self.mode = WeaveMode(mode)
         self.duplicate_threshold = duplicate_threshold
         self.merge_threshold = merge_threshold
@@ -129,6 +133,7 @@ class TruthWeaver:
         self.game_name = game_name or game
         self._vectors: dict[str, np.ndarray] = {}
         self._verdicts: dict[tuple[str, str], Verdict] = {}
+        self._written: list[Truth] | None = None
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -139,6 +144,15 @@ class TruthWeaver:
     async def atruths(self, status: TruthStatus | None = TruthStatus.ACTIVE) -> list[Truth]:
         """Async :meth:`truths` (the store's async API)."""
         return _of_status(await self._aread(), status)
+
+    def written(self) -> list[Truth] | None:
+        """Every entry (all statuses) as this weaver's latest insert left the store.
+
+        What :meth:`truths` with ``status=None`` would read right after that insert, without
+        reading: for the weaver's caller, who need not read the truth base again. ``None``
+        before any insert, and after a revert (which leaves it to the next read).
+        """
+        return self._written
 
     def _read(self) -> dict[str, Truth]:
         return read_truths(iterate(self.store, self.namespace), self.namespace)
@@ -271,6 +285,7 @@ class TruthWeaver:
         """
         candidates = list(candidates)
         report = WeaveReport(candidates=len(candidates))
+        self._written = None
         state = self._load()
         if self.mode == WeaveMode.MERGE:
             self._embed([c.text for c in candidates if c.id not in state.known])
@@ -297,6 +312,8 @@ class TruthWeaver:
         if self.mode == WeaveMode.REWRITE and candidates:
             rewrite_truths(self, state, max(c.round for c in candidates), report, config)
             self._flush(state)
+        # As a read gives them back (the stored value, e.g. its format, not the working copy).
+        self._written = [Truth.model_validate(t.to_value()) for t in _of_status(state.truths, None)]
         return report
 
     async def ainsert_many(
@@ -341,10 +358,12 @@ class TruthWeaver:
         Raises:
             RevertError: A later round still builds on the truth base (revert it first).
         """
+        self._written = None
         return _revert.revert_round(self.store, self.namespace, self._read(), round_)
 
     async def arevert_round(self, round_: int) -> RevertReport:
         """Async :meth:`revert_round` (the store's async API, one batch)."""
+        self._written = None
         return await _revert.arevert_round(self.store, self.namespace, await self._aread(), round_)
 
 

@@ -196,7 +196,9 @@ async def test_the_scenario_covers_keep_revert_retry_contest_and_refusal() -> No
     # (their prompt hashes are part of the snapshot every resumed run must reproduce).
     hashes = {e["round"]: e["provenance"]["prompt_sha256"] for e in expected["experiences"]}
     assert len(set(hashes.values())) == 5
-    assert count > 60
+    # Many crash points: ledger records, truth batches and two writes per experience (made,
+    # decided).
+    assert count > 50
 
 
 async def test_killed_at_every_write_and_resumed_nothing_lost_or_duplicated() -> None:

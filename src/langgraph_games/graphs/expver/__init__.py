@@ -35,6 +35,8 @@ from langgraph_games.graphs.expver.parts import (
     round_touched,
     round_truth_counts,
 )
+from langgraph_games.graphs.expver.truths import RunTruths
+from langgraph_games.graphs.expver.verdicts import ReplayVerdict, judge_replay
 
 __all__ = [
     "REFLECTION_SCHEMA",
@@ -53,9 +55,12 @@ __all__ = [
     "MetricsFn",
     "PlayedEpisode",
     "PlayerFactory",
+    "ReplayVerdict",
     "RoundWork",
+    "RunTruths",
     "create_expver_graph",
     "default_metrics",
+    "judge_replay",
     "marker_namespace",
     "read_typed_reflection",
     "reverted_lessons",

@@ -3,8 +3,9 @@
 The nodes of the loop (:mod:`~langgraph_games.graphs.expver.nodes`) are module-level
 functions of ``(context, state)``; :func:`~langgraph_games.graphs.expver.graph.
 create_expver_graph` builds one context per compiled graph and binds it to them. The
-state is JSON (level and round records refer to the ledger by id), so it is rebuilt from
-the ledger and the store when a crashed run is started again.
+state refers to episodes and round records in the ledger by id and carries the level's
+experience and its verdict (so no node reads them back from the store); it is rebuilt
+from the ledger and the store when a crashed run is started again.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from langgraph_games.graphs.expver.parts import (
     metric,
 )
 from langgraph_games.graphs.expver.records import TestRound
-from langgraph_games.memory.hooks import TruthSource
+from langgraph_games.graphs.expver.truths import RunTruths
+from langgraph_games.graphs.expver.verdicts import ReplayVerdict
+from langgraph_games.memory.records import Experience
 from langgraph_games.memory.truth_weaver import TruthWeaver
 
 __all__ = ["ExpVerContext", "ExpVerState", "LevelWork", "RoundWork", "marker_namespace"]
@@ -47,14 +50,19 @@ class LevelWork(TypedDict, total=False):
         level: The level's id.
         play: Ledger id of the play episode.
         truths: The truths the play had in its prompt.
-        experience: Store key of InsightForce's experience.
+        fresh: The play was played by this run now (not found in the ledger), so no
+            experience of it can be recorded yet: ``reflect`` does not look for one.
+        experience: InsightForce's experience (as the store holds it, or about to).
+        verdict: What the verification decided about it so far.
         replay: Ledger id of the verification replay (``None``: nothing to verify).
     """
 
     level: str
     play: str
     truths: list[str]
-    experience: str
+    fresh: bool
+    experience: Experience
+    verdict: ReplayVerdict
     replay: str | None
 
 
@@ -77,7 +85,7 @@ class RoundWork(TypedDict):
 
 
 class ExpVerState(TypedDict, total=False):
-    """State of the ExpVer graph (JSON; rebuilt from the ledger and store on a rerun).
+    """State of the ExpVer graph (rebuilt from the ledger and store on a rerun).
 
     Attributes:
         offset: Weave rounds already in the store before this run (its round ``r`` is
@@ -89,6 +97,7 @@ class ExpVerState(TypedDict, total=False):
         levels: The round's training levels (JSON of :class:`Level`).
         index: The training level being played.
         current: The level being worked on.
+        verdicts: The verdict of each level's experience in the round so far (by level id).
         evaluation: The round's test results, for ``judge``.
         accepted: Test score per level of the accepted policy.
         rounds: Each round's test record, in order.
@@ -102,6 +111,7 @@ class ExpVerState(TypedDict, total=False):
     levels: list[dict[str, Any]]
     index: int
     current: LevelWork
+    verdicts: dict[str, ReplayVerdict]
     evaluation: RoundWork
     accepted: dict[str, float]
     rounds: Annotated[list[TestRound], operator.add]
@@ -118,8 +128,9 @@ class ExpVerContext:
         thinker: InsightForce's chat model.
         store: The store of experiences, truths and the run marker.
         weaver: TruthWeaver over the store (the truth base's single writer).
-        truths: The truths GeoLink's prompt gets: read once, again after each weave or
-            revert (the nodes call ``truths.changed()`` after writing).
+        truths: The truth base as the loop last read or wrote it, and the truths GeoLink's
+            prompt gets from it: read once, again only after a revert (a weave hands over
+            what it wrote; the nodes call ``truths.changed()`` after writing).
         ledger: Where records go and are looked up on a rerun.
         metrics: ``(session, result, trajectory) -> metrics``.
         player_factory: ``(model, engine) -> Player`` for GeoLink.
@@ -140,7 +151,7 @@ class ExpVerContext:
     thinker: BaseChatModel
     store: BaseStore
     weaver: TruthWeaver
-    truths: TruthSource
+    truths: RunTruths
     ledger: Ledger
     metrics: MetricsFn
     player_factory: PlayerFactory

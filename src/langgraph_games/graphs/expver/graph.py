@@ -71,7 +71,7 @@ from langgraph_games.graphs.expver.parts import (
     PlayerFactory,
     default_metrics,
 )
-from langgraph_games.memory.hooks import TruthSource
+from langgraph_games.graphs.expver.truths import RunTruths
 from langgraph_games.memory.truth_weaver import TruthWeaver
 
 __all__ = ["ExpVerState", "create_expver_graph", "marker_namespace"]
@@ -215,7 +215,7 @@ def _context(
         thinker=reflect_model or model,
         store=store,
         weaver=weaver,
-        truths=TruthSource(store, engine.id, limit=options.truth_limit),
+        truths=RunTruths(weaver, options.truth_limit),
         ledger=ledger,
         metrics=metrics,
         player_factory=player_factory,

@@ -57,13 +57,13 @@ from langgraph_games.graphs.expver.steps import (
     ledger_episode,
     ledger_test_round,
     lessons_of,
-    load_experience,
     mean,
     play_level,
     test_record,
     train_record,
     weave,
 )
+from langgraph_games.graphs.expver.verdicts import ReplayVerdict, judge_replay
 from langgraph_games.memory.records import (
     Experience,
     ExperienceStatus,
@@ -148,7 +148,7 @@ async def plan(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -
     count = min(ctx.options.levels_per_round, len(pool))
     levels = [pool[(state["cursor"] + j) % len(pool)] for j in range(count)]
     runtime.stream_writer(PlanEvent(event="plan", round=round_, levels=[lv["id"] for lv in levels]))
-    return {"ready": True, "levels": levels, "index": 0}
+    return {"ready": True, "levels": levels, "index": 0, "verdicts": {}}
 
 
 async def play(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -> ExpVerState:
@@ -169,7 +169,9 @@ async def play(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -
             truths=len(truths),
         )
     )
-    return {"current": {"level": level.id, "play": record["id"], "truths": truths}}
+    return {
+        "current": {"level": level.id, "play": record["id"], "truths": truths, "fresh": not cached}
+    }
 
 
 async def _new_experience(
@@ -187,7 +189,7 @@ async def _new_experience(
         played["metrics"],
         played["trajectory"],
         truths=current["truths"],
-        reverted=reverted_lessons(await ctx.weaver.atruths(status=None), opts.reverted_shown),
+        reverted=reverted_lessons(await ctx.truths.all(), opts.reverted_shown),
         first=opts.reflect_first,
         last=opts.reflect_last,
         chars=opts.reflect_chars,
@@ -242,15 +244,25 @@ def _tokens(usage: Mapping[str, Any]) -> int:
 async def reflect(
     ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None], config: RunnableConfig
 ) -> ExpVerState:
-    """InsightForce's experience of the play, saved as ``pending`` (or found in the store)."""
+    """InsightForce's experience of the play, saved as ``pending`` (or found in the store).
+
+    A play this run just played has no experience yet, so the store is looked up only for
+    a play found in the ledger (a resumed run). The experience and its verdict go on in
+    the state.
+    """
     round_, current = state["round"], state["current"]
     exp_id = f"{ctx.run_id}/r{round_}/{current['level']}"
-    item = await ctx.store.aget(experiences_namespace(ctx.game_id), exp_id)
+    item = None
+    if not current.get("fresh", False):
+        item = await ctx.store.aget(experiences_namespace(ctx.game_id), exp_id)
     if item is not None:
         experience = parse_record(Experience, item.value, exp_id)
+        verdict = _recorded_verdict(ctx, experience)
     else:
         experience = await _new_experience(ctx, exp_id, round_, state, config)
         await asave_experience(ctx.store, experience)
+        usable = experience.status == ExperienceStatus.PENDING
+        verdict = ReplayVerdict.PENDING if usable else ReplayVerdict.UNUSABLE
     runtime.stream_writer(
         ReflectEvent(
             event="reflect",
@@ -260,15 +272,29 @@ async def reflect(
             experience=experience.model_dump(mode="json"),
         )
     )
-    return {"current": {**current, "experience": exp_id}}
+    return {"current": {**current, "experience": experience, "verdict": verdict}}
+
+
+def _recorded_verdict(ctx: ExpVerContext, experience: Experience) -> ReplayVerdict:
+    """The verdict of an experience found in the store (a resumed run)."""
+    if experience.status == ExperienceStatus.PENDING:
+        return ReplayVerdict.PENDING
+    if experience.status == ExperienceStatus.PROMOTED:
+        return ReplayVerdict.PROMOTED
+    after = experience.replay_metrics
+    if after is None:
+        return ReplayVerdict.UNUSABLE
+    gain = ctx.score(after) - ctx.score(experience.metrics)
+    judged = judge_replay(ctx.options, gain, ctx.success(after))
+    # Rejected it stays, whatever this run's options say: its status is the record.
+    return judged if judged is not ReplayVerdict.PROMOTED else ReplayVerdict.NO_GAIN
 
 
 async def replay(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -> ExpVerState:
     """Play the level again (same options and seed) with the truths plus the experience."""
     round_, current = state["round"], state["current"]
-    experience = await load_experience(ctx, current["experience"])
-    has_replay = experience.status != ExperienceStatus.REJECTED or experience.replay_metrics
-    if not has_replay:  # nothing usable to verify
+    experience = current["experience"]
+    if current["verdict"] is ReplayVerdict.UNUSABLE:  # nothing usable to verify
         return {"current": {**current, "replay": None}}
     level = Level.model_validate(state["levels"][state["index"]])
     lessons = experience_lessons(experience.text, experience.strengths, experience.weaknesses)
@@ -288,56 +314,55 @@ async def replay(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None])
     return {"current": {**current, "replay": record["id"]}}
 
 
-async def _verdict(
+def _decide(
     ctx: ExpVerContext, experience: Experience, play_id: str, replay_id: str, stamp: int
-) -> Experience:
-    """Promote or reject a pending experience by its replay; the decided experience, saved."""
+) -> tuple[Experience, ReplayVerdict]:
+    """Promote or reject a pending experience by its replay (not saved here)."""
     found, refound = ctx.ledger.get(play_id), ctx.ledger.get(replay_id)
     if found is None or refound is None:
         raise ExpVerError("the ledger lost the play or replay of " + experience.id)
     played, replayed = ledger_episode(found, play_id), ledger_episode(refound, replay_id)
-    before, after = played["metrics"], replayed["metrics"]
-    gain = ctx.score(after) - ctx.score(before)
-    opts = ctx.options
-    if opts.require_success and not ctx.success(after):
-        verdict = "rejected: the replay did not succeed"
-    elif gain <= opts.min_score_gain:
-        verdict = f"rejected: the replay scored {gain:+g} (needs > {opts.min_score_gain:+g})"
-    else:
-        verdict = f"promoted: the replay succeeded and scored {gain:+g}"
-    promoted = verdict.startswith("promoted")
-    provenance = {**experience.provenance, "verdict": verdict, "replay": replayed["id"]}
-    if promoted:
+    after = replayed["metrics"]
+    gain = ctx.score(after) - ctx.score(played["metrics"])
+    verdict = judge_replay(ctx.options, gain, ctx.success(after))
+    words = verdict.describe(gain, ctx.options.min_score_gain)
+    provenance = {**experience.provenance, "verdict": words, "replay": replayed["id"]}
+    if verdict is ReplayVerdict.PROMOTED:
         _, skipped = lessons_of(ctx, experience, stamp)
         if skipped:
             provenance["not_promoted"] = f"not promoted: {', '.join(skipped)}"
     decided = experience.model_copy(
         update={
-            "status": ExperienceStatus.PROMOTED if promoted else ExperienceStatus.REJECTED,
+            "status": verdict.status,
             "replay_metrics": numbers(after),
             "provenance": provenance,
         }
     )
-    await asave_experience(ctx.store, decided)
-    return decided
+    return decided, verdict
 
 
 async def promote(
     ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None], config: RunnableConfig
 ) -> ExpVerState:
-    """Promote a verified experience's lessons into the truth base (TruthWeaver), or reject it."""
+    """Promote a verified experience's lessons into the truth base (TruthWeaver), or reject it.
+
+    The decided experience (its verdict, and what became of its lessons) is written once,
+    after the weave; a crash before that decides it again from the ledger on the rerun,
+    and the weave (idempotent by candidate id) adds nothing twice.
+    """
     round_, current = state["round"], state["current"]
     stamp = state["offset"] + round_
-    experience = await load_experience(ctx, current["experience"])
+    experience, verdict = current["experience"], current["verdict"]
+    stored = experience
     replay_id = current.get("replay")
-    if experience.status == ExperienceStatus.PENDING and replay_id:
-        experience = await _verdict(ctx, experience, current["play"], replay_id, stamp)
+    if verdict is ReplayVerdict.PENDING and replay_id:
+        experience, verdict = _decide(ctx, experience, current["play"], replay_id, stamp)
     report = None
-    if experience.status == ExperienceStatus.PROMOTED:
+    if verdict is ReplayVerdict.PROMOTED:
         candidates, _ = lessons_of(ctx, experience, stamp)
         arbiter = ReplayArbiter(ctx, round_, asyncio.get_running_loop())
         report = await weave(ctx, candidates, config, arbiter)
-        fates = candidate_fates(await ctx.weaver.atruths(status=None), [c.id for c in candidates])
+        fates = candidate_fates(await ctx.truths.all(), [c.id for c in candidates])
         woven = "; ".join(
             f"{cid.removeprefix(experience.id + '/')}: {what}" for cid, what in fates.items()
         )
@@ -345,7 +370,8 @@ async def promote(
             experience = experience.model_copy(
                 update={"provenance": {**experience.provenance, "weave": woven}}
             )
-            await asave_experience(ctx.store, experience)
+    if experience != stored:
+        await asave_experience(ctx.store, experience)
     runtime.stream_writer(
         PromoteEvent(
             event="promote",
@@ -357,14 +383,19 @@ async def promote(
             weave=None if report is None else weave_counts(report),
         )
     )
-    return {"index": state["index"] + 1}
+    verdicts = {**state.get("verdicts", {}), current["level"]: verdict}
+    return {
+        "index": state["index"] + 1,
+        "current": {**current, "experience": experience, "verdict": verdict},
+        "verdicts": verdicts,
+    }
 
 
 async def evaluate(ctx: ExpVerContext, state: ExpVerState) -> ExpVerState:
     """Play the test levels with the round's truths, unless the prompt did not change."""
     round_ = state["round"]
     stamp = state["offset"] + round_
-    everything = await ctx.weaver.atruths(status=None)
+    everything = await ctx.truths.all()
     counts = round_truth_counts(everything, stamp)
     last = last_evaluated(state["rounds"])
     accepted_prompt = _test_play(ctx, f"r{last}/test/{ctx.tests[0].id}")
@@ -408,7 +439,10 @@ async def judge(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) 
         cursor += len(state["levels"])
     if ctx.ledger.get(f"round/{round_}/train") is None:
         refusals = work.get("refusals") or []
-        ctx.ledger.add(await train_record(ctx, round_, state["levels"], counts, reverted, refusals))
+        verdicts = state.get("verdicts", {})
+        ctx.ledger.add(
+            train_record(ctx, round_, state["levels"], counts, reverted, verdicts, refusals)
+        )
     record = test_record(
         ctx,
         round_,

@@ -4,7 +4,7 @@ Each is a function of the loop's :class:`~langgraph_games.graphs.expver.context.
 ExpVerContext`. Episodes and round records go to the ledger under stable ids and are
 looked up there first, so a rerun after a crash redoes nothing; every store call uses the
 store's async API. Whatever writes the truth base (a weave, a revert) tells the context's
-:class:`~langgraph_games.memory.hooks.TruthSource` so, and the next prompt reads it again.
+:class:`~langgraph_games.graphs.expver.truths.RunTruths` so (a weave with what it wrote).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from langgraph_games.graphs.expver.records import (
     is_episode,
     is_test_round,
 )
+from langgraph_games.graphs.expver.verdicts import ReplayVerdict
 from langgraph_games.memory.contest import Arbiter
 from langgraph_games.memory.records import (
     Candidate,
@@ -41,7 +42,6 @@ from langgraph_games.memory.records import (
     ExperienceStatus,
     candidates_from_experience,
     experiences_namespace,
-    parse_record,
 )
 from langgraph_games.memory.truth_weaver import WeaveReport
 
@@ -54,7 +54,6 @@ __all__ = [
     "ledger_episode",
     "ledger_test_round",
     "lessons_of",
-    "load_experience",
     "mean",
     "play_level",
     "play_levels",
@@ -208,23 +207,25 @@ def test_record(
     }
 
 
-async def train_record(
+def train_record(
     ctx: ExpVerContext,
     round_: int,
     levels: Sequence[Mapping[str, Any]],
     counts: Mapping[str, int],
     reverted: bool,
+    verdicts: Mapping[str, ReplayVerdict],
     refusals: Sequence[str] = (),
 ) -> TrainRound:
     """A round's training record (``round/<r>/train``): its plays and what was promoted.
+
+    ``verdicts`` holds the verdict of each level's experience (by level id), from the state.
 
     Raises:
         ExpVerError: The ledger lost a play of the round.
     """
     plays = [_play_of(ctx, f"r{round_}/train/{lv['id']}") for lv in levels]
-    namespace = experiences_namespace(ctx.game_id)
-    found = [await ctx.store.aget(namespace, f"{ctx.run_id}/r{round_}/{lv['id']}") for lv in levels]
-    statuses = [str(item.value.get("status")) if item else "missing" for item in found]
+    found = [verdicts.get(lv["id"]) for lv in levels]
+    statuses = [v.status for v in found if v is not None]
     metrics = [p["metrics"] for p in plays]
     return {
         "kind": "round",
@@ -236,8 +237,8 @@ async def train_record(
         "success_rate": mean([float(ctx.success(m)) for m in metrics]),
         "score": mean([ctx.score(m) for m in metrics]),
         "steps": mean([float(p["result"]["steps"]) for p in plays]),
-        "promoted": statuses.count(ExperienceStatus.PROMOTED.value),
-        "rejected": statuses.count(ExperienceStatus.REJECTED.value),
+        "promoted": statuses.count(ExperienceStatus.PROMOTED),
+        "rejected": statuses.count(ExperienceStatus.REJECTED),
         "reverted": reverted,
         "truths_added": counts["truths_added"],
         "truths_merged": counts["truths_merged"],
@@ -311,7 +312,7 @@ async def claim_store(ctx: ExpVerContext) -> int:
             )
         return int(marker.value.get("round_offset", 0))
     # Truths already there (from elsewhere) keep their rounds; ours come after them.
-    offset = max((t.round for t in await ctx.weaver.atruths(status=None)), default=0)
+    offset = max((t.round for t in await ctx.truths.all()), default=0)
     await ctx.store.aput(
         namespace, key, {"run_id": ctx.run_id, "round_offset": offset}, index=False
     )
@@ -320,7 +321,7 @@ async def claim_store(ctx: ExpVerContext) -> int:
 
 async def ensure_reverted(ctx: ExpVerContext, stamp: int) -> None:
     """Revert weave round ``stamp`` unless nothing live holds a change of it (idempotent)."""
-    if any(round_touched(t, stamp) for t in await ctx.weaver.atruths(status=None)):
+    if any(round_touched(t, stamp) for t in await ctx.truths.all()):
         await ctx.weaver.arevert_round(stamp)
         ctx.truths.changed()
 
@@ -332,25 +333,14 @@ async def weave(
 
     ``arbiter`` settles contradictions (the loop's replays, :class:`~langgraph_games.graphs.
     expver.contests.ReplayArbiter`). Any insert may change the prompt, even one that only
-    adds support to an entry (the truth limit keeps the strongest), so the truths are read
-    again afterwards.
+    adds support to an entry (the truth limit keeps the strongest), so the prompt's truths
+    are chosen again afterwards, from the truth base the weaver wrote (read again only when
+    the insert failed).
     """
     try:
         return await ctx.weaver.ainsert_many(candidates, config=config, arbiter=arbiter)
     finally:
-        ctx.truths.changed()
-
-
-async def load_experience(ctx: ExpVerContext, exp_id: str) -> Experience:
-    """The experience stored under ``exp_id``.
-
-    Raises:
-        ExpVerError: The store lost it.
-    """
-    item = await ctx.store.aget(experiences_namespace(ctx.game_id), exp_id)
-    if item is None:
-        raise ExpVerError(f"the store lost the experience {exp_id!r}")
-    return parse_record(Experience, item.value, exp_id)
+        ctx.truths.changed(ctx.weaver.written())
 
 
 def lessons_of(
