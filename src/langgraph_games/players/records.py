@@ -22,5 +22,5 @@ class AttemptEntry(TypedDict):
     scores: list[dict[str, Any]]
     usage: dict[str, float]
     latency_s: float
-    info: dict[str, Any]
+    info: dict[str, object]
     feedback: NotRequired[str]

@@ -213,7 +213,7 @@ def create_smartplay_agent(
         final = answers[-1] if answers else ""
         too_long = reply_too_long(final)
         index = None if too_long else match_action(final, actions, default=None)
-        info: dict[str, Any] = {
+        info: dict[str, object] = {
             "strategy": "smartplay",
             "question_variant": question_variant,
             "history_length": state.get("window"),

@@ -213,7 +213,7 @@ def create_spring_decision_graph(
         defaulted = bool(out.get("defaulted"))
         answers = dict(out.get("answers") or {})
         final = str(answers.get("qa", ""))
-        info: dict[str, Any] = {
+        info: dict[str, object] = {
             "strategy": "spring",
             "variant": variant.value,
             "context_sha256": state.get("context_sha256"),
