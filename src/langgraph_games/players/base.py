@@ -163,7 +163,7 @@ class Player(ABC):
         return asyncio.run(self.adecide(request))
 
     @abstractmethod
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """A JSON-friendly description (kind and settings) for run records."""
 
     def __repr__(self) -> str:

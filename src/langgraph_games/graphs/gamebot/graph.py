@@ -452,7 +452,7 @@ def gamebot_player(
         model, game, variant=variant, constrain=constrain, reader=reader, **settings
     )
     label = name or ("gamebot" if variant == "gamebot" else f"gamebot_{variant}")
-    description: dict[str, Any] = {
+    description: dict[str, object] = {
         "kind": "gamebot",
         "variant": variant,
         "model": describe_model(model),

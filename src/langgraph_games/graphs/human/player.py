@@ -146,6 +146,6 @@ class HumanPlayer(Player):
             info={"human": True, "answer": answer, "rejected": rejected},
         )
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "human"}``."""
         return {"kind": "human", "name": self.name}

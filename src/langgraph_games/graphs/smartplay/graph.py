@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import operator
 import time
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -300,7 +301,7 @@ class SmartPlayPlayer(GraphPlayer):
         self,
         graph: CompiledStateGraph[Any, Any, Any, Any],
         name: str,
-        description: dict[str, Any] | None = None,
+        description: Mapping[str, object] | None = None,
         history_length: int | None = None,
     ) -> None:
         super().__init__(graph, name, description)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Mapping
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
@@ -289,7 +290,7 @@ class SpringPlayer(GraphPlayer):
         self,
         graph: CompiledStateGraph[Any, Any, Any, Any],
         name: str,
-        description: dict[str, Any] | None = None,
+        description: Mapping[str, object] | None = None,
         history_window: int = 2,
     ) -> None:
         super().__init__(graph, name, description, observation_window=max(0, history_window - 1))
