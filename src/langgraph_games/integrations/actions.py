@@ -55,7 +55,7 @@ def register_action_universe(game_id: str, enumerate_actions: ActionEnumerator) 
     _REGISTERED[game_id] = enumerate_actions
 
 
-def all_actions(game: Game[Any] | str, **options: Any) -> tuple[str, ...]:
+def all_actions(game: Game[Any] | str, **options: object) -> tuple[str, ...]:
     """Every action string ``game`` can take under its options, in a fixed order.
 
     Args:
@@ -115,7 +115,7 @@ class ActionUniverse:
     def __len__(self) -> int:
         return len(self.actions)
 
-    def action(self, index: Any) -> str:
+    def action(self, index: object) -> str:
         """The action string at ``index``.
 
         Raises:

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
+from typing_extensions import TypedDict
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.encoding import Encoding, Observation, encoded_games, encoding_of
@@ -42,9 +43,14 @@ __all__ = [
     "DEFAULT_CHARSET",
     "DEFAULT_MAX_TEXT_LENGTH",
     "MAX_ENCODED_ACTIONS",
+    "ActionMask",
+    "AgentObservation",
+    "EncodedObservation",
+    "EnvInfo",
     "IllegalActionPolicy",
     "IndexedEpisode",
     "ObservationMode",
+    "TextObservation",
     "draw_game_seed",
 ]
 
@@ -61,6 +67,41 @@ DEFAULT_MAX_TEXT_LENGTH = 32_768
 """Longest text view the observation space admits (Surround's, the longest, is ~7,600)."""
 
 _SEED_BOUND = 2**31 - 1
+
+ActionMask = np.ndarray[Any, np.dtype[np.int8]]
+"""1 for each legal index of the action universe, 0 elsewhere."""
+
+
+class TextObservation(TypedDict):
+    """What a seat observes in a ``text`` environment."""
+
+    text: str
+    action_mask: ActionMask
+
+
+class EncodedObservation(TypedDict):
+    """What a seat observes in an ``encoded`` PettingZoo environment."""
+
+    observation: Observation
+    action_mask: ActionMask
+
+
+AgentObservation = TextObservation | EncodedObservation
+"""A seat's observation: its view (text or encoded) and its action mask."""
+
+
+class EnvInfo(TypedDict, total=False):
+    """The ``info`` of a reset or a step (each key only where it applies).
+
+    ``game_seed`` after a reset; ``action`` (what was played) after a step, and
+    ``illegal_action`` when the fallback move replaced an illegal one; ``action_mask``
+    in a Gymnasium environment that observes encodings.
+    """
+
+    game_seed: int
+    action: str
+    illegal_action: str
+    action_mask: ActionMask
 
 
 def draw_game_seed(rng: np.random.Generator) -> int:
@@ -192,7 +233,7 @@ class IndexedEpisode:
             )
         return text
 
-    def mask(self, player: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+    def mask(self, player: int) -> ActionMask:
         """1 for each legal action of ``player`` now (all zeros when it does not act)."""
         session = self.session
         if player not in session.current_players:
@@ -207,7 +248,7 @@ class IndexedEpisode:
         """
         return self._encoding().encode(self.session.state, player)
 
-    def observe(self, player: int) -> dict[str, Any]:
+    def observe(self, player: int) -> AgentObservation:
         """The observation of ``player``: its view (text or encoded) and its action mask."""
         if self.encoding is not None:
             return {"observation": self.encoded(player), "action_mask": self.mask(player)}
@@ -218,7 +259,7 @@ class IndexedEpisode:
             raise RuntimeError(f"{self.game.id}: this environment observes text, not encodings")
         return self.encoding
 
-    def resolve(self, player: int, index: Any) -> tuple[str, dict[str, Any]]:
+    def resolve(self, player: int, index: object) -> tuple[str, EnvInfo]:
         """The action ``player`` plays for ``index``, and the info that records it.
 
         Raises:

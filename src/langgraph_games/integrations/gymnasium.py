@@ -40,10 +40,14 @@ import numpy as np
 from gymnasium import spaces
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.encoding import Observation
 from langgraph_games.games.registry import game_class, list_games, make
 from langgraph_games.integrations.episode import (
     DEFAULT_CHARSET,
     DEFAULT_MAX_TEXT_LENGTH,
+    ActionMask,
+    AgentObservation,
+    EnvInfo,
     IllegalActionPolicy,
     IndexedEpisode,
     ObservationMode,
@@ -56,7 +60,7 @@ NAMESPACE = "langgraph_games"
 RENDER_MODES = ("ansi", "human")
 
 
-class GameEnv(gymnasium.Env[Any, np.int64]):
+class GameEnv(gymnasium.Env[Any, np.int64]):  # Any: a Dict or a Box space, both typed Any
     """A single-player game as a Gymnasium environment (see the module docstring).
 
     Args:
@@ -74,7 +78,7 @@ class GameEnv(gymnasium.Env[Any, np.int64]):
             setting is invalid, or the game has no encoding for ``"encoded"``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, object] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -85,7 +89,7 @@ class GameEnv(gymnasium.Env[Any, np.int64]):
         max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
         charset: str = DEFAULT_CHARSET,
         observation: ObservationMode = "text",
-        **options: Any,
+        **options: object,
     ) -> None:
         engine = make(game, **options) if isinstance(game, str) else game
         if engine.num_players != 1:
@@ -117,13 +121,13 @@ class GameEnv(gymnasium.Env[Any, np.int64]):
         """The action string of each index (the game's action universe)."""
         return self.episode.universe.actions
 
-    def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+    def action_masks(self) -> ActionMask:
         """The current action mask (the name sb3-contrib's maskable algorithms call)."""
         return self.episode.mask(0)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Any, dict[str, Any]]:
+    ) -> tuple[AgentObservation | Observation, dict[str, Any]]:
         """Start an episode: the game played with ``seed`` (drawn when ``None``).
 
         ``options`` are accepted for the Gymnasium signature and not used: the game's
@@ -134,13 +138,17 @@ class GameEnv(gymnasium.Env[Any, np.int64]):
         self.episode.reset(game_seed)
         return self._observe({"game_seed": game_seed})
 
-    def _observe(self, info: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    def _observe(
+        self, info: EnvInfo
+    ) -> tuple[AgentObservation | Observation, dict[str, Any]]:  # Any: Gymnasium's info type
         """The observation, and ``info`` with the action mask when the view is encoded."""
         if self.episode.encoding is None:
-            return self.episode.observe(0), info
+            return self.episode.observe(0), {**info}
         return self.episode.encoded(0), {**info, "action_mask": self.episode.mask(0)}
 
-    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(
+        self, action: object
+    ) -> tuple[AgentObservation | Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play ``action`` (an index into the action universe).
 
         Raises:
@@ -150,9 +158,9 @@ class GameEnv(gymnasium.Env[Any, np.int64]):
         """
         if self.episode.done:
             raise RuntimeError(f"{self.game.id}: the episode is over; call reset()")
-        played, info = self.episode.resolve(0, action)
+        played, played_info = self.episode.resolve(0, action)
         reward = self.episode.apply({0: played})[0]
-        observation, info = self._observe(info)
+        observation, info = self._observe(played_info)
         return observation, reward, self.episode.done, False, info
 
     def render(self) -> str | None:

@@ -128,7 +128,7 @@ def build_server(
         game: Annotated[str, Field(description="Game id from list_games, e.g. 'tictactoe'.")],
         ctx: Context[Any, Any, Any],
         options: Annotated[
-            dict[str, Any] | None,
+            dict[str, object] | None,
             Field(description="Game options, e.g. {'level': 2} for messenger."),
         ] = None,
         seed: Annotated[

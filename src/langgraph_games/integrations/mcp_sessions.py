@@ -17,9 +17,8 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from langgraph_games.tools.manager import SessionLobby
 
@@ -76,7 +75,7 @@ class GameSessions:
         self.max_games = max_games
         self.idle_timeout_s = idle_timeout_s
         self._clock = clock
-        self._owners: weakref.WeakKeyDictionary[Any, _Owner] = weakref.WeakKeyDictionary()
+        self._owners: weakref.WeakKeyDictionary[object, _Owner] = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
 
     def _expire(self, now: float) -> None:
@@ -113,7 +112,7 @@ class GameSessions:
         owner: object,
         game: str,
         *,
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         seed: int = 0,
         seat: int = 0,
         opponent: str = "random",

@@ -28,6 +28,7 @@ Example:
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -35,12 +36,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec, turn_based_aec_to_parallel
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from typing_extensions import TypedDict
 
 from langgraph_games.games.base import Game
-from langgraph_games.games.registry import game_class, make
+from langgraph_games.games.registry import make
 from langgraph_games.integrations.episode import (
     DEFAULT_CHARSET,
     DEFAULT_MAX_TEXT_LENGTH,
+    AgentObservation,
+    EnvInfo,
     IllegalActionPolicy,
     IndexedEpisode,
     ObservationMode,
@@ -50,6 +54,17 @@ from langgraph_games.integrations.episode import (
 __all__ = ["GameAECEnv", "GameParallelEnv", "aec_env", "parallel_env"]
 
 RENDER_MODES = ("ansi", "human")
+
+
+class _Settings(TypedDict):
+    """The environment settings :func:`aec_env` and :func:`parallel_env` pass on."""
+
+    render_mode: str | None
+    max_moves: int | None
+    illegal_action: IllegalActionPolicy
+    max_text_length: int
+    charset: str
+    observation: ObservationMode
 
 
 def _agent(player: int) -> str:
@@ -180,7 +195,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):  # type: ignore[misc]
         max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
         charset: str = DEFAULT_CHARSET,
         observation: ObservationMode = "text",
-        **options: Any,
+        **options: object,
     ) -> None:
         super().__init__()
         engine = make(game, **options) if isinstance(game, str) else game
@@ -193,7 +208,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):  # type: ignore[misc]
             engine, render_mode, max_moves, illegal_action, max_text_length, charset, observation
         )
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: Mapping[str, object] | None = None) -> None:
         """Start an episode: the game played with ``seed`` (drawn when ``None``).
 
         ``options`` are accepted for the PettingZoo signature and not used: the game's
@@ -205,14 +220,14 @@ class GameAECEnv(_GameEnvBase, AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {"game_seed": game_seed} for a in self.agents}
+        self.infos: dict[str, EnvInfo] = {a: {"game_seed": game_seed} for a in self.agents}
         self.agent_selection = _agent(self._episode.acting()[0])
 
-    def observe(self, agent: str) -> dict[str, Any]:
+    def observe(self, agent: str) -> AgentObservation:
         """The agent's view (text or encoded) and action mask."""
         return self._episode.observe(self._seat(agent))
 
-    def step(self, action: Any) -> None:
+    def step(self, action: object) -> None:
         """Play ``action`` (an index into the action universe) for the selected agent.
 
         Raises:
@@ -273,7 +288,7 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):  # type: ignore[misc]
         max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
         charset: str = DEFAULT_CHARSET,
         observation: ObservationMode = "text",
-        **options: Any,
+        **options: object,
     ) -> None:
         engine = make(game, **options) if isinstance(game, str) else game
         if not engine.simultaneous:
@@ -287,8 +302,8 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):  # type: ignore[misc]
         self.agents: list[str] = []
 
     def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        self, seed: int | None = None, options: Mapping[str, object] | None = None
+    ) -> tuple[dict[str, AgentObservation], dict[str, EnvInfo]]:
         """Start an episode: the game played with ``seed`` (drawn when ``None``).
 
         ``options`` are accepted for the PettingZoo signature and not used.
@@ -296,16 +311,17 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):  # type: ignore[misc]
         game_seed = self._start(seed)
         self.agents = self.possible_agents[:]
         observations = {a: self._episode.observe(self._seat(a)) for a in self.agents}
-        return observations, {a: {"game_seed": game_seed} for a in self.agents}
+        infos: dict[str, EnvInfo] = {a: {"game_seed": game_seed} for a in self.agents}
+        return observations, infos
 
     def step(
-        self, actions: dict[str, Any]
+        self, actions: Mapping[str, object]
     ) -> tuple[
-        dict[str, dict[str, Any]],
+        dict[str, AgentObservation],
         dict[str, float],
         dict[str, bool],
         dict[str, bool],
-        dict[str, dict[str, Any]],
+        dict[str, EnvInfo],
     ]:
         """Apply one joint move: an action index for every acting agent.
 
@@ -323,7 +339,7 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):  # type: ignore[misc]
         if missing:
             raise ValueError(f"{self.game.id}: no action for acting agent(s) {missing}")
         joint: dict[int, str] = {}
-        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        infos: dict[str, EnvInfo] = {a: {} for a in self.agents}
         for agent in acting:
             joint[self._seat(agent)], infos[agent] = self._episode.resolve(
                 self._seat(agent), actions[agent]
@@ -349,7 +365,7 @@ def aec_env(
     max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
     charset: str = DEFAULT_CHARSET,
     observation: ObservationMode = "text",
-    **options: Any,
+    **options: object,
 ) -> AECEnv:
     """A PettingZoo AEC environment for ``game`` (any registered game).
 
@@ -357,7 +373,7 @@ def aec_env(
     simultaneous games get their :class:`GameParallelEnv` through ``parallel_to_aec``.
     Arguments are those of :class:`GameAECEnv`.
     """
-    settings: dict[str, Any] = {
+    settings: _Settings = {
         "render_mode": render_mode,
         "max_moves": max_moves,
         "illegal_action": illegal_action,
@@ -365,9 +381,10 @@ def aec_env(
         "charset": charset,
         "observation": observation,
     }
-    if game_class(game).simultaneous:
-        return parallel_to_aec(GameParallelEnv(game, **settings, **options))
-    return OrderEnforcingWrapper(GameAECEnv(game, **settings, **options))
+    engine = make(game, **options)
+    if engine.simultaneous:
+        return parallel_to_aec(GameParallelEnv(engine, **settings))
+    return OrderEnforcingWrapper(GameAECEnv(engine, **settings))
 
 
 def parallel_env(
@@ -379,7 +396,7 @@ def parallel_env(
     max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
     charset: str = DEFAULT_CHARSET,
     observation: ObservationMode = "text",
-    **options: Any,
+    **options: object,
 ) -> ParallelEnv:
     """A PettingZoo Parallel environment for ``game`` (any registered game).
 
@@ -387,7 +404,7 @@ def parallel_env(
     environment through ``turn_based_aec_to_parallel`` (only the agent to move acts;
     the others' actions are ignored). Arguments are those of :class:`GameAECEnv`.
     """
-    settings: dict[str, Any] = {
+    settings: _Settings = {
         "render_mode": render_mode,
         "max_moves": max_moves,
         "illegal_action": illegal_action,
@@ -395,6 +412,7 @@ def parallel_env(
         "charset": charset,
         "observation": observation,
     }
-    if game_class(game).simultaneous:
-        return GameParallelEnv(game, **settings, **options)
-    return turn_based_aec_to_parallel(aec_env(game, **settings, **options))
+    engine = make(game, **options)
+    if engine.simultaneous:
+        return GameParallelEnv(engine, **settings)
+    return turn_based_aec_to_parallel(OrderEnforcingWrapper(GameAECEnv(engine, **settings)))

@@ -266,7 +266,7 @@ def inner_model(model: Any) -> Any:
     return model
 
 
-def _configurable(model: Any) -> dict[str, Any] | None:
+def _configurable(model: object) -> dict[str, object] | None:
     """The description of ``init_chat_model(..., configurable_fields=...)``, else ``None``."""
     defaults = getattr(model, "_default_config", None)
     if type(model).__name__ != "_ConfigurableModel" or not isinstance(defaults, dict):
@@ -275,7 +275,7 @@ def _configurable(model: Any) -> dict[str, Any] | None:
     provider = defaults.get("model_provider")
     if not provider and ":" in name:  # "openai:gpt-4o-mini"
         provider, name = name.split(":", 1)
-    description: dict[str, Any] = {
+    description: dict[str, object] = {
         "kind": type(model).__name__,
         "provider": str(provider or "configurable"),
         "sampling": "set per run (configurable fields)",
@@ -285,7 +285,7 @@ def _configurable(model: Any) -> dict[str, Any] | None:
     return description
 
 
-def describe_model(model: BaseChatModel) -> dict[str, Any]:
+def describe_model(model: BaseChatModel) -> dict[str, object]:
     """A JSON-friendly description of a model for manifests and player descriptions.
 
     Keys: ``kind`` (the class), ``provider``, ``model_name``, ``sampling``, the decoding
@@ -308,7 +308,7 @@ def describe_model(model: BaseChatModel) -> dict[str, Any]:
     if configurable is not None:
         return configurable
     provider = "local" if isinstance(model, LocalChatModel) else provider_of(model)
-    description: dict[str, Any] = {"kind": type(model).__name__, "provider": provider}
+    description: dict[str, object] = {"kind": type(model).__name__, "provider": provider}
     name = _model_name(model)
     if name is not None:
         description["model_name"] = name

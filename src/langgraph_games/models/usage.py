@@ -48,12 +48,12 @@ class CallRecord:
     error: str | None = None
     cached: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, str | int | float | bool | None]:
         """JSON-friendly form."""
         return asdict(self)
 
 
-def message_usage(message: Any) -> dict[str, int]:
+def message_usage(message: object) -> dict[str, int]:
     """Token counts a model reported with one reply (zeros when it reported none).
 
     Reads ``usage_metadata`` (LangChain's standard field, filled by OpenAI-compatible
@@ -74,7 +74,7 @@ def message_usage(message: Any) -> dict[str, int]:
     return counts
 
 
-def call_usage(reply: Any) -> dict[str, int]:
+def call_usage(reply: object) -> dict[str, int]:
     """The usage of one call that gave ``reply``: ``calls`` and its token counts.
 
     A reply served from the model-call cache counts as no call and no tokens, and
@@ -167,7 +167,7 @@ class UsageRecorder(BaseCallbackHandler):
         with self._lock:
             self.records.append(record)
 
-    def totals(self) -> dict[str, Any]:
+    def totals(self) -> dict[str, float]:
         """Sum over all calls: ``calls``, ``errors``, tokens and ``latency_s``.
 
         Replies served from the model-call cache are not calls: they are counted apart,
@@ -186,7 +186,7 @@ class UsageRecorder(BaseCallbackHandler):
         }
 
 
-def with_handler(config: RunnableConfig | None, handler: Any) -> RunnableConfig:
+def with_handler(config: RunnableConfig | None, handler: BaseCallbackHandler) -> RunnableConfig:
     """A copy of ``config`` whose callbacks also include ``handler``.
 
     The callbacks of a node's config may be a list or a callback manager (inside a
@@ -206,12 +206,12 @@ def with_handler(config: RunnableConfig | None, handler: Any) -> RunnableConfig:
 
 
 def _measured(
-    recorder: UsageRecorder, reply: Any, started: float, waits: Sequence[RetryWait]
-) -> dict[str, Any]:
+    recorder: UsageRecorder, reply: AIMessage, started: float, waits: Sequence[RetryWait]
+) -> dict[str, float]:
     totals = recorder.totals()
     cached = int(totals["cached_calls"]) or int(is_cached(reply))
     calls = int(totals["calls"])
-    usage: dict[str, Any] = {
+    usage: dict[str, float] = {
         # a model skipping callbacks still made its call
         "calls": calls if calls or cached else 1,
         "input_tokens": int(totals["input_tokens"]),
@@ -241,7 +241,7 @@ async def ainvoke_measured(
     attempts: int = 3,
     base_delay_s: float = 0.5,
     limiter: CallLimiter | None = None,
-) -> tuple[AIMessage, dict[str, Any]]:
+) -> tuple[AIMessage, dict[str, float]]:
     """Call a chat model with retries and report its usage.
 
     The caller's callbacks in ``config`` (tracing, streaming) still see the call. Each
@@ -281,7 +281,7 @@ def invoke_measured(
     attempts: int = 3,
     base_delay_s: float = 0.5,
     limiter: CallLimiter | None = None,
-) -> tuple[AIMessage, dict[str, Any]]:
+) -> tuple[AIMessage, dict[str, float]]:
     """The synchronous twin of :func:`ainvoke_measured`.
 
     Raises:

@@ -114,9 +114,9 @@ class Decision:
     raw_outputs: list[str] = field(default_factory=list)
     intermediate: dict[int, str] = field(default_factory=dict)
     scores: list[dict[str, Any]] = field(default_factory=list)
-    usage: dict[str, int] = field(default_factory=dict)
+    usage: dict[str, float] = field(default_factory=dict)
     latency_s: float = 0.0
-    info: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> AttemptEntry:
         """JSON-friendly form for trajectories and results files."""
@@ -163,7 +163,7 @@ class Player(ABC):
         return asyncio.run(self.adecide(request))
 
     @abstractmethod
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """A JSON-friendly description (kind and settings) for run records."""
 
     def __repr__(self) -> str:

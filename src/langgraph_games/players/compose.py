@@ -173,7 +173,7 @@ class FunctionPlayer(Player):
             answer = await answer
         return decision_of(answer, self.name, time.perf_counter() - start)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """Kind and the function's qualified name."""
         function = getattr(self.function, "__qualname__", type(self.function).__name__)
         return {"kind": "function", "function": str(function)}
@@ -240,7 +240,7 @@ class StrategyPlayer(Player):
         """The strategy's decision for ``request``."""
         return await self.for_game(request.game).adecide(request)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """The strategy and the model."""
         return {"kind": "strategy", "strategy": self.strategy, "model": describe_model(self.model)}
 

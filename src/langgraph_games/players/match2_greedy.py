@@ -10,7 +10,6 @@ move); ties go to the first action in canonical order.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from langgraph_games.games.match2 import Match2, Match2State
 from langgraph_games.games.match2.rules import (
@@ -67,7 +66,7 @@ class Match2Greedy(SearchPlayer):
         self.props = props
         self.name = name
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "match2_greedy", "props": ...}``."""
         return {"kind": "match2_greedy", "props": self.props}
 

@@ -53,7 +53,7 @@ class MazeExplorer(SearchPlayer):
     def __init__(self, name: str = "maze_explorer") -> None:
         self.name = name
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "maze_explorer"}``."""
         return {"kind": "maze_explorer"}
 

@@ -14,7 +14,6 @@ It only ever chooses operations the rules carry out, so it never takes an invali
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from langgraph_games.games.minesweeper import Minesweeper, MinesweeperState
 from langgraph_games.games.minesweeper.rules import COVERED, FLAG
@@ -41,7 +40,7 @@ class MinesweeperSolver(SearchPlayer):
     def __init__(self, name: str = "minesweeper_solver") -> None:
         self.name = name
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "minesweeper_solver"}``."""
         return {"kind": "minesweeper_solver"}
 

@@ -114,7 +114,7 @@ class MinimaxPlayer(SearchPlayer):
         self._budget: int | None = None
         self._last_count = -1
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "minimax", "depth": ..., "seed": ...}`` (and ``max_nodes`` when set)."""
         described: dict[str, Any] = {"kind": "minimax", "depth": self.depth, "seed": self.seed}
         if self.max_nodes is not None:

@@ -72,7 +72,7 @@ class ConcessionNegotiator(SearchPlayer):
         self.start, self.step, self.floor, self.late = start, step, floor, late
         self.name = name
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "negotiator", "start": ..., "step": ..., "floor": ..., "late": ...}``."""
         return {
             "kind": "negotiator",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import cast
 
 from langgraph_games.games.state import derive_rng
 from langgraph_games.games.texas_holdem import TexasState
@@ -68,7 +68,7 @@ class EquityPlayer(SearchPlayer):
         self.seed = seed
         self.name = name
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "holdem_equity", "samples": ..., "seed": ...}``."""
         return {"kind": "holdem_equity", "samples": self.samples, "seed": self.seed}
 

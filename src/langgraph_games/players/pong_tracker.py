@@ -10,7 +10,7 @@ the ball goes away it recentres. It never misses a ball it can reach.
 from __future__ import annotations
 
 import time
-from typing import Any, cast
+from typing import cast
 
 from langgraph_games.games.pong import Pong
 from langgraph_games.games.pong.rules import (
@@ -71,7 +71,7 @@ class PongTracker(SearchPlayer):
         self.aim = aim
         self.name = name
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "pong_tracker", "aim": ...}``."""
         return {"kind": "pong_tracker", "aim": self.aim}
 

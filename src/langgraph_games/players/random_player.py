@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from langgraph_games.games.state import derive_rng
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, SearchPlayer
@@ -45,6 +44,6 @@ class RandomPlayer(SearchPlayer):
         status = ParseStatus.OK if action is not None else ParseStatus.FALLBACK
         return Decision(action=action, status=status, latency_s=time.perf_counter() - start)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "random", "seed": ...}``."""
         return {"kind": "random", "seed": self.seed}

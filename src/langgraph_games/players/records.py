@@ -18,9 +18,9 @@ class AttemptEntry(TypedDict):
     action: str | None
     status: str
     raw_outputs: list[str]
-    intermediate: dict[str, Any]
+    intermediate: dict[str, str]
     scores: list[dict[str, Any]]
-    usage: dict[str, Any]
+    usage: dict[str, float]
     latency_s: float
-    info: dict[str, Any]
+    info: dict[str, object]
     feedback: NotRequired[str]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Any, cast
+from typing import cast
 
 from langgraph_games.games.surround import SurroundState
 from langgraph_games.games.surround.rules import COLS, DIRECTIONS, EMPTY, ROWS, target
@@ -67,7 +67,7 @@ class SurroundSpacePlayer(SearchPlayer):
     def __init__(self, name: str = "surround_space") -> None:
         self.name = name
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "surround_space"}``."""
         return {"kind": "surround_space"}
 

@@ -29,11 +29,12 @@ Example:
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import ValidationError
+from typing_extensions import TypedDict
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.errors import IllegalActionError
@@ -53,6 +54,20 @@ def _validation_message(error: ValidationError) -> str:
         f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
     )
     return f"The move arguments are malformed ({problems}). Fix them and call make_move again."
+
+
+class _ErrorHandling(TypedDict):
+    """How every game tool answers a failure: with the error's message, to the model."""
+
+    handle_tool_error: bool
+    handle_validation_error: Callable[[ValidationError], str]
+
+
+ERROR_HANDLING: _ErrorHandling = {
+    "handle_tool_error": True,
+    "handle_validation_error": _validation_message,
+}
+"""The error handling every game tool is built with (``StructuredTool`` settings)."""
 
 
 class SessionToolkit:
@@ -230,7 +245,7 @@ class SessionToolkit:
                 continue
             self._record({s: self._fallback(s, d) for s, d in decisions.items()}, lines)
 
-    def _checked_action(self, args: dict[str, Any]) -> str:
+    def _checked_action(self, args: Mapping[str, object]) -> str:
         """The agent's move as a canonical action, or a ToolException saying why not."""
         refusal = self._refusal()
         if refusal is not None:
@@ -264,7 +279,7 @@ class SessionToolkit:
             return self.observation()
         return "\n".join(lines) + f"\n\n{self.observation()}"
 
-    def move(self, **args: Any) -> str:
+    def move(self, **args: object) -> str:
         """Make the agent's move, then let driven opponents answer (sync).
 
         Raises:
@@ -281,7 +296,7 @@ class SessionToolkit:
             self._advance(lines)
             return self._with_moves(lines)
 
-    async def amove(self, **args: Any) -> str:
+    async def amove(self, **args: object) -> str:
         """Make the agent's move, then let driven opponents answer (async).
 
         Raises:
@@ -350,16 +365,12 @@ class SessionToolkit:
         async def alegal_moves() -> str:
             return await self.alist_moves()
 
-        def make_move(**args: Any) -> str:
+        def make_move(**args: object) -> str:
             return self.move(**args)
 
-        async def amake_move(**args: Any) -> str:
+        async def amake_move(**args: object) -> str:
             return await self.amove(**args)
 
-        common: dict[str, Any] = {
-            "handle_tool_error": True,
-            "handle_validation_error": _validation_message,
-        }
         return [
             StructuredTool.from_function(
                 observe,
@@ -369,14 +380,14 @@ class SessionToolkit:
                     f"See the {game.name} game as you ({seat}) see it now: the position, "
                     "whose turn it is, or how the game ended."
                 ),
-                **common,
+                **ERROR_HANDLING,
             ),
             StructuredTool.from_function(
                 legal_moves,
                 coroutine=alegal_moves,
                 name=f"{self.prefix}legal_moves",
                 description=f"List the moves you ({seat}) can make in {game.name} now.",
-                **common,
+                **ERROR_HANDLING,
             ),
             StructuredTool.from_function(
                 make_move,
@@ -387,7 +398,7 @@ class SessionToolkit:
                 # schema's one rule (typed, else the text form), with errors naming the
                 # legal moves.
                 args_schema=self.schema.tool_schema(),
-                **common,
+                **ERROR_HANDLING,
             ),
         ]
 

@@ -14,19 +14,19 @@ each thread's game in that thread's state.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
 
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel, Field
 
 from langgraph_games.games.errors import GameError
-from langgraph_games.games.registry import list_games
+from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.players.base import Player
 from langgraph_games.players.budget import within_budget
 from langgraph_games.players.errors import PlayerSpecError
 from langgraph_games.players.registry import make_player
-from langgraph_games.tools.game_tools import SessionToolkit, _validation_message
+from langgraph_games.tools.game_tools import ERROR_HANDLING, SessionToolkit
 
 __all__ = [
     "GameManager",
@@ -58,7 +58,7 @@ def lobby_toolkit(
     seat: int = 0,
     opponent: str = "random",
     seed: int = 0,
-    options: dict[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     *,
     bounded: bool = False,
 ) -> SessionToolkit:
@@ -80,7 +80,7 @@ def lobby_toolkit(
         ToolException: Unknown game, bad option, bad seat or bad opponent spec.
     """
     try:
-        session = GameSession(game, seed=seed, **(options or {}))
+        session = GameSession(make(game, **(options or {})), seed=seed)
         others = [p for p in range(session.game.num_players) if p != seat]
         players: dict[int, Player] = {p: make_player(opponent, seed=seed) for p in others}
         if bounded:
@@ -90,7 +90,7 @@ def lobby_toolkit(
         raise ToolException(f"Could not start {game!r}: {exc}") from exc
 
 
-def started_text(session: GameSession, options: dict[str, Any] | None) -> str:
+def started_text(session: GameSession, options: Mapping[str, object] | None) -> str:
     """The first line of ``start_game``'s answer: the game, its seed and its options."""
     described = json.dumps(session.game.options_dict()) if options else "defaults"
     return f"Started {session.game.name} (seed {session.seed}, options {described})."
@@ -107,7 +107,7 @@ class StartArgs(BaseModel):
         "with settings, e.g. 'minimax:depth=3').",
     )
     seed: int = Field(0, description="Episode seed (same seed and moves, same game).")
-    options: dict[str, Any] = Field(
+    options: dict[str, object] = Field(
         default_factory=dict, description="Game options, e.g. {'level': 2} for messenger."
     )
 
@@ -140,7 +140,7 @@ class SessionLobby:
         seat: int = 0,
         opponent: str = "random",
         seed: int = 0,
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
     ) -> str:
         """Start a game; return its first view.
 
@@ -167,7 +167,7 @@ class SessionLobby:
             seat: int = 0,
             opponent: str = "random",
             seed: int = 0,
-            options: dict[str, Any] | None = None,
+            options: Mapping[str, object] | None = None,
         ) -> str:
             return self.start(game, seat, opponent, seed, options)
 
@@ -189,44 +189,40 @@ class SessionLobby:
         async def amake_move(action: str) -> str:
             return await self._current().amove(action=action)
 
-        common: dict[str, Any] = {
-            "handle_tool_error": True,
-            "handle_validation_error": _validation_message,
-        }
         return [
             StructuredTool.from_function(
                 list_games_tool,
                 name="list_games",
                 description="List the games you can play, with their options.",
-                **common,
+                **ERROR_HANDLING,
             ),
             StructuredTool.from_function(
                 start_game,
                 name="start_game",
                 description="Start a new game (replacing the current one) and show it.",
                 args_schema=StartArgs,
-                **common,
+                **ERROR_HANDLING,
             ),
             StructuredTool.from_function(
                 observe,
                 coroutine=aobserve,
                 name="observe",
                 description="See the current game: the position, whose turn it is, the result.",
-                **common,
+                **ERROR_HANDLING,
             ),
             StructuredTool.from_function(
                 legal_moves,
                 coroutine=alegal_moves,
                 name="legal_moves",
                 description="List the moves you can make in the current game now.",
-                **common,
+                **ERROR_HANDLING,
             ),
             StructuredTool.from_function(
                 make_move,
                 coroutine=amake_move,
                 name="make_move",
                 description="Make a move in the current game, written as one of the legal moves.",
-                **common,
+                **ERROR_HANDLING,
             ),
         ]
 

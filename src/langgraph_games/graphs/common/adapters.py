@@ -301,7 +301,7 @@ class QuestionDagPlayer(Player):
         )
         return _counted(decision, recorder)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """Kind and the DAG's name."""
         return {"kind": "question_dag", "graph": str(getattr(self.dag, "name", "graph"))}
 
@@ -471,7 +471,7 @@ class ToolAgentPlayer(Player):
         )
         return _counted(decision, recorder)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """Kind and the agent's name."""
         return {"kind": "tool_agent", "graph": str(getattr(self.agent, "name", "agent"))}
 

@@ -268,7 +268,7 @@ class GraphPlayer(Player):
         self,
         graph: CompiledStateGraph[Any, Any, Any, Any],
         name: str,
-        description: dict[str, Any] | None = None,
+        description: Mapping[str, object] | None = None,
         *,
         observation_window: int | None = 0,
         direct: bool = True,
@@ -301,6 +301,6 @@ class GraphPlayer(Player):
             return decision
         return decision_from_dict(decision)  # a graph of one's own that writes the JSON form
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """The description given at construction."""
         return dict(self._description)

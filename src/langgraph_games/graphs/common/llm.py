@@ -7,7 +7,7 @@ Model calls themselves go through :func:`langgraph_games.models.usage.ainvoke_me
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeVar
 
 from langgraph_games.models.messages import reply_text
 from langgraph_games.models.usage import USAGE_KEYS, message_usage
@@ -21,24 +21,29 @@ __all__ = [
     "reply_usage",
 ]
 
+K = TypeVar("K")
+V = TypeVar("V")
+
 reply_usage = message_usage
 """Token counts reported with a reply (zeros when the model reports none)."""
 
 
-def add_usage(left: Mapping[str, Any] | None, right: Mapping[str, Any] | None) -> dict[str, Any]:
+def add_usage(
+    left: Mapping[str, float] | None, right: Mapping[str, float] | None
+) -> dict[str, float]:
     """Reducer summing counts key by key (integers stay integers, seconds stay floats)."""
-    out = dict(left or {})
+    out: dict[str, float] = dict(left or {})
     for key, value in (right or {}).items():
         out[key] = out.get(key, 0) + value
     return out
 
 
-def merge_dicts(left: Mapping[str, Any] | None, right: Mapping[str, Any] | None) -> dict[str, Any]:
+def merge_dicts(left: Mapping[K, V] | None, right: Mapping[K, V] | None) -> dict[K, V]:
     """Reducer merging dictionaries written by parallel nodes (right wins on a clash)."""
     return {**(left or {}), **(right or {})}
 
 
-def model_identity(model: Any) -> str:
+def model_identity(model: object) -> str:
     """A stable label for a chat model: provider and model name where LangChain knows them.
 
     Example:
@@ -46,7 +51,7 @@ def model_identity(model: Any) -> str:
         >>> model_identity(FakeListChatModel(responses=["x"]))
         'fakelistchatmodel:FakeListChatModel'
     """
-    params: Mapping[str, Any] = {}
+    params: Mapping[str, object] = {}
     get_params = getattr(model, "_get_ls_params", None)
     if callable(get_params):
         try:

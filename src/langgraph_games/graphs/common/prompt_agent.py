@@ -92,7 +92,7 @@ def reply_decision(
     state: Mapping[str, Any],
     action: str | None,
     status: ParseStatus,
-    info: dict[str, Any],
+    info: dict[str, object],
     *,
     intermediate: dict[int, str] | None = None,
     scores: list[dict[str, Any]] | None = None,
@@ -119,7 +119,7 @@ def reply_decision(
     }
 
 
-def unread_reply(text: str) -> tuple[None, ParseStatus, dict[str, Any]] | None:
+def unread_reply(text: str) -> tuple[None, ParseStatus, dict[str, object]] | None:
     """``(None, UNPARSABLE, info)`` for a reply too long to read, else ``None``.
 
     See :func:`~langgraph_games.models.messages.reply_too_long`; ``info`` holds the

@@ -88,7 +88,7 @@ class EebState(DecisionInput, total=False):
     """Decision input plus the reply and the decision."""
 
     reply: str
-    usage: dict[str, Any]
+    usage: dict[str, float]
     latency_s: float
     decision: Decision
 
@@ -103,7 +103,7 @@ def _check_game(game: Game[Any]) -> None:
 
 def _parse_maze(
     game: Maze, state: MazeState, text: str, *, pick: Pick, detect_refusal: bool, attempt: int
-) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+) -> tuple[str | None, ParseStatus, dict[str, object]]:
     unread = unread_reply(text)
     if unread is not None:
         return unread
@@ -120,7 +120,7 @@ def _parse_maze(
 
 def _parse_match2(
     game: Match2, state: Match2State, text: str, *, pick: Pick, require_fence: bool
-) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+) -> tuple[str | None, ParseStatus, dict[str, object]]:
     unread = unread_reply(text)
     if unread is not None:
         return unread
@@ -131,7 +131,10 @@ def _parse_match2(
     if game.is_legal(state, 0, parsed.action):
         return parsed.action, ParseStatus.OK, {}
     reason = game.refusal(state, parsed.action) or "it is not a legal action now"
-    info = {"problem": f"{parsed.action} is refused: {reason}", "answer": parsed.action}
+    info: dict[str, object] = {
+        "problem": f"{parsed.action} is refused: {reason}",
+        "answer": parsed.action,
+    }
     if game.is_legal(state, 0, "invalid"):  # invalid answers spend a step in this variant
         return "invalid", ParseStatus.OK, info
     return parsed.action, ParseStatus.ILLEGAL, info
@@ -247,7 +250,7 @@ def parse_eeb_reply(
     detect_refusal: bool = False,
     require_fence: bool = False,
     attempt: int = 0,
-) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+) -> tuple[str | None, ParseStatus, dict[str, object]]:
     """``(action, status, info)`` of a reply; ``info["problem"]`` says why there is no action.
 
     Raises:

@@ -40,14 +40,15 @@ re-asked attempts.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 from langgraph.types import Checkpointer
+from typing_extensions import TypedDict
 
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.context import EpisodeContext
@@ -63,6 +64,45 @@ from langgraph_games.graphs.episode.records import (
 )
 
 __all__ = ["create_episode_graph"]
+
+ActionRecord = str | dict[str, str]
+"""A move as the session record keeps it (one mover's action, or a joint move by seat)."""
+
+
+class _Asked(TypedDict):
+    """The acting seats' turn and decisions, and the seat that forfeited, if one did."""
+
+    turn: Turn
+    decisions: dict[str, DecisionRecord]
+    forfeit: int | None
+
+
+class _RecordGrowth(TypedDict):
+    """The moves a ``step`` adds to the session record (folded in by its channel)."""
+
+    actions: list[ActionRecord]
+
+
+class _Update(TypedDict, total=False):
+    """What ``step`` writes: the moves and steps it added, the result at the end.
+
+    ``turn``, ``decisions`` and ``forfeit`` are cleared after a move, and kept (a forfeit's)
+    at the end.
+    """
+
+    turn: Turn | None
+    decisions: dict[str, DecisionRecord] | None
+    forfeit: int | None
+    record: _RecordGrowth
+    trajectory: list[Step]
+    result: EpisodeResult
+
+
+class _Finished(TypedDict):
+    """What ``finish`` writes."""
+
+    result: EpisodeResult
+    trajectory: list[Step]
 
 
 def _stopped(state: EpisodeState, ctx: EpisodeContext) -> bool:
@@ -87,7 +127,7 @@ async def _decide(
     record: SessionRecord,
     session: GameSession,
     trajectory: Sequence[Step],
-) -> dict[str, Any]:
+) -> _Asked:
     """Ask the acting seats of ``session`` (whose steps so far are ``trajectory``)."""
     seats = session.current_players
     turn: Turn = {
@@ -134,7 +174,7 @@ async def _decide(
 
 def _apply(
     session: GameSession, turn: Turn, decisions: dict[str, DecisionRecord]
-) -> tuple[Step, Any]:
+) -> tuple[Step, ActionRecord]:
     """Play the joint move of ``decisions``: its trajectory step and its action record."""
     joint = {int(seat): str(d["action"]) for seat, d in decisions.items()}
     events = session.step(joint)
@@ -149,7 +189,7 @@ def _apply(
     return step, session.action_record(joint)
 
 
-async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
+async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> _Update:
     """Ask the acting seats and play their joint move, then every instant move after it.
 
     A move whose acting seats are all instant is played here too, one after another,
@@ -165,7 +205,7 @@ async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[s
     if asked["forfeit"] is not None:  # a decision without an action: the episode ends
         return _ended(ctx, session, record, [], trajectory, [], asked)
     played: list[Step] = []
-    actions: list[Any] = []
+    actions: list[ActionRecord] = []
     seen: list[Step] | None = None  # the trajectory as the next instant seats see it
     while True:
         step, action = _apply(session, asked["turn"], asked["decisions"])
@@ -192,28 +232,34 @@ def _ended(
     ctx: EpisodeContext,
     session: GameSession,
     record: SessionRecord,
-    actions: list[Any],
+    actions: list[ActionRecord],
     before: Sequence[Step],
     played: list[Step],
-    forfeiting: dict[str, Any] | None,
-) -> dict[str, Any]:
+    forfeiting: _Asked | None,
+) -> _Update:
     """The update of a ``step`` that ends the episode: its steps and moves, the result.
 
     ``record`` is the session record before this step, ``actions`` the moves it played;
     ``forfeiting`` is the ask in which a seat forfeited (its turn, decisions and seat), if
     one did.
     """
-    asked = forfeiting or {"turn": None, "decisions": None, "forfeit": None}
+    update: _Update = {"turn": None, "decisions": None, "forfeit": None}
+    if forfeiting is not None:
+        update = {
+            "turn": forfeiting["turn"],
+            "decisions": forfeiting["decisions"],
+            "forfeit": forfeiting["forfeit"],
+        }
     grown: SessionRecord = {**record, "actions": [*record["actions"], *actions]}
-    steps, result = _outcome(ctx, session, grown, [*before, *played], asked)
-    update: dict[str, Any] = dict(asked)
+    steps, result = _outcome(ctx, session, grown, [*before, *played], update)
     if actions:
         update["record"] = {"actions": actions}
-    update.update(trajectory=[*played, *steps], result=result)
+    update["trajectory"] = [*played, *steps]
+    update["result"] = result
     return update
 
 
-async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> dict[str, Any]:
+async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> _Finished:
     """End an episode that was over before a step (a step limit of 0, a finished record)."""
     record = state["record"]
     ctx = runtime.context
@@ -227,7 +273,7 @@ def _outcome(
     session: GameSession,
     record: SessionRecord,
     trajectory: Sequence[Step],
-    ending: Mapping[str, Any],
+    ending: _Update | EpisodeState,
 ) -> tuple[list[Step], EpisodeResult]:
     """The steps that end an episode (the forfeit's, if any) and its result.
 

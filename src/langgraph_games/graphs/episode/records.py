@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, get_origin
 
+from langgraph.types import Checkpointer
 from pydantic import TypeAdapter, ValidationError
 from typing_extensions import NotRequired, TypedDict, get_type_hints, is_typeddict
 
+from langgraph_games.games.base import Event
 from langgraph_games.players.records import AttemptEntry
 
 __all__ = [
@@ -58,7 +60,7 @@ class DecisionRecord(TypedDict):
     forfeit: bool
     action: str | None
     status: str
-    intermediate: dict[str, Any]
+    intermediate: dict[str, str]
     scores: list[dict[str, Any]]
     retry_scores: list[dict[str, Any]]
     latency_s: float
@@ -70,7 +72,7 @@ class Turn(TypedDict):
 
     step: int
     players: list[int]
-    observations: dict[str, Any]
+    observations: dict[str, str]
 
 
 class Step(TypedDict):
@@ -82,10 +84,10 @@ class Step(TypedDict):
 
     step: int
     turn: int
-    observations: dict[str, Any]
+    observations: dict[str, str]
     decisions: dict[str, DecisionRecord]
-    actions: dict[str, Any]
-    events: list[dict[str, Any]]
+    actions: dict[str, str]
+    events: list[Event]
 
 
 Trajectory = list[Step]
@@ -124,7 +126,7 @@ class PendingInterrupt(TypedDict):
     """An interrupt an episode is waiting on: its id and the payload it raised."""
 
     id: str
-    value: Any
+    value: object
 
 
 class EpisodeOutput(TypedDict):
@@ -138,7 +140,7 @@ class EpisodeOutput(TypedDict):
     trajectory: Trajectory
     interrupt: NotRequired[PendingInterrupt]
     thread_id: NotRequired[str]
-    checkpointer: NotRequired[Any]
+    checkpointer: NotRequired[Checkpointer]
 
 
 def finished_result(output: EpisodeOutput) -> EpisodeResult:

@@ -98,7 +98,7 @@ class GamebotState(DecisionInput, total=False):
 
     messages: list[BaseMessage]
     reply: str
-    usage: dict[str, Any]
+    usage: dict[str, float]
     latency_s: float
     decision: Decision
 
@@ -351,7 +351,7 @@ def parse_gamebot_reply(
             parser of.
     """
     _check_reader(reader)
-    info: dict[str, Any] = {} if reader == "rule" else {"reader": reader}
+    info: dict[str, object] = {} if reader == "rule" else {"reader": reader}
     too_long = reply_too_long(text)
     if too_long is not None:
         info.update(problem=too_long, reply_chars=len(text))
@@ -452,7 +452,7 @@ def gamebot_player(
         model, game, variant=variant, constrain=constrain, reader=reader, **settings
     )
     label = name or ("gamebot" if variant == "gamebot" else f"gamebot_{variant}")
-    description: dict[str, Any] = {
+    description: dict[str, object] = {
         "kind": "gamebot",
         "variant": variant,
         "model": describe_model(model),

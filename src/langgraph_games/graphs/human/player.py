@@ -21,20 +21,21 @@ from __future__ import annotations
 from typing import Any
 
 from langgraph.types import interrupt
+from typing_extensions import NotRequired, TypedDict
 
 from langgraph_games.games._answer import AnswerStatus
 from langgraph_games.games.base import Game
 from langgraph_games.games.state import GameState
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
 
-__all__ = ["HUMAN_REQUEST_KIND", "HumanPlayer", "move_request", "read_human_move"]
+__all__ = ["HUMAN_REQUEST_KIND", "HumanPlayer", "MoveRequest", "move_request", "read_human_move"]
 
 HUMAN_REQUEST_KIND = "human_move"
 """The ``kind`` of every payload :class:`HumanPlayer` interrupts with."""
 
 
 def read_human_move(
-    game: Game[Any], state: GameState, seat: int, answer: Any
+    game: Game[Any], state: GameState, seat: int, answer: object
 ) -> tuple[str | None, str | None]:
     """Read a person's answer with the game's reader.
 
@@ -73,7 +74,22 @@ def read_human_move(
     return reading.action, None
 
 
-def move_request(request: DecisionRequest, feedback: str | None = None) -> dict[str, Any]:
+class MoveRequest(TypedDict):
+    """The payload a :class:`HumanPlayer` interrupts with (see :func:`move_request`)."""
+
+    kind: str
+    game: str
+    seat: int
+    player: str
+    turn: int
+    board: str
+    legal_moves: list[str]
+    prompt: str
+    feedback: str | None
+    rejected: NotRequired[int]
+
+
+def move_request(request: DecisionRequest, feedback: str | None = None) -> MoveRequest:
     """The JSON payload a :class:`HumanPlayer` interrupts with.
 
     Keys: ``kind`` (:data:`HUMAN_REQUEST_KIND`), ``game`` (versioned id), ``seat``,
@@ -98,7 +114,7 @@ def move_request(request: DecisionRequest, feedback: str | None = None) -> dict[
     }
 
 
-def _ask(payload: dict[str, Any]) -> Any:
+def _ask(payload: MoveRequest) -> object:
     try:
         return interrupt(payload)
     except RuntimeError as exc:
@@ -129,7 +145,7 @@ class HumanPlayer(Player):
 
     async def adecide(self, request: DecisionRequest) -> Decision:
         """Interrupt until the resume value names a legal move; return that move."""
-        rejected: list[dict[str, Any]] = []
+        rejected: list[dict[str, object]] = []
         feedback = request.feedback
         while True:
             payload = move_request(request, feedback)
@@ -146,6 +162,6 @@ class HumanPlayer(Player):
             info={"human": True, "answer": answer, "rejected": rejected},
         )
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """``{"kind": "human"}``."""
         return {"kind": "human", "name": self.name}

@@ -115,7 +115,7 @@ class MinesweeperAgentState(MinesweeperAgentInput, total=False):
     """Input plus the reply and the decision."""
 
     reply: str
-    usage: dict[str, Any]
+    usage: dict[str, float]
     latency_s: float
     decision: Decision
 
@@ -179,7 +179,7 @@ def _remembered(
 
 def parse_minesweeper_reply(
     game: Minesweeper, state: MinesweeperState, text: str
-) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+) -> tuple[str | None, ParseStatus, dict[str, object]]:
     """``(action, status, info)`` of a reply, with the solver's ``move_check`` in ``info``.
 
     A reply too long to read is unparsable (see
@@ -204,7 +204,7 @@ def parse_minesweeper_reply(
 
 def _read(
     game: Minesweeper, state: MinesweeperState, text: str
-) -> tuple[str | None, ParseStatus, dict[str, Any]]:
+) -> tuple[str | None, ParseStatus, dict[str, object]]:
     parsed = parse_minesweeper_action(text, state.rows, state.cols)
     if parsed.action is not None:
         if game.is_legal(state, 0, parsed.action):

@@ -99,7 +99,7 @@ class QuestionDagOutput(TypedDict, total=False):
     answers: dict[str, str]
     raw_outputs: list[str]
     trace: list[dict[str, Any]]
-    usage: dict[str, int]
+    usage: dict[str, float]
     calls: int
 
 
@@ -328,7 +328,7 @@ def create_question_dag(
         ):
             action = default_action
         trace = [records[n] for n in plan.order if n in records]
-        usage: dict[str, int] = {}
+        usage: dict[str, float] = {}
         for item in trace:
             usage = add_usage(usage, item["usage"])
         return {

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import operator
 import time
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -214,7 +215,7 @@ def create_smartplay_agent(
         final = answers[-1] if answers else ""
         too_long = reply_too_long(final)
         index = None if too_long else match_action(final, actions, default=None)
-        info: dict[str, Any] = {
+        info: dict[str, object] = {
             "strategy": "smartplay",
             "question_variant": question_variant,
             "history_length": state.get("window"),
@@ -301,7 +302,7 @@ class SmartPlayPlayer(GraphPlayer):
         self,
         graph: CompiledStateGraph[Any, Any, Any, Any],
         name: str,
-        description: dict[str, Any] | None = None,
+        description: Mapping[str, object] | None = None,
         history_length: int | None = None,
     ) -> None:
         super().__init__(graph, name, description)

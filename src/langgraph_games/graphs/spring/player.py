@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -214,7 +215,7 @@ def create_spring_decision_graph(
         defaulted = bool(out.get("defaulted"))
         answers = dict(out.get("answers") or {})
         final = str(answers.get("qa", ""))
-        info: dict[str, Any] = {
+        info: dict[str, object] = {
             "strategy": "spring",
             "variant": variant.value,
             "context_sha256": state.get("context_sha256"),
@@ -290,7 +291,7 @@ class SpringPlayer(GraphPlayer):
         self,
         graph: CompiledStateGraph[Any, Any, Any, Any],
         name: str,
-        description: dict[str, Any] | None = None,
+        description: Mapping[str, object] | None = None,
         history_window: int = 2,
     ) -> None:
         super().__init__(graph, name, description, observation_window=max(0, history_window - 1))

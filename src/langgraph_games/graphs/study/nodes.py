@@ -87,7 +87,7 @@ class StudyOutput(TypedDict, total=False):
     kept: list[int]
     cached: bool
     cache_key: str
-    usage: dict[str, int]
+    usage: dict[str, float]
     calls: int
 
 
@@ -102,7 +102,7 @@ class StudyState(TypedDict, total=False):
     cache_key: str
     relevance: Annotated[list[dict[str, Any]], operator.add]
     found: Annotated[list[dict[str, Any]], operator.add]
-    usage: Annotated[dict[str, int], add_usage]
+    usage: Annotated[dict[str, float], add_usage]
     calls: Annotated[int, operator.add]
     kept: list[int]
     context: str
@@ -174,7 +174,7 @@ class StudyContext:
 
 def _totals(counted: Sequence[Counted]) -> StudyState:
     """Token counts and calls summed over ``(reply, usage)`` pairs."""
-    usage: dict[str, int] = {}
+    usage: dict[str, float] = {}
     calls = 0
     for _, used in counted:
         usage = add_usage(usage, {key: used[key] for key in USAGE_KEYS})
