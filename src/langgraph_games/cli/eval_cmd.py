@@ -20,8 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.cli import interrupted
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import (
     MAX_EPISODES,
     MAX_SWEEP_VALUES,
@@ -60,7 +61,7 @@ from langgraph_games.players.registry import DEFAULT_MODEL, complete_model, pars
 __all__ = ["add_parser", "parse_sweep", "parse_variants", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``eval`` sub-command."""
     parser = add_command(
         sub,
@@ -201,7 +202,7 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def parse_sweep(items: list[str]) -> dict[str, list[Any]]:
+def parse_sweep(items: list[str]) -> dict[str, list[JsonValue]]:
     """``["map_index=1..3", "variant=a,b"]`` -> ``{"map_index": [1, 2, 3], ...}``.
 
     A range ``low..high`` holds the integers from ``low`` to ``high``; a list's values are
@@ -217,7 +218,7 @@ def parse_sweep(items: list[str]) -> dict[str, list[Any]]:
         >>> parse_sweep(["map_index=1..3", "variant=a,b"])
         {'map_index': [1, 2, 3], 'variant': ['a', 'b']}
     """
-    sweep: dict[str, list[Any]] = {}
+    sweep: dict[str, list[JsonValue]] = {}
     combinations = 1
     for item in items:
         shown = item if len(item) <= 80 else item[:77] + "..."
@@ -317,7 +318,7 @@ def _run_ablation(
     args: argparse.Namespace,
     agent: str,
     game: type[Game[Any]],
-    options: dict[str, Any],
+    options: JsonObject,
     context: str | None,
     source: str,
 ) -> int:
