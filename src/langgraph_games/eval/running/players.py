@@ -83,7 +83,7 @@ of the player registry; register a strategy with
 class ModelPool:
     """One chat model per model spec, shared by every player that names it."""
 
-    def __init__(self, **settings: Any) -> None:
+    def __init__(self, **settings: object) -> None:
         self.settings = settings
         self.models: dict[str, BaseChatModel] = {}
 
