@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.eval.protocols.gamebot import arena_protocol_for
 from langgraph_games.eval.running.arena import ArenaSpec
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, run_eval, summarize_episodes
@@ -72,7 +73,7 @@ class AblationRow:
 
     label: str
     agent: str
-    options: dict[str, Any] = field(default_factory=dict)
+    options: JsonObject = field(default_factory=dict)
 
 
 Protocol = EvalProtocol
@@ -128,14 +129,14 @@ def plan_eval(
     game: str,
     agent: str,
     *,
-    options: Mapping[str, Any] | None = None,
-    sweep: Mapping[str, list[Any]] | None = None,
-    level: Any = None,
+    options: Mapping[str, JsonValue] | None = None,
+    sweep: Mapping[str, list[JsonValue]] | None = None,
+    level: JsonValue = None,
     episodes: int | None = None,
     max_retries: int | None = None,
     fallback: str = "game",
     max_steps: int | None = None,
-    **spec: Any,
+    **spec: object,
 ) -> EvalSpec:
     """An evaluation spec with the game's paper protocol filled in where not given.
 
@@ -214,8 +215,8 @@ def plan_arena(
     max_retries: int | None = None,
     fallback: Fallback | None = None,
     max_steps: int | None = None,
-    model: Mapping[str, Any] | None = None,
-    **spec: Any,
+    model: Mapping[str, object] | None = None,
+    **spec: object,
 ) -> ArenaSpec:
     """An arena spec with the game's paper protocol filled in where not given.
 

@@ -159,7 +159,7 @@ def build_player(
     *,
     models: ModelPool | None = None,
     seed: int = 0,
-    settings: Mapping[str, Any] | None = None,
+    settings: Mapping[str, object] | None = None,
 ) -> Player:
     """Build the player named by ``spec`` for ``game`` (named by the spec as written).
 
