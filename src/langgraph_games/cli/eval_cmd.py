@@ -39,7 +39,13 @@ from langgraph_games.cli._options import (
 )
 from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
-from langgraph_games.eval.protocols.plans import plan_ablation, plan_eval, protocol_for, run_specs
+from langgraph_games.eval.protocols.plans import (
+    EvalPlan,
+    plan_ablation,
+    plan_eval,
+    protocol_for,
+    run_specs,
+)
 from langgraph_games.eval.protocols.spring_ablation import (
     AblationRun,
     ablation_runs,
@@ -375,7 +381,8 @@ def _run_ablation(
 def _specs(args: argparse.Namespace, context: str | None) -> list[EvalSpec]:
     options = parse_options(args.option)
     level = None if args.level is None else parse_options([f"level={args.level}"])["level"]
-    plan: dict[str, Any] = {
+    execution = execution_of(args)
+    plan: EvalPlan = {
         "options": options,
         "sweep": parse_sweep(args.sweep),
         "level": level,
@@ -386,7 +393,9 @@ def _specs(args: argparse.Namespace, context: str | None) -> list[EvalSpec]:
         "opponents": args.opponent,
         "seed": args.seed,
         "concurrency": args.concurrency,
-        **execution_of(args),
+        "workers": execution["workers"],
+        "executor": execution["executor"],
+        "ray_address": execution["ray_address"],
         "model": model_settings(args),
     }
     if args.truths is not None:
