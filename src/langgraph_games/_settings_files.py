@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 __all__ = ["parse_toml", "read_settings_text"]
 
@@ -30,7 +29,7 @@ def read_settings_text(path: str | Path, where: str) -> str:
         raise ValueError(f"{where}: cannot be read ({type(exc).__name__})") from None
 
 
-def parse_toml(text: str, where: str) -> Any:
+def parse_toml(text: str, where: str) -> dict[str, object]:
     """The table a TOML text holds (``tomli`` on Python 3.10, when installed).
 
     Raises:
@@ -50,6 +49,7 @@ def parse_toml(text: str, where: str) -> Any:
                 f"{where}: reading TOML on Python 3.10 needs tomli (pip install tomli)"
             ) from None
     try:
-        return toml.loads(text)
+        table: dict[str, object] = toml.loads(text)
     except toml.TOMLDecodeError as exc:
         raise ValueError(f"{where}: not valid TOML ({exc})") from None
+    return table

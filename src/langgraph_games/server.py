@@ -48,6 +48,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
 from typing_extensions import TypedDict
 
+from langgraph_games._json import JsonObject
 from langgraph_games.eval.running.players import ModelPool, build_player
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
@@ -56,13 +57,15 @@ from langgraph_games.graphs.common.decision import GraphPlayer, decision_from_di
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions
-from langgraph_games.graphs.episode.records import SessionRecord
+from langgraph_games.graphs.episode.records import EpisodeResult, SessionRecord, Trajectory
 from langgraph_games.graphs.expver.graph import create_expver_graph
 from langgraph_games.graphs.expver.parts import ExpVerOptions, Level
+from langgraph_games.graphs.expver.records import TestRound
 from langgraph_games.memory.hooks import aload_truths
 from langgraph_games.models.errors import ModelSpecError
 from langgraph_games.models.fake import ScriptedChatModel
 from langgraph_games.players.base import Decision, DecisionRequest, Player
+from langgraph_games.players.records import AttemptEntry
 
 __all__ = [
     "ALLOWED_MODELS_ENV",
@@ -159,16 +162,16 @@ class EpisodeRunState(TypedDict, total=False):
     game: str
     players: list[str]
     seed: int
-    game_options: dict[str, Any]
+    game_options: JsonObject
     truths_from_store: bool
     max_retries: int
     fallback: Literal["game", "random", "forfeit"]
     max_steps: int | None
-    result: dict[str, Any] | None
-    trajectory: list[dict[str, Any]]
+    result: EpisodeResult | None
+    trajectory: Trajectory
 
 
-async def _play(state: EpisodeRunState, config: RunnableConfig) -> dict[str, Any]:
+async def _play(state: EpisodeRunState, config: RunnableConfig) -> EpisodeRunState:
     game = make(state.get("game") or "tictactoe", **(state.get("game_options") or {}))
     specs = list(state.get("players") or [])
     if len(specs) != game.num_players:
@@ -213,7 +216,9 @@ def _build_players(specs: list[str], game: Game[Any], seed: int) -> list[Player]
     ]
 
 
-def create_server_episode_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+def create_server_episode_graph() -> CompiledStateGraph[
+    EpisodeRunState, None, EpisodeRunState, EpisodeRunState
+]:
     """The served ``episode`` graph (JSON input, players as specs)."""
     builder = StateGraph(EpisodeRunState)
     builder.add_node("play", _play)
@@ -242,15 +247,15 @@ class DecideState(TypedDict, total=False):
 
     player: str
     game: str
-    game_options: dict[str, Any]
+    game_options: JsonObject
     seed: int
-    actions: list[Any]
+    actions: list[str | dict[str, str]]
     seat: int | None
     truths: list[str]
-    decision: dict[str, Any]
+    decision: AttemptEntry
 
 
-async def _decide(state: DecideState, config: RunnableConfig, default: str) -> dict[str, Any]:
+async def _decide(state: DecideState, config: RunnableConfig, default: str) -> DecideState:
     game = make(state.get("game") or "tictactoe", **(state.get("game_options") or {}))
     session = GameSession(
         game, seed=int(state.get("seed") or 0), actions=state.get("actions") or []
@@ -281,10 +286,12 @@ async def _decide(state: DecideState, config: RunnableConfig, default: str) -> d
     return {"decision": decision.to_dict()}
 
 
-def create_decide_graph(default: str, name: str) -> CompiledStateGraph[Any, Any, Any, Any]:
+def create_decide_graph(
+    default: str, name: str
+) -> CompiledStateGraph[DecideState, None, DecideState, DecideState]:
     """A served graph making one decision of the player ``state["player"]`` (or ``default``)."""
 
-    async def decide_node(state: DecideState, config: RunnableConfig) -> dict[str, Any]:
+    async def decide_node(state: DecideState, config: RunnableConfig) -> DecideState:
         return await _decide(state, config, default)
 
     builder = StateGraph(DecideState)
@@ -311,13 +318,13 @@ class ExpVerRunState(TypedDict, total=False):
 
     game: str
     model: str
-    train_levels: list[dict[str, Any]]
-    test_levels: list[dict[str, Any]]
-    options: dict[str, Any]
-    rounds: list[dict[str, Any]]
+    train_levels: list[JsonObject]
+    test_levels: list[JsonObject]
+    options: JsonObject
+    rounds: list[TestRound]
 
 
-async def _train(state: ExpVerRunState, config: RunnableConfig) -> dict[str, Any]:
+async def _train(state: ExpVerRunState, config: RunnableConfig) -> ExpVerRunState:
     model = await asyncio.to_thread(server_models().get, state.get("model") or "local")
     loop = create_expver_graph(
         model,
@@ -333,7 +340,9 @@ async def _train(state: ExpVerRunState, config: RunnableConfig) -> dict[str, Any
     return {"rounds": final.get("rounds") or []}
 
 
-def create_server_expver_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+def create_server_expver_graph() -> CompiledStateGraph[
+    ExpVerRunState, None, ExpVerRunState, ExpVerRunState
+]:
     """The served ``expver`` graph (levels and options as JSON)."""
     builder = StateGraph(ExpVerRunState)
     builder.add_node("train", _train)

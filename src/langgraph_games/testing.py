@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -266,6 +266,6 @@ def playthrough(game: Game[Any] | str, seed: int = 0, max_steps: int = 400) -> s
     return "\n".join(lines) + "\n"
 
 
-def _truth_json(truth: dict[int, Any]) -> str:
+def _truth_json(truth: Mapping[int, object]) -> str:
     shown = {k: sorted(v) if isinstance(v, frozenset) else v for k, v in truth.items()}
     return json.dumps(shown, sort_keys=True)

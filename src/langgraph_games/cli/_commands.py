@@ -8,7 +8,7 @@ one being run only (see :func:`langgraph_games.cli.build_parser`), so the top-le
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TypeAlias
 
 __all__ = ["COMMANDS", "add_command"]
 
@@ -55,7 +55,23 @@ COMMANDS: dict[str, tuple[str, str]] = {
 """Sub-command name -> (module in ``langgraph_games.cli``, one-line help), in help order."""
 
 
-def add_command(sub: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``ArgumentParser.add_subparsers`` returns: each command module adds its parser."""
+
+
+def add_command(
+    sub: Subcommands,
+    name: str,
+    *,
+    description: str | None = None,
+    epilog: str | None = None,
+    formatter_class: type[argparse.HelpFormatter] = argparse.HelpFormatter,
+) -> argparse.ArgumentParser:
     """Register sub-command ``name`` on ``sub`` with its help from :data:`COMMANDS`."""
-    parser: argparse.ArgumentParser = sub.add_parser(name, help=COMMANDS[name][1], **kwargs)
-    return parser
+    return sub.add_parser(
+        name,
+        help=COMMANDS[name][1],
+        description=description,
+        epilog=epilog,
+        formatter_class=formatter_class,
+    )

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from langgraph_games._settings_files import parse_toml, read_settings_text
 
@@ -44,7 +43,7 @@ def add_config_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_config(path: str) -> dict[str, Any]:
+def read_config(path: str) -> dict[str, object]:
     """The table a configuration file holds.
 
     Raises:
@@ -64,7 +63,7 @@ def read_config(path: str) -> dict[str, Any]:
     return data
 
 
-def _yaml(text: str, where: str) -> Any:
+def _yaml(text: str, where: str) -> object:
     try:
         import yaml  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
@@ -109,13 +108,13 @@ def _given(parser: argparse.ArgumentParser, words: Sequence[str]) -> set[str]:
     return given
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
 
 
-def _words(key: str, action: argparse.Action, value: Any, where: str) -> list[str]:
+def _words(key: str, action: argparse.Action, value: object, where: str) -> list[str]:
     """The flag words that say what ``key = value`` says."""
     flag = action.option_strings[-1] if action.option_strings[-1].startswith("--") else f"--{key}"
     if action.nargs == 0:  # store_true, store_false, store_const

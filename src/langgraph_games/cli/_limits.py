@@ -6,10 +6,10 @@ loads only the model layer's rate limiter, not the run machinery.
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 from collections.abc import Sequence
-from typing import Any
 
 from langgraph_games.models.ratelimit import set_default_limits
 from langgraph_games.models.shared_pause import PAUSES_ENV, share_pauses
@@ -59,7 +59,7 @@ def parse_rate_limits(items: Sequence[str] | None) -> float | dict[str, float] |
     return rates
 
 
-def apply_endpoint_limits(args: Any) -> None:
+def apply_endpoint_limits(args: argparse.Namespace) -> None:
     """Make ``--rate-limit`` and ``--max-retry-wait`` the process's endpoint settings.
 
     Every model the command builds then goes through them (and the manifest's model

@@ -9,13 +9,18 @@ share; each command adds its own.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from pathlib import Path
+from typing import Literal
 
+from typing_extensions import TypedDict
+
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.eval.costs import cost_section, load_prices
 from langgraph_games.eval.running.records import load_results
 from langgraph_games.eval.running.workers import default_workers
@@ -112,7 +117,7 @@ SHARED_BOUNDS: dict[str, Bounds] = {
 """
 
 
-def check_numbers(args: Any, bounds: Mapping[str, Bounds] | None = None) -> None:
+def check_numbers(args: argparse.Namespace, bounds: Mapping[str, Bounds] | None = None) -> None:
     """Check the number options of a parsed command line: :data:`SHARED_BOUNDS` and ``bounds``.
 
     Options the command does not have, or that were not given (``None``), are skipped.
@@ -126,7 +131,7 @@ def check_numbers(args: Any, bounds: Mapping[str, Bounds] | None = None) -> None
             limits.check("--" + name.replace("_", "-"), value)
 
 
-def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
+def parse_options(pairs: Sequence[str] | None) -> JsonObject:
     """Turn ``["level=2", "full_vision=true"]`` into ``{"level": 2, "full_vision": True}``.
 
     Values are read as JSON when they parse (numbers, booleans, lists) and kept as text
@@ -140,7 +145,7 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
         >>> parse_options(["level=2", "full_vision=true", "name=Ann", "p=NaN"])
         {'level': 2, 'full_vision': True, 'name': 'Ann', 'p': 'NaN'}
     """
-    options: dict[str, Any] = {}
+    options: JsonObject = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
@@ -149,11 +154,12 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, Any]:
     return options
 
 
-def _option_value(text: str) -> Any:
+def _option_value(text: str) -> JsonValue:
     try:
-        return json.loads(text, parse_float=_finite, parse_constant=_not_a_number)
+        value: JsonValue = json.loads(text, parse_float=_finite, parse_constant=_not_a_number)
     except (ValueError, RecursionError):
         return text
+    return value
 
 
 def _finite(text: str) -> float:
@@ -167,7 +173,7 @@ def _not_a_number(name: str) -> float:
     raise ValueError(f"{name} is not a number")
 
 
-def add_model_flags(parser: Any, *, cache_flag: str = "--cache") -> None:
+def add_model_flags(parser: argparse.ArgumentParser, *, cache_flag: str = "--cache") -> None:
     """Flags shared by commands that run LLM players.
 
     Args:
@@ -224,7 +230,7 @@ def add_model_flags(parser: Any, *, cache_flag: str = "--cache") -> None:
     )
 
 
-def model_settings(args: Any) -> dict[str, Any]:
+def model_settings(args: argparse.Namespace) -> dict[str, object]:
     """The model settings given on the command line (unset ones left out).
 
     ``--rate-limit``, ``--max-retry-wait`` and ``--cache`` are not among them: they are
@@ -232,7 +238,7 @@ def model_settings(args: Any) -> dict[str, Any]:
     :func:`~langgraph_games.models.cache.using_cache`), kept out of a run's spec like the
     concurrency, since they change how fast or how cheaply a run goes, not what it computes.
     """
-    settings = {
+    settings: dict[str, object] = {
         "temperature": args.temperature,
         "max_tokens": args.max_tokens,
         "base_url": args.base_url,
@@ -241,7 +247,7 @@ def model_settings(args: Any) -> dict[str, Any]:
     return {k: v for k, v in settings.items() if v is not None}
 
 
-def add_prices_flag(parser: Any) -> None:
+def add_prices_flag(parser: argparse.ArgumentParser) -> None:
     """``--prices FILE``: prices over the shipped ones (:mod:`~langgraph_games.eval.costs`)."""
     parser.add_argument(
         "--prices",
@@ -253,7 +259,7 @@ def add_prices_flag(parser: Any) -> None:
     )
 
 
-def print_costs(paths: Sequence[Any], args: Any) -> None:
+def print_costs(paths: Sequence[str | Path], args: argparse.Namespace) -> None:
     """Print the cost section of results files (nothing when no player used a model).
 
     Prices from ``--prices`` (see :func:`add_prices_flag`), else the environment's or the
@@ -265,7 +271,7 @@ def print_costs(paths: Sequence[Any], args: Any) -> None:
         print(section)
 
 
-def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:
+def add_episode_flags(parser: argparse.ArgumentParser, *, max_retries: int | None = 2) -> None:
     """Flags of the episode loop: retries, fallback, step limit.
 
     Args:
@@ -291,7 +297,7 @@ def add_episode_flags(parser: Any, *, max_retries: int | None = 2) -> None:
     group.add_argument("--max-steps", type=int, default=None, help="stop after N moves")
 
 
-def add_scoring_flags(parser: Any) -> None:
+def add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     """Flags choosing how arena matches are scored (O's scale, which answers I counts)."""
     group = parser.add_argument_group("scoring (arena tables)")
     group.add_argument(
@@ -315,7 +321,7 @@ READERS = ("rule", "released")
 """The values of ``--reader`` (the GAMEBoT players' ``reader`` setting)."""
 
 
-def add_reader_flag(parser: Any) -> None:
+def add_reader_flag(parser: argparse.ArgumentParser) -> None:
     """``--reader {rule,released}``: how GAMEBoT players read the move of a reply."""
     parser.add_argument(
         "--reader",
@@ -367,7 +373,7 @@ def with_reader(specs: Sequence[str], reader: str | None) -> list[str]:
     return changed
 
 
-def scoring_of(args: Any) -> Scoring:
+def scoring_of(args: argparse.Namespace) -> Scoring:
     """The :class:`~langgraph_games.eval.scoring.metrics.Scoring` the flags ask for."""
     return Scoring(outcome=args.outcome_scale, intermediate=args.intermediate)
 
@@ -376,7 +382,7 @@ WORKERS_ENV = "LANGGRAPH_GAMES_WORKERS"
 """The environment variable giving ``--workers`` when the flag is not given."""
 
 
-def add_worker_flags(parser: Any) -> None:
+def add_worker_flags(parser: argparse.ArgumentParser) -> None:
     """``--workers N|auto``, ``--executor {local,ray}`` and ``--ray-address``."""
     parser.add_argument(
         "--workers",
@@ -403,7 +409,7 @@ def add_worker_flags(parser: Any) -> None:
     )
 
 
-def workers_of(args: Any) -> int | Literal["auto"]:
+def workers_of(args: argparse.Namespace) -> int | Literal["auto"]:
     """The worker count ``--workers`` asks for (0 becomes one per core).
 
     Without the flag, the ``LANGGRAPH_GAMES_WORKERS`` environment variable, else ``auto``.
@@ -424,7 +430,15 @@ def workers_of(args: Any) -> int | Literal["auto"]:
     return count or default_workers()
 
 
-def execution_of(args: Any) -> dict[str, Any]:
+class Execution(TypedDict):
+    """How a run's episodes are spread: the spec fields of the worker flags."""
+
+    workers: int | Literal["auto"]
+    executor: Literal["local", "ray"]
+    ray_address: str | None
+
+
+def execution_of(args: argparse.Namespace) -> Execution:
     """``workers``, ``executor`` and ``ray_address`` of a spec, as the flags ask.
 
     Raises:

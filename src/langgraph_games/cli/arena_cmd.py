@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from langgraph_games.cli import interrupted
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import (
     MAX_MATCHES,
     Bounds,
@@ -41,7 +40,7 @@ from langgraph_games.eval.running.event_loop import run as run_loop
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``arena`` sub-command."""
     parser = add_command(
         sub,

@@ -20,8 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.cli import interrupted
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import (
     MAX_EPISODES,
     MAX_SWEEP_VALUES,
@@ -38,7 +39,13 @@ from langgraph_games.cli._options import (
 )
 from langgraph_games.cli._paths import output_dir, output_file
 from langgraph_games.cli._players import PLAYER_SPEC_HELP, players_epilog
-from langgraph_games.eval.protocols.plans import plan_ablation, plan_eval, protocol_for, run_specs
+from langgraph_games.eval.protocols.plans import (
+    EvalPlan,
+    plan_ablation,
+    plan_eval,
+    protocol_for,
+    run_specs,
+)
 from langgraph_games.eval.protocols.spring_ablation import (
     AblationRun,
     ablation_runs,
@@ -60,7 +67,7 @@ from langgraph_games.players.registry import DEFAULT_MODEL, complete_model, pars
 __all__ = ["add_parser", "parse_sweep", "parse_variants", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``eval`` sub-command."""
     parser = add_command(
         sub,
@@ -201,7 +208,7 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def parse_sweep(items: list[str]) -> dict[str, list[Any]]:
+def parse_sweep(items: list[str]) -> dict[str, list[JsonValue]]:
     """``["map_index=1..3", "variant=a,b"]`` -> ``{"map_index": [1, 2, 3], ...}``.
 
     A range ``low..high`` holds the integers from ``low`` to ``high``; a list's values are
@@ -217,7 +224,7 @@ def parse_sweep(items: list[str]) -> dict[str, list[Any]]:
         >>> parse_sweep(["map_index=1..3", "variant=a,b"])
         {'map_index': [1, 2, 3], 'variant': ['a', 'b']}
     """
-    sweep: dict[str, list[Any]] = {}
+    sweep: dict[str, list[JsonValue]] = {}
     combinations = 1
     for item in items:
         shown = item if len(item) <= 80 else item[:77] + "..."
@@ -317,7 +324,7 @@ def _run_ablation(
     args: argparse.Namespace,
     agent: str,
     game: type[Game[Any]],
-    options: dict[str, Any],
+    options: JsonObject,
     context: str | None,
     source: str,
 ) -> int:
@@ -374,7 +381,8 @@ def _run_ablation(
 def _specs(args: argparse.Namespace, context: str | None) -> list[EvalSpec]:
     options = parse_options(args.option)
     level = None if args.level is None else parse_options([f"level={args.level}"])["level"]
-    plan: dict[str, Any] = {
+    execution = execution_of(args)
+    plan: EvalPlan = {
         "options": options,
         "sweep": parse_sweep(args.sweep),
         "level": level,
@@ -385,7 +393,9 @@ def _specs(args: argparse.Namespace, context: str | None) -> list[EvalSpec]:
         "opponents": args.opponent,
         "seed": args.seed,
         "concurrency": args.concurrency,
-        **execution_of(args),
+        "workers": execution["workers"],
+        "executor": execution["executor"],
+        "ray_address": execution["ray_address"],
         "model": model_settings(args),
     }
     if args.truths is not None:

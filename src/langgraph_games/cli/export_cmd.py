@@ -7,9 +7,8 @@ the suffix of ``--to`` (Parquet needs pyarrow), ready for a dataframe.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import add_prices_flag
 from langgraph_games.cli._paths import output_file
 from langgraph_games.eval.costs import load_prices
@@ -26,7 +25,7 @@ from langgraph_games.eval.running.records import load_results
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``export`` sub-command."""
     parser = add_command(sub, "export")
     parser.add_argument(

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._players import player_lines
 from langgraph_games.games.registry import game_class, list_games
 from langgraph_games.players.registry import player_entries
@@ -13,7 +12,7 @@ from langgraph_games.players.registry import player_entries
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``games`` sub-command."""
     parser = add_command(sub, "games")
     parser.add_argument(

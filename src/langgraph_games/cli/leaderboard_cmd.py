@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import add_scoring_flags, check_numbers, scoring_of
 from langgraph_games.cli._paths import results_files
 from langgraph_games.cli._progress import progress_bar, stage
@@ -18,7 +17,7 @@ from langgraph_games.eval.ratings.systems import SKILL_MODELS
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``leaderboard`` sub-command."""
     parser = add_command(
         sub,

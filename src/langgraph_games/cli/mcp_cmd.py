@@ -9,16 +9,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Any
 
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 
 __all__ = ["LOOPBACK_HOSTS", "add_parser", "run"]
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``mcp`` sub-command."""
     parser = add_command(
         sub,

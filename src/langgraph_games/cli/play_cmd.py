@@ -21,6 +21,7 @@ import argparse
 import os
 import sys
 import textwrap
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -28,7 +29,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
@@ -49,12 +50,13 @@ from langgraph_games.games.smartplay import metrics as smartplay_metrics
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
-from langgraph_games.graphs.episode.records import SessionRecord
+from langgraph_games.graphs.episode.records import EpisodeResult, SessionRecord, Step
+from langgraph_games.players.base import Player
 
 __all__ = ["add_parser", "run", "stdin_closed"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``play`` sub-command."""
     parser = add_command(
         sub,
@@ -121,8 +123,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nGame abandoned ({ended}).")
         return 1 if isinstance(exc, EOFError) else 130
     print()
-    if result["status"] == "forfeit":
-        print(f"{names[result['forfeit']]} forfeits after unusable answers.")
+    forfeit = result["forfeit"]
+    if result["status"] == "forfeit" and forfeit is not None:
+        print(f"{names[forfeit]} forfeits after unusable answers.")
     print(outcome_line(game, result, names))
     for seat, counters in enumerate(result["players"]):
         if counters["model_calls"]:
@@ -156,7 +159,7 @@ def default_players(game: Game[Any]) -> list[str]:
     return ["random"] * game.num_players
 
 
-def outcome_line(game: Game[Any], result: dict[str, Any], names: list[str]) -> str:
+def outcome_line(game: Game[Any], result: EpisodeResult, names: list[str]) -> str:
     """The result line: winners for games between players, score and return for one player.
 
     A one-player game has no winner, so its line gives how it ended, the return and, for a
@@ -187,7 +190,7 @@ def outcome_line(game: Game[Any], result: dict[str, Any], names: list[str]) -> s
     return f"Result after {steps} moves: {outcome} ({returns})"
 
 
-def _smartplay_score(result: dict[str, Any]) -> str | None:
+def _smartplay_score(result: EpisodeResult) -> str | None:
     session = GameSession.from_dict(result["record"])
     try:
         column = smartplay_metrics.smartplay_column(session)
@@ -205,11 +208,11 @@ def _smartplay_score(result: dict[str, Any]) -> str | None:
 
 async def _play(
     game: Game[Any],
-    players: list[Any],
+    players: list[Player],
     args: argparse.Namespace,
     options: EpisodeOptions,
     names: list[str],
-) -> dict[str, Any]:
+) -> EpisodeResult:
     people = any(player.interactive for player in players)
     graph = create_episode_graph(checkpointer=InMemorySaver() if people else None)
     context = EpisodeContext(players=players, game=game, options=options)
@@ -227,10 +230,10 @@ async def _play(
     if people:
         config["configurable"] = {"thread_id": f"play-{args.seed}"}
     graph_input: EpisodeState | Command[Any] = {"record": record, "trajectory": []}
-    result: dict[str, Any] = {}
-    moves: list[Any] = []  # a step's update holds the moves it played, not all of them
+    result: EpisodeResult | None = None
+    moves: list[str | dict[str, str]] = []  # a step's update: the moves it played, not all
     while True:
-        request: dict[str, Any] | None = None
+        request: Mapping[str, Any] | None = None
         async for update in graph.astream(
             graph_input, config, context=context, stream_mode="updates"
         ):
@@ -241,7 +244,7 @@ async def _play(
                 # (a forfeit's step, which plays no move, has none)
                 for step in (s for s in played["trajectory"] if s["actions"]):
                     if not args.quiet:
-                        board = {**record, "actions": moves[: step["step"] + 1]}
+                        board: SessionRecord = {**record, "actions": moves[: step["step"] + 1]}
                         _print_step(game, step, board, names, args.full)
             for changes in update.values():  # the ending step's update, or finish's
                 if isinstance(changes, dict) and changes.get("result") is not None:
@@ -249,6 +252,8 @@ async def _play(
             if "__interrupt__" in update:
                 request = update["__interrupt__"][0].value
         if request is None:
+            if result is None:
+                raise RuntimeError("the episode graph stopped without a result")
             return result
         graph_input = Command(resume=_ask_person(request, names, args.quiet))
 
@@ -288,7 +293,7 @@ class Thinking(BaseCallbackHandler):
         self.on_llm_end(None)
 
 
-def _ask_person(request: dict[str, Any], names: list[str], quiet: bool) -> str:
+def _ask_person(request: Mapping[str, Any], names: list[str], quiet: bool) -> str:
     """Show a human seat's request and read one line (``EOFError`` at the end of input)."""
     if request.get("feedback"):
         print(f"  {request['feedback']}")
@@ -302,7 +307,7 @@ def _ask_person(request: dict[str, Any], names: list[str], quiet: bool) -> str:
 
 
 def _print_step(
-    game: Game[Any], step: dict[str, Any], record: dict[str, Any], names: list[str], full: bool
+    game: Game[Any], step: Step, record: SessionRecord, names: list[str], full: bool
 ) -> None:
     moves = ", ".join(f"{game.player_label(int(p))} plays {a}" for p, a in step["actions"].items())
     print(f"\nMove {step['step'] + 1}: {moves}")

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._paths import output_dir, results_files
 from langgraph_games.cli._progress import progress_bar, stage
 from langgraph_games.eval.reports.replay import record_id, write_replays
@@ -16,7 +15,7 @@ from langgraph_games.games.registry import list_games
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``replay`` sub-command."""
     parser = add_command(sub, "replay")
     parser.add_argument(

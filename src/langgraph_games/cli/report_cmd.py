@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import add_prices_flag, add_scoring_flags, scoring_of
 from langgraph_games.cli._paths import output_dir, results_files
 from langgraph_games.cli._progress import stage
@@ -15,7 +14,7 @@ from langgraph_games.eval.reports.report import build_report, write_report
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``report`` sub-command."""
     parser = add_command(sub, "report")
     parser.add_argument(

@@ -14,10 +14,9 @@ Origin and the page's per-start token (see :mod:`langgraph_games.eval.serve.guar
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from langgraph_games.cli import ignore_interrupts
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import add_episode_flags, add_model_flags, model_settings
 from langgraph_games.cli._paths import output_dir
 from langgraph_games.cli._players import players_epilog
@@ -30,7 +29,7 @@ from langgraph_games.graphs.episode.options import EpisodeOptions
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``serve`` sub-command."""
     parser = add_command(
         sub,

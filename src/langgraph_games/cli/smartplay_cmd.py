@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from langgraph_games.cli import interrupted
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import (
     MAX_EPISODES,
     Bounds,
@@ -34,7 +33,7 @@ from langgraph_games.players.registry import complete_model
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``smartplay`` sub-command."""
     parser = add_command(
         sub,

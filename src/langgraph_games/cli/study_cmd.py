@@ -14,9 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import add_model_flags, model_settings
 from langgraph_games.cli._paths import output_file
 from langgraph_games.eval.running.contexts import DEFAULT_CACHE, game_document, study_document
@@ -32,7 +31,7 @@ from langgraph_games.models.factory import load_chat_model
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``study`` sub-command."""
     parser = add_command(sub, "study")
     parser.add_argument(

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
+from langgraph_games._json import JsonValue
 from langgraph_games.cli import interrupted
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.cli._options import (
     Bounds,
     add_model_flags,
@@ -47,7 +47,7 @@ from langgraph_games.players.registry import complete_model
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``train`` sub-command."""
     parser = add_command(
         sub,
@@ -199,7 +199,7 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _levels(values: list[str]) -> list[Any]:
+def _levels(values: list[str]) -> list[JsonValue]:
     return [parse_options([f"v={v}"])["v"] for v in values]
 
 

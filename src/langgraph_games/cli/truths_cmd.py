@@ -17,13 +17,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from langgraph.store.base import BaseStore
 
 from langgraph_games._files import write_atomic
 from langgraph_games.cli import _truths_view as view
-from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._commands import Subcommands, add_command
 from langgraph_games.memory.embeddings import minilm_index
 from langgraph_games.memory.stores import NOT_KEPT, open_store, parse_store
 from langgraph_games.memory.truth_book import TruthBook, truth_games
@@ -35,7 +34,7 @@ _ACTIONS = ("list", "show", "history", "revert", "delete", "restore", "export", 
 _WRITES = ("revert", "delete", "restore", "import")
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``truths`` sub-command."""
     parser = add_command(
         sub,

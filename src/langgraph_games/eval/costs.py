@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from langgraph_games._settings_files import parse_toml, read_settings_text
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.players.registry import DEFAULT_MODEL, parse_spec, player_entry
@@ -40,6 +42,7 @@ __all__ = [
     "DEFAULT_PRICES",
     "PRICES_AS_OF",
     "PRICES_ENV",
+    "PlayerCost",
     "Price",
     "PriceTable",
     "cost_section",
@@ -121,7 +124,7 @@ class PriceTable:
         return None if price is None else round(price.cost(input_tokens, output_tokens), 6)
 
 
-def _parse(text: str, where: str, json_file: bool) -> Any:
+def _parse(text: str, where: str, json_file: bool) -> object:
     if not json_file:
         return parse_toml(text, where)
     try:
@@ -130,7 +133,7 @@ def _parse(text: str, where: str, json_file: bool) -> Any:
         raise ValueError(f"{where}: not valid JSON ({exc})") from None
 
 
-def _price(name: str, entry: Any, where: str) -> Price:
+def _price(name: str, entry: object, where: str) -> Price:
     values: list[float] = []
     for side in ("input", "output"):
         value = entry.get(side) if isinstance(entry, Mapping) else None
@@ -214,7 +217,18 @@ def _decision_usage(record: Mapping[str, Any]) -> dict[int, _Spent]:
     return spent
 
 
-def player_costs(records: Iterable[Mapping[str, Any]], prices: PriceTable) -> list[dict[str, Any]]:
+class PlayerCost(TypedDict):
+    """One player's row of :func:`player_costs` (``cost_usd``: ``None`` without a price)."""
+
+    player: str
+    calls: int
+    cached: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+
+
+def player_costs(records: Iterable[Mapping[str, Any]], prices: PriceTable) -> list[PlayerCost]:
     """Per player of the match and episode records: calls, cached replies, tokens, cost.
 
     Rows in the order players are first met; ``cost_usd`` is ``None`` where the model's
@@ -236,7 +250,7 @@ def player_costs(records: Iterable[Mapping[str, Any]], prices: PriceTable) -> li
             item.output_tokens += int(seat_counters.get("output_tokens", 0) or 0)
             item.calls += int(seat_counters.get("model_calls", 0) or 0)
             item.cached += usage.get(seat, _Spent()).cached
-    rows = []
+    rows: list[PlayerCost] = []
     for spec, item in totals.items():
         rows.append(
             {

@@ -37,10 +37,11 @@ naming what is missing and what is accepted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from langsmith.evaluation import RunEvaluator, run_evaluator
+from typing_extensions import TypedDict, TypeIs
 
 from langgraph_games.eval.running.records import (
     EpisodeLine,
@@ -56,6 +57,9 @@ from langgraph_games.games.session import GameSession
 __all__ = [
     "EVALUATORS",
     "SUMMARY_EVALUATORS",
+    "Evaluator",
+    "Score",
+    "Scores",
     "evaluators_for",
     "fallback_rate",
     "family_metrics",
@@ -77,7 +81,28 @@ _ACCEPTED = (
 )
 
 
-def _episode(outputs: Mapping[str, Any]) -> MatchLine | EpisodeLine | FailedLine:
+class Score(TypedDict):
+    """One metric of an evaluator, as LangSmith reads it (``score`` is ``None`` when unknown)."""
+
+    key: str
+    score: float | None
+    comment: str
+
+
+class Scores(TypedDict):
+    """Several metrics of one evaluator."""
+
+    results: list[Score]
+
+
+Evaluator = Callable[..., Score | Scores]
+"""A per-example or summary evaluator of this module."""
+
+ExampleFields = Mapping[str, object]
+"""An example's ``inputs`` or ``outputs``: read by key, the values checked where read."""
+
+
+def _episode(outputs: ExampleFields) -> MatchLine | EpisodeLine | FailedLine:
     """The episode as a results record with ``game``, ``seats`` and ``status``.
 
     Raises:
@@ -97,13 +122,15 @@ def _episode(outputs: Mapping[str, Any]) -> MatchLine | EpisodeLine | FailedLine
             f"outputs name no game: expected 'game' or result['record']['game'] (in {_ACCEPTED})"
         )
     seats = outputs.get("seats") or [f"seat {i}" for i in range(len(result["returns"]))]
+    if not isinstance(seats, Iterable):
+        raise ValueError(f"outputs['seats'] = {seats!r}: expected a list of player names")
     record = {"kind": "match", **outputs, "game": game, "seats": list(seats)}
     if outputs.get("status") is not None:
         record["status"] = outputs["status"]
     return _checked(record)
 
 
-def _checked(record: dict[str, Any]) -> MatchLine | EpisodeLine | FailedLine:
+def _checked(record: dict[str, object]) -> MatchLine | EpisodeLine | FailedLine:
     if record.get("kind") not in ("match", "episode"):
         raise ValueError(f"outputs are a {record.get('kind')!r} record: expected {_ACCEPTED}")
     line = validate_line(record)
@@ -112,9 +139,7 @@ def _checked(record: dict[str, Any]) -> MatchLine | EpisodeLine | FailedLine:
     return line
 
 
-def _evaluated_seats(
-    record: MatchLine | EpisodeLine, inputs: Mapping[str, Any] | None
-) -> list[int]:
+def _evaluated_seats(record: MatchLine | EpisodeLine, inputs: ExampleFields | None) -> list[int]:
     seats = record["seats"]
     inputs = inputs or {}
     if inputs.get("seat") is not None:
@@ -143,7 +168,7 @@ def _renamed(record: MatchLine | EpisodeLine, evaluated: Sequence[int]) -> Match
 
 
 def _row(
-    outputs: Mapping[str, Any], inputs: Mapping[str, Any] | None, scoring: Scoring | None
+    outputs: ExampleFields, inputs: ExampleFields | None, scoring: Scoring | None
 ) -> tuple[PlayerRow | None, str]:
     """The report's row of the evaluated seats in one episode (``None`` if it failed)."""
     record = _episode(outputs)
@@ -156,25 +181,25 @@ def _row(
     return row, f"{record['game']}: {names}"
 
 
-def _result(key: str, score: float | None, comment: str) -> dict[str, Any]:
+def _result(key: str, score: float | None, comment: str) -> Score:
     return {"key": key, "score": score, "comment": comment}
 
 
-def _fallback_share(row: Mapping[str, Any]) -> float | None:
+def _fallback_share(row: PlayerRow) -> float | None:
     return row["fallbacks"] / row["decisions"] if row["decisions"] else None
 
 
-def _win_rate(row: Mapping[str, Any]) -> float:
-    return (int(row["wins"]) + int(row["draws"]) / 2) / int(row["matches"])
+def _win_rate(row: PlayerRow) -> float:
+    return (row["wins"] + row["draws"] / 2) / row["matches"]
 
 
 def outcome(
-    inputs: Mapping[str, Any] | None,
-    outputs: Mapping[str, Any],
-    reference_outputs: Mapping[str, Any] | None = None,
+    inputs: ExampleFields | None,
+    outputs: ExampleFields,
+    reference_outputs: ExampleFields | None = None,
     *,
     scoring: Scoring | None = None,
-) -> dict[str, Any]:
+) -> Score:
     """``O`` of the evaluated seat: its return over the game's scale (GAMEBoT's R/T).
 
     Args:
@@ -192,10 +217,10 @@ def outcome(
 
 
 def win(
-    inputs: Mapping[str, Any] | None,
-    outputs: Mapping[str, Any],
-    reference_outputs: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+    inputs: ExampleFields | None,
+    outputs: ExampleFields,
+    reference_outputs: ExampleFields | None = None,
+) -> Score:
     """``win``: 1 for a win, 0.5 for a draw, 0 for a loss (the mean over several seats)."""
     row, about = _row(outputs, inputs, None)
     if row is None:
@@ -204,12 +229,12 @@ def win(
 
 
 def intermediate(
-    inputs: Mapping[str, Any] | None,
-    outputs: Mapping[str, Any],
-    reference_outputs: Mapping[str, Any] | None = None,
+    inputs: ExampleFields | None,
+    outputs: ExampleFields,
+    reference_outputs: ExampleFields | None = None,
     *,
     scoring: Scoring | None = None,
-) -> dict[str, Any]:
+) -> Scores:
     """``I`` (the mean over scored subproblems) and ``I_P<k>`` per subproblem.
 
     ``None`` when the seat answered no subproblem (a non-LLM player, a game without
@@ -227,10 +252,10 @@ def intermediate(
 
 
 def invalid_rate(
-    inputs: Mapping[str, Any] | None,
-    outputs: Mapping[str, Any],
-    reference_outputs: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+    inputs: ExampleFields | None,
+    outputs: ExampleFields,
+    reference_outputs: ExampleFields | None = None,
+) -> Score:
     """Share of decisions whose first answer named no legal move."""
     row, about = _row(outputs, inputs, None)
     if row is None:
@@ -243,10 +268,10 @@ def invalid_rate(
 
 
 def fallback_rate(
-    inputs: Mapping[str, Any] | None,
-    outputs: Mapping[str, Any],
-    reference_outputs: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+    inputs: ExampleFields | None,
+    outputs: ExampleFields,
+    reference_outputs: ExampleFields | None = None,
+) -> Score:
     """Share of decisions settled by the loop's fallback (no usable answer after re-asks)."""
     row, about = _row(outputs, inputs, None)
     if row is None:
@@ -257,7 +282,7 @@ def fallback_rate(
 
 def _family_of_episode(
     record: MatchLine | EpisodeLine, seat: int
-) -> tuple[str, dict[str, Any], Headline | None]:
+) -> tuple[str, dict[str, object], Headline | None]:
     """``(family name, metrics, headline)`` of one seat of an episode."""
     result = record["result"]
     if "record" not in result:
@@ -275,7 +300,7 @@ def _family_of_episode(
 
 def _agent_seat(
     record: MatchLine | EpisodeLine,
-    inputs: Mapping[str, Any] | None = None,
+    inputs: ExampleFields | None = None,
     seats: Sequence[int] | None = None,
 ) -> int:
     """Seat 0: the families score the evaluated agent of an ``eval`` run, which sits there."""
@@ -288,15 +313,15 @@ def _agent_seat(
     return 0
 
 
-def _numeric(value: Any) -> bool:
+def _numeric(value: object) -> TypeIs[bool | int | float | None]:
     return value is None or isinstance(value, (bool, int, float))
 
 
 def family_metrics(
-    inputs: Mapping[str, Any] | None,
-    outputs: Mapping[str, Any],
-    reference_outputs: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+    inputs: ExampleFields | None,
+    outputs: ExampleFields,
+    reference_outputs: ExampleFields | None = None,
+) -> Scores:
     """The paper's per-episode metrics of the evaluated seat, as ``<family>.<metric>``.
 
     EvoEmpirBench (``maze.Suc.Rate``-style success, score, steps ...), Minesweeper
@@ -324,7 +349,7 @@ def family_metrics(
 
 
 def _finished(
-    inputs: Sequence[Mapping[str, Any] | None], outputs: Sequence[Mapping[str, Any]]
+    inputs: Sequence[ExampleFields | None], outputs: Sequence[ExampleFields]
 ) -> tuple[list[tuple[MatchLine | EpisodeLine, list[int]]], int]:
     episodes: list[tuple[MatchLine | EpisodeLine, list[int]]] = []
     failed = 0
@@ -340,8 +365,8 @@ def _finished(
 
 
 def summary_metrics(
-    inputs: Sequence[Mapping[str, Any] | None], outputs: Sequence[Mapping[str, Any]]
-) -> dict[str, Any]:
+    inputs: Sequence[ExampleFields | None], outputs: Sequence[ExampleFields]
+) -> Scores:
     """Over an experiment, per game: the evaluated player's O, I, win rate and answer rates.
 
     The figures are :func:`~langgraph_games.eval.scoring.metrics.player_rows`' row over
@@ -356,10 +381,10 @@ def summary_metrics(
 
 
 def _summary_metrics(
-    inputs: Sequence[Mapping[str, Any] | None],
-    outputs: Sequence[Mapping[str, Any]],
+    inputs: Sequence[ExampleFields | None],
+    outputs: Sequence[ExampleFields],
     scoring: Scoring | None,
-) -> dict[str, Any]:
+) -> Scores:
     episodes, failed = _finished(inputs, outputs)
     games: dict[str, list[MatchLine | EpisodeLine | FailedLine]] = {}
     for record, seats in episodes:
@@ -385,15 +410,15 @@ def _summary_metrics(
 
 
 def summary_family(
-    inputs: Sequence[Mapping[str, Any] | None], outputs: Sequence[Mapping[str, Any]]
-) -> dict[str, Any]:
+    inputs: Sequence[ExampleFields | None], outputs: Sequence[ExampleFields]
+) -> Scores:
     """Over an experiment: each family's headline figures (the report's plotted figures).
 
     E.g. ``maze success rate %``, ``minesweeper win rate %``, SmartPlay's normalised
     score per game, ``crafter Crafter score %``. Failed episodes are left out and counted.
     """
     episodes, failed = _finished(inputs, outputs)
-    families: dict[str, list[dict[str, Any]]] = {}
+    families: dict[str, list[dict[str, object]]] = {}
     headlines: dict[str, Headline | None] = {}
     for record, seats in episodes:
         name, metrics, headline = _family_of_episode(record, _agent_seat(record, seats=seats))
@@ -412,7 +437,7 @@ def summary_family(
     return {"results": results}
 
 
-EVALUATORS: tuple[Callable[..., dict[str, Any]], ...] = (
+EVALUATORS: tuple[Evaluator, ...] = (
     outcome,
     win,
     intermediate,
@@ -421,38 +446,38 @@ EVALUATORS: tuple[Callable[..., dict[str, Any]], ...] = (
 )
 """The per-example evaluators of any episode (add :func:`family_metrics` for one-agent games)."""
 
-SUMMARY_EVALUATORS: tuple[Callable[..., dict[str, Any]], ...] = (summary_metrics,)
+SUMMARY_EVALUATORS: tuple[Evaluator, ...] = (summary_metrics,)
 """The summary evaluators of any experiment (add :func:`summary_family` for one-agent games)."""
 
 
 def evaluators_for(
     scoring: Scoring,
-) -> tuple[list[Callable[..., dict[str, Any]]], list[Callable[..., dict[str, Any]]]]:
+) -> tuple[list[Evaluator], list[Evaluator]]:
     """``(evaluators, summary evaluators)`` reading O and I with ``scoring``.
 
-    Example:
+    ExampleFields:
         >>> per_example, summary = evaluators_for(Scoring(intermediate="last"))
         >>> [f.__name__ for f in per_example], [f.__name__ for f in summary]
         (['outcome', 'win', 'intermediate', 'invalid_rate', 'fallback_rate'], ['summary_metrics'])
     """
 
     def outcome_scored(
-        inputs: Mapping[str, Any] | None,
-        outputs: Mapping[str, Any],
-        reference_outputs: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
+        inputs: ExampleFields | None,
+        outputs: ExampleFields,
+        reference_outputs: ExampleFields | None = None,
+    ) -> Score:
         return outcome(inputs, outputs, scoring=scoring)
 
     def intermediate_scored(
-        inputs: Mapping[str, Any] | None,
-        outputs: Mapping[str, Any],
-        reference_outputs: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
+        inputs: ExampleFields | None,
+        outputs: ExampleFields,
+        reference_outputs: ExampleFields | None = None,
+    ) -> Scores:
         return intermediate(inputs, outputs, scoring=scoring)
 
     def summary_scored(
-        inputs: Sequence[Mapping[str, Any] | None], outputs: Sequence[Mapping[str, Any]]
-    ) -> dict[str, Any]:
+        inputs: Sequence[ExampleFields | None], outputs: Sequence[ExampleFields]
+    ) -> Scores:
         return _summary_metrics(inputs, outputs, scoring)
 
     outcome_scored.__name__ = "outcome"
@@ -462,7 +487,21 @@ def evaluators_for(
 
 
 def run_evaluators(
-    evaluators: Sequence[Callable[..., dict[str, Any]]] = EVALUATORS,
+    evaluators: Sequence[Evaluator] = EVALUATORS,
 ) -> list[RunEvaluator]:
     """The evaluators as LangSmith ``RunEvaluator`` objects (``evaluate_run(run, example)``)."""
-    return [run_evaluator(function) for function in evaluators]
+    return [run_evaluator(_as_plain_dict(function)) for function in evaluators]
+
+
+def _as_plain_dict(function: Evaluator) -> Callable[..., dict[str, object]]:
+    """``function`` returning a plain ``dict`` (what ``run_evaluator`` is typed to take).
+
+    The wrapper keeps the function's name and signature, which LangSmith reads to pass
+    ``inputs``, ``outputs`` and ``reference_outputs``.
+    """
+
+    @functools.wraps(function)
+    def plain(*args: object, **kwargs: object) -> dict[str, object]:
+        return dict(function(*args, **kwargs))
+
+    return plain

@@ -38,8 +38,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
 
+from typing_extensions import NotRequired, TypedDict
+
+from langgraph_games._json import JsonValue
 from langgraph_games.games.registry import game_class
 
 __all__ = [
@@ -81,7 +83,7 @@ class ArenaSettings:
     history: int = 0
     max_tokens: int | None = None
     temperature: float | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, JsonValue] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ class ArenaProtocol:
     history: int = 0
     max_tokens: int | None = None
     temperature: float | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, JsonValue] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
@@ -212,8 +214,8 @@ class Difference:
 
     name: str
     label: str
-    value: Any
-    paper: Any
+    value: object
+    paper: object
 
     def __str__(self) -> str:
         return f"{self.label} {_text(self.value)} (paper: {_text(self.paper)})"
@@ -232,7 +234,7 @@ _LABELS = {
 }
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -242,7 +244,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: object, b: object) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
@@ -300,16 +302,27 @@ def protocol_summary(protocol: ArenaProtocol | None, settings: ArenaSettings) ->
     return "paper protocol except: " + ", ".join(str(d) for d in found)
 
 
-def protocol_record(protocol: ArenaProtocol | None, settings: ArenaSettings) -> dict[str, Any]:
+class ProtocolRecord(TypedDict):
+    """The manifest's ``protocol`` entry (``settings`` and ``differences``: with a protocol)."""
+
+    summary: str
+    paper: str | None
+    settings: NotRequired[dict[str, object]]
+    differences: NotRequired[dict[str, dict[str, object]]]
+
+
+def protocol_record(protocol: ArenaProtocol | None, settings: ArenaSettings) -> ProtocolRecord:
     """The manifest's ``protocol`` entry: the summary, the paper's settings, what differs."""
-    record: dict[str, Any] = {"summary": protocol_summary(protocol, settings)}
+    summary = protocol_summary(protocol, settings)
     if protocol is None:
-        record["paper"] = None
-        return record
-    record["paper"] = protocol.paper
-    record["settings"] = {name: getattr(protocol, name) for name in _LABELS}
-    record["settings"]["options"] = dict(protocol.options)
-    record["differences"] = {
-        d.name: {"value": d.value, "paper": d.paper} for d in differences(protocol, settings)
+        return {"summary": summary, "paper": None}
+    played: dict[str, object] = {name: getattr(protocol, name) for name in _LABELS}
+    played["options"] = dict(protocol.options)
+    return {
+        "summary": summary,
+        "paper": protocol.paper,
+        "settings": played,
+        "differences": {
+            d.name: {"value": d.value, "paper": d.paper} for d in differences(protocol, settings)
+        },
     }
-    return record

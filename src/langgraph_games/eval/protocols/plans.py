@@ -44,8 +44,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
+from typing_extensions import TypedDict, Unpack
+
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.eval.protocols.gamebot import arena_protocol_for
 from langgraph_games.eval.running.arena import ArenaSpec
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, run_eval, summarize_episodes
@@ -56,6 +59,7 @@ from langgraph_games.graphs.episode.options import EpisodeOptions, Fallback
 __all__ = [
     "PROTOCOLS",
     "AblationRow",
+    "EvalPlan",
     "Protocol",
     "ablation_rows",
     "plan_ablation",
@@ -72,7 +76,7 @@ class AblationRow:
 
     label: str
     agent: str
-    options: dict[str, Any] = field(default_factory=dict)
+    options: JsonObject = field(default_factory=dict)
 
 
 Protocol = EvalProtocol
@@ -128,14 +132,14 @@ def plan_eval(
     game: str,
     agent: str,
     *,
-    options: Mapping[str, Any] | None = None,
-    sweep: Mapping[str, list[Any]] | None = None,
-    level: Any = None,
+    options: Mapping[str, JsonValue] | None = None,
+    sweep: Mapping[str, list[JsonValue]] | None = None,
+    level: JsonValue = None,
     episodes: int | None = None,
     max_retries: int | None = None,
     fallback: str = "game",
     max_steps: int | None = None,
-    **spec: Any,
+    **spec: object,
 ) -> EvalSpec:
     """An evaluation spec with the game's paper protocol filled in where not given.
 
@@ -214,8 +218,8 @@ def plan_arena(
     max_retries: int | None = None,
     fallback: Fallback | None = None,
     max_steps: int | None = None,
-    model: Mapping[str, Any] | None = None,
-    **spec: Any,
+    model: Mapping[str, object] | None = None,
+    **spec: object,
 ) -> ArenaSpec:
     """An arena spec with the game's paper protocol filled in where not given.
 
@@ -286,7 +290,33 @@ def plan_arena(
     )
 
 
-def plan_ablation(game: str, agent_or_model: str, **plan: Any) -> list[EvalSpec]:
+class EvalPlan(TypedDict, total=False):
+    """What a command line asks of every spec it plans.
+
+    :func:`plan_eval`'s arguments beside the game and agent, and :class:`EvalSpec` fields.
+    """
+
+    options: Mapping[str, JsonValue]
+    sweep: Mapping[str, list[JsonValue]]
+    level: JsonValue
+    episodes: int | None
+    max_retries: int | None
+    fallback: str
+    max_steps: int | None
+    label: str | None
+    opponents: list[str]
+    seed: int
+    concurrency: int
+    workers: int | Literal["auto"]
+    executor: Literal["local", "ray"]
+    ray_address: str | None
+    model: dict[str, object]
+    truths: str | None
+    truth_limit: int | None
+    agent_settings: JsonObject
+
+
+def plan_ablation(game: str, agent_or_model: str, **plan: Unpack[EvalPlan]) -> list[EvalSpec]:
     """One evaluation spec per row of the game's paper ablation (see :func:`plan_eval`).
 
     Args:
@@ -303,12 +333,12 @@ def plan_ablation(game: str, agent_or_model: str, **plan: Any) -> list[EvalSpec]
         [('Baseline', 'ms_baseline:local'), ('+ Examples', 'ms_examples:local')]
     """
     rows = ablation_rows(game, agent_or_model)
-    options = dict(plan.pop("options", None) or {})
-    plan.pop("label", None)
-    return [
-        plan_eval(game, row.agent, options={**options, **row.options}, label=row.label, **plan)
-        for row in rows
-    ]
+    options = dict(plan.get("options") or {})
+    specs = []
+    for row in rows:
+        row_plan: EvalPlan = {**plan, "options": {**options, **row.options}, "label": row.label}
+        specs.append(plan_eval(game, row.agent, **row_plan))
+    return specs
 
 
 async def run_specs(

@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
+from langgraph_games._json import JsonObject
 from langgraph_games.eval.running.players import strategy_of
 from langgraph_games.eval.running.runner import EvalSpec, run_eval
 from langgraph_games.eval.scoring.smartplay_summary import (
@@ -57,7 +58,7 @@ __all__ = [
 ]
 
 
-SUITE: dict[str, tuple[str, dict[str, Any]]] = {
+SUITE: dict[str, tuple[str, JsonObject]] = {
     "Bandit": ("bandit", {}),
     "RPS": ("rock_paper_scissors", {}),
     "Hanoi": ("hanoi", {}),
@@ -153,7 +154,7 @@ def smartplay_specs(
     seed: int = 0,
     crafter_steps: int | None = None,
     episode: EpisodeOptions | None = None,
-    model: Mapping[str, Any] | None = None,
+    model: Mapping[str, object] | None = None,
     concurrency: int = 4,
     history: Mapping[str, int] | None = None,
 ) -> list[EvalSpec]:

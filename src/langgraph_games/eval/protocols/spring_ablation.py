@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langgraph_games._json import JsonValue
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, run_eval
 from langgraph_games.eval.scoring.families import crafter_costs
 from langgraph_games.eval.scoring.tables import markdown_table
@@ -95,11 +96,11 @@ def ablation_runs(
     variants: Sequence[SpringVariant | str] = tuple(SpringVariant),
     context: str | None = None,
     modified_context: str | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, JsonValue] | None = None,
     repeats: int = 5,
     seed: int = 0,
     episode: EpisodeOptions | None = None,
-    model_settings: Mapping[str, Any] | None = None,
+    model_settings: Mapping[str, object] | None = None,
     concurrency: int = 4,
 ) -> list[AblationRun]:
     """The evaluation runs of an ablation, one per row (pure: nothing runs).
@@ -179,7 +180,7 @@ def ablation_table(rows: Mapping[str, tuple[int, Sequence[Mapping[str, Any]]]]) 
         "defaulted %",
         "episodes",
     ]
-    body: list[list[Any]] = []
+    body: list[list[object]] = []
     for key, label in ABLATION_ROWS:
         if key not in rows:
             continue

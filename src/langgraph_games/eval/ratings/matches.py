@@ -30,7 +30,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from langgraph_games.eval.running.records import EpisodeLine, MatchLine, is_failed, load_results
 from langgraph_games.games.registry import game_class
@@ -121,7 +120,7 @@ def _base_id(game_id: str) -> str:
     return game_id.split("-v")[0]
 
 
-def _canonical(record: Mapping[str, Any]) -> str:
+def _canonical(record: Mapping[str, object]) -> str:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), default=str)
 
 

@@ -21,7 +21,6 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from langgraph_games.eval.ratings.leaderboard import Board, Leaderboard
 from langgraph_games.eval.ratings.stats import Estimate
@@ -178,7 +177,7 @@ def leaderboard_markdown(leaderboard: Leaderboard) -> str:
     return "\n".join(parts)
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> object:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
@@ -188,7 +187,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def leaderboard_json(leaderboard: Leaderboard) -> dict[str, Any]:
+def leaderboard_json(leaderboard: Leaderboard) -> dict[str, object]:
     """Everything as plain data (the boards, settings, counts and notes)."""
     boards = []
     for board in leaderboard.boards:
@@ -198,20 +197,16 @@ def leaderboard_json(leaderboard: Leaderboard) -> dict[str, Any]:
             pair["separation"]["text"] = source.separation.describe()
         boards.append(data)
     settings = dataclasses.asdict(leaderboard.settings)
-    result: dict[str, Any] = _jsonable(
-        {
-            "settings": settings,
-            "skill_model": leaderboard.skill_model,
-            "files": leaderboard.files,
-            "left_out": leaderboard.counts,
-            "notes": leaderboard.notes,
-            "boards": boards,
-            "cross_game": None
-            if leaderboard.cross_game is None
-            else leaderboard.cross_game.to_dict(),
-        }
-    )
-    return result
+    result: dict[str, object] = {
+        "settings": settings,
+        "skill_model": leaderboard.skill_model,
+        "files": leaderboard.files,
+        "left_out": leaderboard.counts,
+        "notes": leaderboard.notes,
+        "boards": boards,
+        "cross_game": None if leaderboard.cross_game is None else leaderboard.cross_game.to_dict(),
+    }
+    return {key: _jsonable(value) for key, value in result.items()}
 
 
 @dataclass

@@ -54,6 +54,7 @@ from pydantic import (
     model_validator,
 )
 
+from langgraph_games._json import JsonObject
 from langgraph_games.eval.protocols.gamebot import (
     ArenaSettings,
     arena_protocol_for,
@@ -78,6 +79,7 @@ from langgraph_games.games.errors import GameError
 from langgraph_games.games.registry import make
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.secrets import ModelSettings
+from langgraph_games.players.base import Player
 from langgraph_games.players.entry import PlayerRecipe
 
 __all__ = [
@@ -132,7 +134,7 @@ class ArenaSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     game: str
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: JsonObject = Field(default_factory=dict)
     players: list[str]
     matches: int = Field(10, ge=1)
     seed: int = 0
@@ -146,17 +148,18 @@ class ArenaSpec(BaseModel):
     episode: EpisodeOptions = Field(default_factory=EpisodeOptions)
     model: ModelSettings = Field(default_factory=dict)
     labels: dict[str, str] = Field(default_factory=dict)
-    _objects: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _objects: dict[str, Player] = PrivateAttr(default_factory=dict)
 
-    def __init__(self, **data: Any) -> None:
-        objects: dict[str, Any] = {}
-        if isinstance(data.get("players"), list):
-            data["players"], objects = split_players(data["players"])
+    def __init__(self, **data: object) -> None:
+        objects: dict[str, Player] = {}
+        players = data.get("players")
+        if isinstance(players, list):
+            data["players"], objects = split_players(players)
         super().__init__(**data)
         self._objects = objects
 
     @property
-    def objects(self) -> dict[str, Any]:
+    def objects(self) -> dict[str, Player]:
         """The player objects given in :attr:`players`, by their names there."""
         return dict(self._objects)
 

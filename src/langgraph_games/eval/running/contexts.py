@@ -19,6 +19,7 @@ from uuid import UUID
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.outputs import LLMResult
+from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.games.base import Game
 from langgraph_games.graphs.study.documents import Format, StudyError, read_document
@@ -133,7 +134,7 @@ async def study_document(
             f"this study could make up to {planned.most} model calls ({planned.describe()}), "
             f"more than the cap of {max_calls}: raise the cap or study a shorter document"
         )
-    callbacks: list[Any] = []
+    callbacks: list[BaseCallbackHandler] = []
     bar = None
     if progress:
         from tqdm import tqdm
@@ -141,7 +142,7 @@ async def study_document(
         bar = tqdm(desc="study", unit="call", total=planned.most, file=sys.stderr)
         callbacks.append(_CallProgress(bar))
     graph_input = {"document": text, "format": format}
-    config: Any = {"callbacks": callbacks}
+    config: RunnableConfig = {"callbacks": callbacks}
     try:
         if cache is None:
             graph = create_study_graph(

@@ -52,7 +52,7 @@ from langgraph_games.players.entry import PlayerRecipe
 __all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
 
 
-def preflight(players: Sequence[PlayerRecipe], game: Game[Any]) -> list[dict[str, Any]]:
+def preflight(players: Sequence[PlayerRecipe], game: Game[Any]) -> list[dict[str, object]]:
     """Build every player once and check every model before any episode starts.
 
     Returns:
@@ -73,12 +73,14 @@ def preflight(players: Sequence[PlayerRecipe], game: Game[Any]) -> list[dict[str
             "evaluation runs play unattended; play against it with 'langgraph-games play "
             "<game> --players human <opponent>' (or run_episode in your own code)"
         )
-    described = [{"spec": recipe.spec.label, **player.describe()} for recipe, player in built]
+    described: list[dict[str, object]] = [
+        {"spec": recipe.spec.label, **player.describe()} for recipe, player in built
+    ]
     check_models(players)
     return described
 
 
-def write_manifest(path: Path, data: dict[str, Any], models: ModelPool) -> None:
+def write_manifest(path: Path, data: Mapping[str, object], models: ModelPool) -> None:
     """Write ``<results>.manifest.json`` atomically: the resolved spec and what ran it.
 
     Beside ``data`` (the run's resolved spec, every field, defaults included): the
@@ -157,7 +159,7 @@ async def run_jobs(
         counts = {"played": 0, "errors": 0}
         used = {"calls": 0, "tokens": 0}
 
-        def on_usage(usage: Mapping[str, Any]) -> None:
+        def on_usage(usage: Mapping[str, int]) -> None:
             used["calls"] += int(usage.get("calls", 0))
             used["tokens"] += int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
             steps.update(1)

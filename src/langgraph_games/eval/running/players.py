@@ -83,7 +83,7 @@ of the player registry; register a strategy with
 class ModelPool:
     """One chat model per model spec, shared by every player that names it."""
 
-    def __init__(self, **settings: Any) -> None:
+    def __init__(self, **settings: object) -> None:
         self.settings = settings
         self.models: dict[str, BaseChatModel] = {}
 
@@ -159,7 +159,7 @@ def build_player(
     *,
     models: ModelPool | None = None,
     seed: int = 0,
-    settings: Mapping[str, Any] | None = None,
+    settings: Mapping[str, object] | None = None,
 ) -> Player:
     """Build the player named by ``spec`` for ``game`` (named by the spec as written).
 

@@ -18,7 +18,8 @@ import sys
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+
+from typing_extensions import TypedDict
 
 from langgraph_games import __version__
 from langgraph_games._files import write_atomic
@@ -65,7 +66,34 @@ def _git(folder: Path, *args: str) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
-def git_source(folder: Path = _SOURCE) -> dict[str, Any] | None:
+class GitSource(TypedDict):
+    """The source checkout: its commit and whether tracked files differ (``None``: unknown)."""
+
+    commit: str
+    dirty: bool | None
+
+
+class Host(TypedDict):
+    """The machine a run started on."""
+
+    name: str
+    platform: str
+    machine: str
+    cpus: int | None
+
+
+class Provenance(TypedDict):
+    """The manifest's provenance keys (:func:`provenance`)."""
+
+    package_version: str
+    python: str
+    dependencies: dict[str, str | None]
+    git: GitSource | None
+    host: Host
+    started_at: str
+
+
+def git_source(folder: Path = _SOURCE) -> GitSource | None:
     """``{"commit": sha, "dirty": bool}`` of the checkout holding ``folder``, else ``None``.
 
     ``None`` outside a git work tree (an installed package) or without ``git``; ``dirty``
@@ -78,7 +106,7 @@ def git_source(folder: Path = _SOURCE) -> dict[str, Any] | None:
     return {"commit": commit, "dirty": None if status is None else bool(status)}
 
 
-def provenance() -> dict[str, Any]:
+def provenance() -> Provenance:
     """The manifest's provenance keys: versions, source commit, host, start time."""
     return {
         "package_version": __version__,

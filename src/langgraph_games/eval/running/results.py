@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from langgraph_games._json import JsonValue
 from langgraph_games._processes import LockHeldError, OwnedLock
 
 __all__ = ["ReadReport", "ResultsFile", "ResultsFileBusyError"]
@@ -99,7 +100,7 @@ class ResultsFile:
         finally:
             self._writer.release()
 
-    def append(self, record: Mapping[str, Any]) -> None:
+    def append(self, record: Mapping[str, object]) -> None:
         """Append one record as a single line, durably.
 
         Raises:
@@ -107,7 +108,7 @@ class ResultsFile:
         """
         self.extend([record])
 
-    def extend(self, records: Iterable[Mapping[str, Any]]) -> None:
+    def extend(self, records: Iterable[Mapping[str, object]]) -> None:
         """Append records, each as a single line, with one ``fsync`` for them all.
 
         Every line is still one ``write``; the one ``fsync`` at the end makes them all
@@ -217,14 +218,14 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _whole_characters(value: Any) -> Any:
+def _whole_characters(value: JsonValue) -> JsonValue:
     """``value`` with every half of a surrogate pair (in keys too) replaced by U+FFFD."""
     if isinstance(value, str):
         return _LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, list):
         return [_whole_characters(item) for item in value]
     if isinstance(value, dict):
-        return {_whole_characters(k): _whole_characters(v) for k, v in value.items()}
+        return {_LONE_SURROGATE.sub("\ufffd", k): _whole_characters(v) for k, v in value.items()}
     return value
 
 
@@ -245,7 +246,7 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> list[object]:
     if isinstance(value, (set, frozenset)):
         return sorted(value)
     if isinstance(value, tuple):

@@ -16,7 +16,7 @@ import hashlib
 import itertools
 import json
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.eval.running.executor import Job, preflight, run_jobs, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve_seat, split_players
 from langgraph_games.eval.running.provenance import finish_manifest
@@ -45,6 +46,7 @@ from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.memory.hooks import TruthSource
 from langgraph_games.memory.stores import open_store, with_async_api
 from langgraph_games.models.secrets import ModelSettings
+from langgraph_games.players.base import Player
 
 __all__ = [
     "EpisodeGroups",
@@ -98,11 +100,11 @@ class EvalSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     game: str
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: JsonObject = Field(default_factory=dict)
     agent: str
-    agent_settings: dict[str, Any] = Field(default_factory=dict)
+    agent_settings: JsonObject = Field(default_factory=dict)
     opponents: list[str] = Field(default_factory=list)
-    sweep: dict[str, list[Any]] = Field(default_factory=dict)
+    sweep: dict[str, list[JsonValue]] = Field(default_factory=dict)
     repeats: int = Field(1, ge=1)
     seed: int = 0
     label: str | None = None
@@ -115,26 +117,27 @@ class EvalSpec(BaseModel):
     truths: str | None = None
     truth_limit: int | None = Field(None, ge=0)
     truths_digest: str | None = None
-    _objects: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _objects: dict[str, Player] = PrivateAttr(default_factory=dict)
 
-    def __init__(self, **data: Any) -> None:
-        objects: dict[str, Any] = {}
+    def __init__(self, **data: object) -> None:
+        objects: dict[str, Player] = {}
         if "agent" in data and not isinstance(data["agent"], str):
             (data["agent"],), objects = split_players([data["agent"]])
-        if isinstance(data.get("opponents"), list):
-            data["opponents"], more = split_players(data["opponents"])
+        opponents = data.get("opponents")
+        if isinstance(opponents, list):
+            data["opponents"], more = split_players(opponents)
             objects.update(more)
         super().__init__(**data)
         self._objects = objects
 
     @property
-    def objects(self) -> dict[str, Any]:
+    def objects(self) -> dict[str, Player]:
         """The player objects given as the agent or opponents, by their names there."""
         return dict(self._objects)
 
     @field_validator("sweep")
     @classmethod
-    def _non_empty(cls, sweep: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    def _non_empty(cls, sweep: dict[str, list[JsonValue]]) -> dict[str, list[JsonValue]]:
         for key, values in sweep.items():
             if not values:
                 raise ValueError(f"sweep of {key!r} has no values")
@@ -170,7 +173,7 @@ class EvalSpec(BaseModel):
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
-    def schedule(self) -> list[tuple[str, dict[str, Any], int]]:
+    def schedule(self) -> list[tuple[str, JsonObject, int]]:
         """``(episode id, options, seed)`` of every episode, in a stable order.
 
         Raises:
@@ -219,7 +222,7 @@ class EpisodePlan:
     """One planned episode: its id, game options, seed and engine (shared per options)."""
 
     episode_id: str
-    options: dict[str, Any]
+    options: JsonObject
     seed: int
     game: Game[Any]
 
@@ -234,7 +237,7 @@ class EvalReport:
     skipped: int = 0
     errors: int = 0
     table: str = ""
-    metrics: list[dict[str, Any]] = field(default_factory=list)
+    metrics: list[Mapping[str, object]] = field(default_factory=list)
     truths: list[str] = field(default_factory=list)
 
 
@@ -457,7 +460,7 @@ def group_episodes(paths: list[str | Path]) -> EpisodeGroups:
 
 def summarize_episodes(
     paths: list[str | Path],
-) -> tuple[str, dict[str, list[dict[str, Any]]], list[str]]:
+) -> tuple[str, dict[str, list[Mapping[str, object]]], list[str]]:
     """The paper tables of evaluation results: ``(text, metrics by label, notes)``.
 
     Several files (e.g. the variants of an ablation) can be summarised together; rows are
@@ -472,10 +475,10 @@ def summarize_episodes(
     return text, flat, groups.notes
 
 
-def format_groups(groups: EpisodeGroups) -> tuple[str, dict[str, list[dict[str, Any]]]]:
+def format_groups(groups: EpisodeGroups) -> tuple[str, dict[str, list[Mapping[str, object]]]]:
     """Each family's paper table of grouped episodes, and the metrics by label."""
     parts = []
-    flat: dict[str, list[dict[str, Any]]] = {}
+    flat: dict[str, list[Mapping[str, object]]] = {}
     for family_name, rows in groups.families.items():
         family = family_of(groups.games[family_name])
         title = f"## {family.name} ({family.paper})" if family.paper else f"## {family.name}"

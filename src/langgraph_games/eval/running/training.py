@@ -38,6 +38,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel, ConfigDict, Field
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.eval.protocols.plans import protocol_for
 from langgraph_games.eval.running.executor import preflight, write_manifest
 from langgraph_games.eval.running.players import ModelPool, resolve
@@ -120,9 +121,9 @@ class TrainSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     game: str
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: JsonObject = Field(default_factory=dict)
     agent: str = "eeb:local"
-    levels: list[Any] = Field(default_factory=list)
+    levels: list[JsonValue] = Field(default_factory=list)
     train_maps: int = Field(2, ge=1)
     train_pool: int | None = Field(None, ge=1)
     test_maps: int = Field(2, ge=1)
@@ -155,7 +156,7 @@ class TrainSpec(BaseModel):
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
-    def level_values(self) -> list[Any]:
+    def level_values(self) -> list[JsonValue]:
         """The maze levels / Match-2 difficulties (protocol default when none given)."""
         if self.levels:
             return list(self.levels)
@@ -164,7 +165,7 @@ class TrainSpec(BaseModel):
             return ["easy"]
         return [1] if protocol is not None else []
 
-    def _base_options(self) -> dict[str, Any]:
+    def _base_options(self) -> JsonObject:
         options = dict(self.options)
         limit = self.expver.episode.max_steps
         fields = game_class(self.game).Options.model_fields

@@ -9,7 +9,6 @@ events into a progress line. Both are re-exported by
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from langgraph_games.eval.scoring.tables import markdown_table
 from langgraph_games.graphs.expver.records import (
@@ -95,7 +94,7 @@ def round_table(records: Sequence[RoundRecord]) -> str:
     return markdown_table(ROUND_HEADERS, rows)
 
 
-def _score(metrics: Mapping[str, Any], key: str) -> str:
+def _score(metrics: Mapping[str, object], key: str) -> str:
     value = metrics.get(key)
     return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 

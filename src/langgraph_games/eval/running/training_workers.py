@@ -30,7 +30,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from langgraph_games.eval.running.jobs import Job
 from langgraph_games.eval.running.players import ModelPool
@@ -190,7 +190,7 @@ def played_of(record: PlayedRecord, level: str) -> PlayedEpisode:
     )
 
 
-def _no_usage(usage: dict[str, Any]) -> None:
+def _no_usage(usage: dict[str, int]) -> None:
     """Training shows no decisions bar."""
 
 

@@ -29,11 +29,12 @@ from __future__ import annotations
 import json
 import os
 import pickle
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
+from typing_extensions import NotRequired, TypedDict
 
 from langgraph_games.eval.running.jobs import (
     Job,
@@ -68,6 +69,7 @@ __all__ = [
     "Lost",
     "PortableSeat",
     "Setup",
+    "SetupFields",
     "SlotPlayer",
     "Task",
     "Usage",
@@ -177,12 +179,22 @@ class Setup:
 
     base: RunFields
     options: EpisodeOptions
-    model_settings: dict[str, Any]
+    model_settings: dict[str, object]
     endpoints: dict[str, EndpointShare]
     truths: dict[int, list[str]] | None
     progress: bool
     slots: int = 1
     finish: Callable[[PlayedRecord, Game[Any]], None] | None = None
+
+
+class SetupFields(TypedDict):
+    """The run's part of a :class:`Setup` (:func:`prepare` adds the models and slots)."""
+
+    base: RunFields
+    options: EpisodeOptions
+    truths: NotRequired[dict[int, list[str]] | None]
+    progress: NotRequired[bool]
+    finish: NotRequired[Callable[[PlayedRecord, Game[Any]], None] | None]
 
 
 @dataclass(frozen=True)
@@ -244,7 +256,7 @@ class SlotPlayer:
         return self.games.setdefault(key, game)
 
     async def play(
-        self, task: Task, on_usage: Callable[[dict[str, Any]], None] | None
+        self, task: Task, on_usage: Callable[[dict[str, int]], None] | None
     ) -> PlayedRecord:
         """Play ``task``; its record (an error record: a seat not resolved, a failed finish)."""
         try:
@@ -357,7 +369,7 @@ def prepare(
     jobs: Sequence[Job],
     *,
     slots: int,
-    setup_fields: Mapping[str, Any],
+    setup_fields: SetupFields,
     pool: ModelPool | None,
     cores: int | None = None,
 ) -> tuple[Setup, list[Task], int]:
@@ -414,7 +426,7 @@ class Finished:
     slot: int
     index: int
     record: PlayedRecord
-    usages: list[dict[str, Any]] = field(default_factory=list)
+    usages: list[dict[str, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -422,7 +434,7 @@ class Usage:
     """One decision's usage, as it happened in a slot (for the decisions bar)."""
 
     slot: int
-    usage: dict[str, Any]
+    usage: dict[str, int]
 
 
 @dataclass(frozen=True)

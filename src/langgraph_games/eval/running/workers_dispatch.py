@@ -27,9 +27,9 @@ a batch on a pool already started); a run plays one.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any, Literal
+from typing import Literal
 
 from langgraph_games.eval.running.jobs import Job
 from langgraph_games.eval.running.players import ModelPool
@@ -39,6 +39,7 @@ from langgraph_games.eval.running.workers import (
     Backend,
     Finished,
     Setup,
+    SetupFields,
     Task,
     Usage,
     prepare,
@@ -121,7 +122,7 @@ class WorkerPool:
         self,
         tasks: Sequence[Task],
         deliver: Callable[[list[tuple[int, PlayedRecord]]], None],
-        on_usage: Callable[[dict[str, Any]], None],
+        on_usage: Callable[[dict[str, int]], None],
     ) -> None:
         """Play ``tasks``; ``deliver`` in this process gets the records as they come back.
 
@@ -176,10 +177,10 @@ async def run_on_workers(
     *,
     workers: int | Literal["auto"],
     concurrency: int,
-    setup_fields: Mapping[str, Any],
+    setup_fields: SetupFields,
     pool: ModelPool | None,
     deliver: Callable[[list[tuple[int, PlayedRecord]]], None],
-    on_decision: Callable[[dict[str, Any]], None],
+    on_decision: Callable[[dict[str, int]], None],
     executor: Executor = "local",
     ray_address: str | None = None,
 ) -> None:

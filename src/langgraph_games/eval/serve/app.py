@@ -163,14 +163,14 @@ def _handler(server: PlayServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(body)
 
-        def _json(self, status: int, data: Any) -> None:
+        def _json(self, status: int, data: object) -> None:
             body = json.dumps(data, default=str).encode()
             self._send(status, body, "application/json")
 
-        def _error(self, status: int, message: str, **extra: Any) -> None:
+        def _error(self, status: int, message: str, **extra: object) -> None:
             self._json(status, {"error": message, **extra})
 
-        def _body(self) -> dict[str, Any]:
+        def _body(self) -> dict[str, object]:
             length = int(self.headers.get("Content-Length") or 0)
             if length > _MAX_BODY:
                 raise MatchError(f"request body over {_MAX_BODY} bytes", status=413)

@@ -18,13 +18,16 @@ page is written with the replay builder.
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from typing_extensions import NotRequired, TypedDict
 
 from langgraph_games.eval.reports.replay.build import build_replay, outcome_text
 from langgraph_games.eval.reports.replay.page import page_name, render_page
@@ -37,6 +40,7 @@ from langgraph_games.games.parts import BoardGrid, PartsView, parts_of
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.records import EpisodeOutput, Step
 from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.graphs.human.player import HumanPlayer, read_human_move
 from langgraph_games.players.base import Decision, DecisionRequest, Player, SearchPlayer
@@ -45,10 +49,14 @@ from langgraph_games.players.registry import player_entries
 
 __all__ = [
     "GRID_GAMES",
+    "AgentView",
+    "Catalog",
+    "GridView",
     "InThread",
     "Match",
     "MatchError",
     "MatchTable",
+    "MatchView",
     "catalog",
     "grid_view",
 ]
@@ -80,6 +88,111 @@ class InThread(Player):
         return self.inner.describe()
 
 
+class GameOffer(TypedDict):
+    """A game of the catalog."""
+
+    id: str
+    versioned_id: str
+    name: str
+    seats: list[str]
+    grid: bool
+
+
+class PlayerOffer(TypedDict):
+    """A registered player of the catalog (``games``: those it can play)."""
+
+    name: str
+    form: str
+    description: str
+    needs_model: bool
+    games: list[str]
+
+
+class Catalog(TypedDict):
+    """What the page offers (``GET /api/catalog``)."""
+
+    games: list[GameOffer]
+    players: list[PlayerOffer]
+    opponents: list[str]
+
+
+class GridCell(TypedDict):
+    """One cell of a clickable grid: its mark and the move a click plays."""
+
+    row: int
+    col: int
+    mark: str
+    move: str | None
+
+
+class GridView(TypedDict):
+    """A clickable grid, rows top first."""
+
+    rows: int
+    cols: int
+    cells: list[list[GridCell]]
+
+
+class AttemptView(TypedDict):
+    """One answer of the agent: how it was read, its text and the feedback it got."""
+
+    status: str | None
+    text: str
+    feedback: str | None
+
+
+class AnswerView(TypedDict):
+    """The agent's answer to one subproblem and how it scored."""
+
+    index: int
+    answer: str
+    answered: bool
+    parsed: object
+    truth: object
+    correct: bool
+    metric: str | None
+    value: float | None
+
+
+class AgentView(TypedDict):
+    """The agent's latest decision: its move, raw answers and scores."""
+
+    step: int
+    action: str | None
+    status: str
+    fallback: str | None
+    attempts: list[AttemptView]
+    answers: list[AnswerView]
+
+
+class MatchView(TypedDict):
+    """What the page shows of a match (``GET /api/matches/<id>``).
+
+    ``winners``, ``returns`` and ``status`` come once it is finished.
+    """
+
+    match_id: str
+    game: str
+    game_name: str
+    seed: int
+    seats: list[str]
+    human_seat: int
+    turn: int
+    board: str
+    grid: GridView | None
+    legal_moves: list[str]
+    to_move: list[str]
+    your_turn: bool
+    prompt: str | None
+    agent: AgentView | None
+    finished: bool
+    outcome: str | None
+    replay: str | None
+    winners: NotRequired[list[int]]
+    returns: NotRequired[list[float]]
+    status: NotRequired[str | None]
+
+
 class MatchError(ValueError):
     """A request the server refuses; ``status`` is the HTTP status to answer with.
 
@@ -89,18 +202,18 @@ class MatchError(ValueError):
         extra: More JSON fields for the answer (e.g. the legal moves).
     """
 
-    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
+    def __init__(self, message: str, status: int = 400, **extra: object) -> None:
         super().__init__(message)
         self.status = status
         self.extra = extra
 
 
-def catalog(opponents: Opponents | None = None) -> dict[str, Any]:
+def catalog(opponents: Opponents | None = None) -> Catalog:
     """What the page offers: two-player games, registered players, opponent specs.
 
     The opponent specs are ``opponents``' offer (the default offer when ``None``).
     """
-    games = [
+    games: list[GameOffer] = [
         {
             "id": info.id,
             "versioned_id": info.versioned_id,
@@ -111,7 +224,7 @@ def catalog(opponents: Opponents | None = None) -> dict[str, Any]:
         for info in list_games()
         if info.num_players == 2
     ]
-    players = [
+    players: list[PlayerOffer] = [
         {
             "name": entry.name,
             "form": entry.form(),
@@ -126,7 +239,7 @@ def catalog(opponents: Opponents | None = None) -> dict[str, Any]:
     return {"games": games, "players": players, "opponents": offered}
 
 
-def grid_view(game: Game[Any], state: Any, legal: list[str]) -> dict[str, Any] | None:
+def grid_view(game: Game[Any], state: object, legal: list[str]) -> GridView | None:
     """A clickable grid of a :data:`GRID_GAMES` game, or ``None``.
 
     Rows come top first as shown to people; each cell has its mark (``""`` when empty)
@@ -145,7 +258,7 @@ def grid_view(game: Game[Any], state: Any, legal: list[str]) -> dict[str, Any] |
         by_cell[(r, c)] = action
         by_col[c] = action
     order = range(rows - 1, -1, -1) if bottom_up else range(rows)
-    cells = [
+    cells: list[list[GridCell]] = [
         [
             {
                 "row": r,
@@ -160,13 +273,13 @@ def grid_view(game: Game[Any], state: Any, legal: list[str]) -> dict[str, Any] |
     return {"rows": rows, "cols": cols, "cells": cells}
 
 
-def agent_decision(trajectory: list[dict[str, Any]], seat: int) -> dict[str, Any] | None:
+def agent_decision(trajectory: Sequence[Step], seat: int) -> AgentView | None:
     """The agent's latest decision in ``trajectory``: its move, raw answers and scores."""
     for step in reversed(trajectory):
         decision = (step.get("decisions") or {}).get(str(seat))
         if decision is None:
             continue
-        raw = [
+        raw: list[AttemptView] = [
             {
                 "status": attempt.get("status"),
                 "text": "\n".join(attempt.get("raw_outputs") or []),
@@ -175,7 +288,7 @@ def agent_decision(trajectory: list[dict[str, Any]], seat: int) -> dict[str, Any
             for attempt in decision.get("attempts") or []
         ]
         intermediate = {str(k): v for k, v in (decision.get("intermediate") or {}).items()}
-        answers = [
+        answers: list[AnswerView] = [
             {
                 "index": score["index"],
                 "answer": intermediate.get(str(score["index"]), ""),
@@ -199,8 +312,8 @@ def agent_decision(trajectory: list[dict[str, Any]], seat: int) -> dict[str, Any
     return None
 
 
-def _actions(game: Game[Any], trajectory: list[dict[str, Any]]) -> list[Any]:
-    actions: list[Any] = []
+def _actions(game: Game[Any], trajectory: Sequence[Step]) -> list[str | dict[str, str]]:
+    actions: list[str | dict[str, str]] = []
     for step in trajectory:
         joint = {str(k): str(v) for k, v in (step.get("actions") or {}).items()}
         if not game.simultaneous and len(joint) == 1:
@@ -223,7 +336,7 @@ class Match:
     options: EpisodeOptions
     started_at: float = field(default_factory=time.time)
     touched: float = field(default_factory=time.monotonic)
-    run: dict[str, Any] = field(default_factory=dict)
+    run: EpisodeOutput | None = None
     record: MatchLine | None = None
     replay: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -233,30 +346,44 @@ class Match:
         """The player spec of each seat (``human`` for the person)."""
         return ["human" if s == self.human_seat else self.opponent for s in range(2)]
 
-    async def step(self, resume: Any = None) -> None:
+    @property
+    def trajectory(self) -> list[Step]:
+        """The steps played so far."""
+        return self.run["trajectory"] if self.run is not None else []
+
+    async def step(self, resume: str | None = None) -> None:
         """Start the episode, or resume it with the person's move."""
-        kwargs: dict[str, Any] = {"thread_id": self.match_id, "seed": self.seed}
-        if resume is not None:
-            kwargs.update(resume=resume, checkpointer=self.run["checkpointer"])
-        self.run = dict(await run_episode(self.game, self.players, options=self.options, **kwargs))
+        play = functools.partial(
+            run_episode,
+            self.game,
+            self.players,
+            options=self.options,
+            thread_id=self.match_id,
+            seed=self.seed,
+        )
+        if resume is None:
+            self.run = await play()
+        else:
+            assert self.run is not None, "a match is resumed after it started"
+            self.run = await play(resume=resume, checkpointer=self.run["checkpointer"])
 
     def session(self) -> GameSession:
         """The game as played so far."""
         return GameSession(
             self.game.versioned_id,
             seed=self.seed,
-            actions=_actions(self.game, self.run.get("trajectory") or []),
+            actions=_actions(self.game, self.trajectory),
             **self.game.options_dict(),
         )
 
-    def check_move(self, move: Any) -> str:
+    def check_move(self, move: object) -> str:
         """The legal move ``move`` names, read with the game's reader.
 
         Raises:
             MatchError: The match is over (409), or the move names no legal move now
                 (400, with the reason and the legal moves).
         """
-        pending = self.run.get("interrupt")
+        pending = self.run.get("interrupt") if self.run is not None else None
         if self.record is not None or pending is None:
             raise MatchError(f"match {self.match_id} is over; start a new one", status=409)
         state = self.session().state
@@ -270,6 +397,7 @@ class Match:
 
     def to_record(self, duration_s: float) -> MatchLine:
         """The finished match as a results record, in the arena's shape."""
+        assert self.run is not None and self.run["result"] is not None, "a finished match"
         result = self.run["result"]
         return {
             "kind": "match",
@@ -282,19 +410,19 @@ class Match:
             "human_seat": self.human_seat,
             "started_at": self.started_at,
             "status": result["status"],
-            "result": result,
-            "trajectory": self.run["trajectory"],
+            "result": {**result, "players": [{**seat} for seat in result["players"]]},
+            "trajectory": self.trajectory,
             "duration_s": duration_s,
         }
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> MatchView:
         """What the page shows: board, legal moves, whose turn, the agent's last decision."""
         session = self.session()
         state = session.state
-        pending = self.run.get("interrupt")
+        pending = self.run.get("interrupt") if self.run is not None else None
         legal = list(pending["value"]["legal_moves"]) if pending else []
         agent_seat = 1 - self.human_seat
-        view: dict[str, Any] = {
+        view: MatchView = {
             "match_id": self.match_id,
             "game": self.game.versioned_id,
             "game_name": self.game.name,
@@ -308,7 +436,7 @@ class Match:
             "to_move": [self.game.player_label(p) for p in self.game.current_players(state)],
             "your_turn": pending is not None,
             "prompt": pending["value"]["prompt"] if pending else None,
-            "agent": agent_decision(self.run.get("trajectory") or [], agent_seat),
+            "agent": agent_decision(self.trajectory, agent_seat),
             "finished": self.record is not None,
             "outcome": None,
             "replay": self.replay,
@@ -384,7 +512,7 @@ class MatchTable:
         match.touched = time.monotonic()
         return match
 
-    async def new(self, request: Mapping[str, Any]) -> Match:
+    async def new(self, request: Mapping[str, object]) -> Match:
         """Start a match from ``{"game", "opponent", "human_seat", "seed"}``.
 
         The episode runs until the person's first move (or to the end).
@@ -444,7 +572,7 @@ class MatchTable:
             await self._finish(match)
         return match
 
-    async def move(self, match_id: str, move: Any) -> Match:
+    async def move(self, match_id: str, move: object) -> Match:
         """Play the person's move and run the agent until the person's next move.
 
         Raises:
@@ -458,7 +586,7 @@ class MatchTable:
         return match
 
     async def _finish(self, match: Match) -> None:
-        if match.run.get("result") is None or match.record is not None:
+        if match.run is None or match.run["result"] is None or match.record is not None:
             return
         record = match.to_record(time.time() - match.started_at)
         await asyncio.to_thread(self.results.append, record)
