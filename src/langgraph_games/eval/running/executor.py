@@ -159,7 +159,7 @@ async def run_jobs(
         counts = {"played": 0, "errors": 0}
         used = {"calls": 0, "tokens": 0}
 
-        def on_usage(usage: Mapping[str, int]) -> None:
+        def on_usage(usage: Mapping[str, float]) -> None:
             used["calls"] += int(usage.get("calls", 0))
             used["tokens"] += int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
             steps.update(1)

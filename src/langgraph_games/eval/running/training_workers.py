@@ -190,7 +190,7 @@ def played_of(record: PlayedRecord, level: str) -> PlayedEpisode:
     )
 
 
-def _no_usage(usage: dict[str, int]) -> None:
+def _no_usage(usage: dict[str, float]) -> None:
     """Training shows no decisions bar."""
 
 

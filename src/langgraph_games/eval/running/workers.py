@@ -256,7 +256,7 @@ class SlotPlayer:
         return self.games.setdefault(key, game)
 
     async def play(
-        self, task: Task, on_usage: Callable[[dict[str, int]], None] | None
+        self, task: Task, on_usage: Callable[[dict[str, float]], None] | None
     ) -> PlayedRecord:
         """Play ``task``; its record (an error record: a seat not resolved, a failed finish)."""
         try:
@@ -426,7 +426,7 @@ class Finished:
     slot: int
     index: int
     record: PlayedRecord
-    usages: list[dict[str, int]] = field(default_factory=list)
+    usages: list[dict[str, float]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -434,7 +434,7 @@ class Usage:
     """One decision's usage, as it happened in a slot (for the decisions bar)."""
 
     slot: int
-    usage: dict[str, int]
+    usage: dict[str, float]
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,7 @@ class WorkerPool:
         self,
         tasks: Sequence[Task],
         deliver: Callable[[list[tuple[int, PlayedRecord]]], None],
-        on_usage: Callable[[dict[str, int]], None],
+        on_usage: Callable[[dict[str, float]], None],
     ) -> None:
         """Play ``tasks``; ``deliver`` in this process gets the records as they come back.
 
@@ -180,7 +180,7 @@ async def run_on_workers(
     setup_fields: SetupFields,
     pool: ModelPool | None,
     deliver: Callable[[list[tuple[int, PlayedRecord]]], None],
-    on_decision: Callable[[dict[str, int]], None],
+    on_decision: Callable[[dict[str, float]], None],
     executor: Executor = "local",
     ray_address: str | None = None,
 ) -> None:

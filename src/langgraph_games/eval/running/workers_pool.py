@@ -205,7 +205,7 @@ async def _serve(number: int, setup: Setup, inbox: _Inbox, connection: Connectio
     player = SlotPlayer(number, setup)
     tune_worker_process()
 
-    def on_usage(usage: dict[str, int]) -> None:
+    def on_usage(usage: dict[str, float]) -> None:
         outbox.put(("decision", number, usage))
 
     async def play(task: Task, delay: float) -> None:

@@ -75,9 +75,9 @@ class SlotActor:
         self.player = SlotPlayer(number, setup)
         tune_worker_process()
 
-    async def play(self, task: Task) -> tuple[int, PlayedRecord, list[dict[str, int]]]:
+    async def play(self, task: Task) -> tuple[int, PlayedRecord, list[dict[str, float]]]:
         """Play ``task``: its index, record and the usage of each decision."""
-        usages: list[dict[str, int]] = []
+        usages: list[dict[str, float]] = []
         record = await self.player.play(task, usages.append)
         return task.index, record, usages
 

@@ -25,7 +25,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from typing_extensions import NotRequired, TypedDict
 
@@ -40,9 +40,9 @@ from langgraph_games.games.parts import BoardGrid, PartsView, parts_of
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
-from langgraph_games.graphs.episode.records import EpisodeOutput, Step
+from langgraph_games.graphs.episode.records import EpisodeOutput, PendingInterrupt, Step
 from langgraph_games.graphs.episode.run import run_episode
-from langgraph_games.graphs.human.player import HumanPlayer, read_human_move
+from langgraph_games.graphs.human.player import HumanPlayer, MoveRequest, read_human_move
 from langgraph_games.players.base import Decision, DecisionRequest, Player, SearchPlayer
 from langgraph_games.players.budget import within_budget
 from langgraph_games.players.registry import player_entries
@@ -323,6 +323,12 @@ def _actions(game: Game[Any], trajectory: Sequence[Step]) -> list[str | dict[str
     return actions
 
 
+def _move_request(pending: PendingInterrupt | None) -> MoveRequest | None:
+    """The human player's move request an episode waits on, if it waits on one."""
+    value = pending["value"] if pending is not None else None
+    return cast(MoveRequest, value) if isinstance(value, dict) else None
+
+
 @dataclass
 class Match:
     """One match of a person against an agent (use :meth:`MatchTable.new`)."""
@@ -383,13 +389,13 @@ class Match:
             MatchError: The match is over (409), or the move names no legal move now
                 (400, with the reason and the legal moves).
         """
-        pending = self.run.get("interrupt") if self.run is not None else None
+        pending = _move_request(self.run.get("interrupt") if self.run is not None else None)
         if self.record is not None or pending is None:
             raise MatchError(f"match {self.match_id} is over; start a new one", status=409)
         state = self.session().state
         action, problem = read_human_move(self.game, state, self.human_seat, move)
         if action is None:
-            legal = list(pending["value"]["legal_moves"])
+            legal = list(pending["legal_moves"])
             raise MatchError(
                 f"{problem}; legal moves: {', '.join(legal)}", legal_moves=legal, move=move
             )
@@ -419,8 +425,8 @@ class Match:
         """What the page shows: board, legal moves, whose turn, the agent's last decision."""
         session = self.session()
         state = session.state
-        pending = self.run.get("interrupt") if self.run is not None else None
-        legal = list(pending["value"]["legal_moves"]) if pending else []
+        pending = _move_request(self.run.get("interrupt") if self.run is not None else None)
+        legal = list(pending["legal_moves"]) if pending else []
         agent_seat = 1 - self.human_seat
         view: MatchView = {
             "match_id": self.match_id,
@@ -435,7 +441,7 @@ class Match:
             "legal_moves": legal,
             "to_move": [self.game.player_label(p) for p in self.game.current_players(state)],
             "your_turn": pending is not None,
-            "prompt": pending["value"]["prompt"] if pending else None,
+            "prompt": pending["prompt"] if pending else None,
             "agent": agent_decision(self.trajectory, agent_seat),
             "finished": self.record is not None,
             "outcome": None,
