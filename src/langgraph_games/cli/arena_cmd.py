@@ -15,6 +15,7 @@ from typing import Any
 
 from langgraph_games.cli import interrupted
 from langgraph_games.cli._commands import add_command
+from langgraph_games.cli._game_options import OPTION_HELP, game_options_epilog
 from langgraph_games.cli._options import (
     MAX_MATCHES,
     Bounds,
@@ -46,7 +47,7 @@ def add_parser(sub: Any) -> None:
     parser = add_command(
         sub,
         "arena",
-        epilog=players_epilog(),
+        epilog=players_epilog() + "\n\n" + game_options_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="a two-player game id, e.g. tictactoe")
@@ -102,9 +103,7 @@ def add_parser(sub: Any) -> None:
         help="do not add the random player as the baseline row",
     )
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
-    parser.add_argument(
-        "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
-    )
+    parser.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help=OPTION_HELP)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_episode_flags(parser, max_retries=None)
     add_worker_flags(parser)
