@@ -47,14 +47,14 @@ def format_value(value: object) -> str:
     return str(value)
 
 
-def _members(annotation: Any) -> tuple[Any, ...]:
+def _members(annotation: object) -> tuple[object, ...]:
     """The alternatives of a union (``int | None``: ``(int, NoneType)``), else the type alone."""
     if get_origin(annotation) in (Union, types.UnionType):
         return get_args(annotation)
     return (annotation,)
 
 
-def type_text(annotation: Any) -> str:
+def type_text(annotation: object) -> str:
     """The values a field's annotation accepts, in words; ``None`` of an optional is left out.
 
     Example:
@@ -77,7 +77,7 @@ def type_text(annotation: Any) -> str:
     return str(getattr(annotation, "__name__", annotation))
 
 
-def _bounds_text(metadata: list[Any]) -> str:
+def _bounds_text(metadata: list[object]) -> str:
     """``1..30``, ``>= 1``, ``> 0`` from a field's ``ge``/``gt``/``le``/``lt`` constraints."""
     low = next((f">= {m.ge}" for m in metadata if isinstance(m, Ge)), None)
     low = low or next((f"> {m.gt}" for m in metadata if isinstance(m, Gt)), None)
@@ -88,7 +88,7 @@ def _bounds_text(metadata: list[Any]) -> str:
     return ", ".join(part for part in (low, high) if part)
 
 
-def _python_types(annotation: Any) -> set[type] | None:
+def _python_types(annotation: object) -> set[type] | None:
     """The Python types a field's values can have, or ``None`` when that is not known."""
     found: set[type] = set()
     for member in _members(annotation):
