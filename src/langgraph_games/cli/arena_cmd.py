@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from langgraph_games.cli import interrupted
 from langgraph_games.cli._commands import Subcommands, add_command
+from langgraph_games.cli._game_options import OPTION_HELP, game_options_epilog
 from langgraph_games.cli._options import (
     MAX_MATCHES,
     Bounds,
@@ -45,7 +46,7 @@ def add_parser(sub: Subcommands) -> None:
     parser = add_command(
         sub,
         "arena",
-        epilog=players_epilog(),
+        epilog=players_epilog() + "\n\n" + game_options_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="a two-player game id, e.g. tictactoe")
@@ -101,9 +102,7 @@ def add_parser(sub: Subcommands) -> None:
         help="do not add the random player as the baseline row",
     )
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
-    parser.add_argument(
-        "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
-    )
+    parser.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help=OPTION_HELP)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_episode_flags(parser, max_retries=None)
     add_worker_flags(parser)

@@ -23,6 +23,7 @@ from typing import Any
 from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.cli import interrupted
 from langgraph_games.cli._commands import Subcommands, add_command
+from langgraph_games.cli._game_options import OPTION_HELP, game_options_epilog
 from langgraph_games.cli._options import (
     MAX_EPISODES,
     MAX_SWEEP_VALUES,
@@ -72,7 +73,7 @@ def add_parser(sub: Subcommands) -> None:
     parser = add_command(
         sub,
         "eval",
-        epilog=players_epilog(),
+        epilog=players_epilog() + "\n\n" + game_options_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="game id, e.g. maze, minesweeper, crafter, bandit")
@@ -137,9 +138,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--concurrency", type=int, default=4, help="episodes at once")
     add_worker_flags(parser)
     parser.add_argument("--out", default="runs", help="folder for results (default runs/)")
-    parser.add_argument(
-        "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
-    )
+    parser.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help=OPTION_HELP)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     parser.add_argument(
         "--truths",

@@ -30,6 +30,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from langgraph_games.cli._commands import Subcommands, add_command
+from langgraph_games.cli._game_options import OPTION_HELP, game_options_epilog
 from langgraph_games.cli._options import (
     add_episode_flags,
     add_model_flags,
@@ -61,7 +62,7 @@ def add_parser(sub: Subcommands) -> None:
     parser = add_command(
         sub,
         "play",
-        epilog=players_epilog(),
+        epilog=players_epilog() + "\n\n" + game_options_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="game id, e.g. tictactoe or othello-v1")
@@ -74,9 +75,7 @@ def add_parser(sub: Subcommands) -> None:
         "games, random for one-player games)",
     )
     parser.add_argument("--seed", type=int, default=0, help="episode seed (default 0)")
-    parser.add_argument(
-        "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
-    )
+    parser.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help=OPTION_HELP)
     parser.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     parser.add_argument("--full", action="store_true", help="print model answers in full")
     add_episode_flags(parser)

@@ -20,6 +20,7 @@ import sys
 from langgraph_games._json import JsonValue
 from langgraph_games.cli import interrupted
 from langgraph_games.cli._commands import Subcommands, add_command
+from langgraph_games.cli._game_options import OPTION_HELP, game_options_epilog
 from langgraph_games.cli._options import (
     Bounds,
     add_model_flags,
@@ -55,7 +56,7 @@ def add_parser(sub: Subcommands) -> None:
         description="Agent-ExpVer training rounds on the maze or Match-2: GeoLink plays with "
         "the truths, InsightForce reflects, replays verify, TruthWeaver merges, rounds that "
         "lower the test score are reverted. Rerun the same command to resume.",
-        epilog=players_epilog(),
+        epilog=players_epilog() + "\n\n" + game_options_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("game", help="game id: maze, match2 (or any scored one-player game)")
@@ -189,9 +190,7 @@ def add_parser(sub: Subcommands) -> None:
         help="truth store: a Chroma directory (default: under --out), sqlite:PATH, "
         "postgres://... (needs langgraph-checkpoint-postgres) or memory: (not kept)",
     )
-    parser.add_argument(
-        "--option", "-o", action="append", metavar="KEY=VALUE", help="game option (repeatable)"
-    )
+    parser.add_argument("--option", "-o", action="append", metavar="KEY=VALUE", help=OPTION_HELP)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     add_worker_flags(parser)
     add_model_flags(parser)

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
 from langgraph_games.games._answer import AnswerStatus, Mention, Reading, read_answer
 from langgraph_games.games._text import label_pattern
-from langgraph_games.games.errors import GameOverError, IllegalActionError, OptionError
+from langgraph_games.games.errors import GameOverError, IllegalActionError
+from langgraph_games.games.options import GameOptions, OptionInfo, check_options, option_infos
 from langgraph_games.games.protocol import EvalProtocol
 from langgraph_games.games.state import GameState
 from langgraph_games.games.subproblems import Answer, Subproblem
@@ -33,25 +32,6 @@ Event = dict[str, Any]
 """Something that happened while applying actions, as a JSON object with a ``type`` key."""
 
 _SPACES = re.compile(r"\s+")
-
-
-class GameOptions(BaseModel):
-    """Base of every game's options model: frozen, and unknown names are rejected."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-@dataclass(frozen=True)
-class OptionInfo:
-    """One option of a game, for listings and error messages."""
-
-    name: str
-    type: str
-    default: Any
-    description: str
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.type}, default {self.default!r}): {self.description}"
 
 
 @dataclass(frozen=True)
@@ -122,7 +102,7 @@ class Game(ABC, Generic[S]):
     family: ClassVar[str] = "generic"
     eval_protocol: ClassVar[EvalProtocol | None] = None
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, **options: object) -> None:
         self.options = self.validate_options(options)
 
     # ----- metadata -------------------------------------------------------------------
@@ -144,51 +124,18 @@ class Game(ABC, Generic[S]):
 
     @classmethod
     def option_infos(cls) -> tuple[OptionInfo, ...]:
-        """Describe every option the game accepts."""
-        infos = []
-        for name, field in cls.Options.model_fields.items():
-            annotation = field.annotation
-            type_name = getattr(annotation, "__name__", None) or str(annotation)
-            infos.append(
-                OptionInfo(
-                    name=name,
-                    type=type_name.replace("typing.", ""),
-                    default=field.default,
-                    description=field.description or "",
-                )
-            )
-        return tuple(infos)
+        """Describe every option the game accepts (its :attr:`Options` model's fields)."""
+        return option_infos(cls.Options)
 
     @classmethod
-    def validate_options(cls, options: Mapping[str, Any]) -> GameOptions:
+    def validate_options(cls, options: Mapping[str, object]) -> GameOptions:
         """Validate option values, naming what is wrong and what is accepted.
 
         Raises:
-            OptionError: An unknown option name or a value the option does not accept.
+            OptionError: An unknown option name or a value the option does not accept
+                (strictly typed: see :class:`~langgraph_games.games.options.GameOptions`).
         """
-        infos = cls.option_infos()
-        names = [info.name for info in infos]
-        accepted = (
-            "Valid options: " + "; ".join(str(info) for info in infos) + "."
-            if infos
-            else "This game takes no options."
-        )
-        for key in options:
-            if key not in names:
-                raise OptionError(cls.id, key, "is not an option of this game", accepted)
-        try:
-            return cls.Options(**options)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            option = ".".join(str(p) for p in first["loc"]) or "?"
-            info = next((i for i in infos if i.name == option), None)
-            hint = f"Accepted: {info}." if info else accepted
-            raise OptionError(
-                cls.id,
-                option,
-                f"has an invalid value {first.get('input')!r} ({first['msg']})",
-                hint,
-            ) from exc
+        return check_options(cls.id, cls.Options, options)
 
     @property
     def num_players(self) -> int:

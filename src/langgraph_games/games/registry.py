@@ -123,12 +123,14 @@ def game_class(game_id: str) -> type[Game[Any]]:
     return versions[version if version is not None else max(versions)]
 
 
-def make(game_id: str, **options: Any) -> Game[Any]:
+def make(game_id: str, **options: object) -> Game[Any]:
     """Create a game engine by id with validated options.
 
     Args:
         game_id: A registered id, optionally with a version suffix (``"connect4-v1"``).
-        **options: Game options; unknown names and invalid values are rejected.
+        **options: Game options, checked against the game's options model (its
+            ``Options``, listed by ``langgraph-games games``): unknown names and values
+            of another type (``"3"`` or ``True`` for a number) are refused.
 
     Returns:
         The configured engine.

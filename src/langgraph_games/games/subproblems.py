@@ -13,7 +13,7 @@ and ``(140, 136)`` read 136 for a y); a label is the one accepted label named
 (``the ball moves Right Up`` reads ``right up``). See :func:`parse_answer`.
 
 Aggregation over a game (the paper's released code left it out; our decision, recorded in
-``docs/architecture.md``): each decision yields TP/FP/FN/TN counts per subproblem. For F1
+``docs/decisions.md``): each decision yields TP/FP/FN/TN counts per subproblem. For F1
 subproblems the game's score is the micro-F1 ``2TP / (2TP + FP + FN)`` over all its
 decisions; a decision where both the answer and the truth are empty is a true negative
 (scored 1.0 on its own, and adding nothing to the micro counts). A missing or unparsable

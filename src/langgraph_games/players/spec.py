@@ -17,14 +17,13 @@ the settings.
 
 from __future__ import annotations
 
-import types
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import PydanticUndefined
 
+from langgraph_games.games.options import format_value, type_text
 from langgraph_games.players.errors import PlayerSettingError, PlayerSpecError
 
 __all__ = [
@@ -105,17 +104,6 @@ class PlayerSpec:
         return self.text or self.canonical
 
 
-def format_value(value: Any) -> str:
-    """A setting value as a spec writes it (``true``/``false``, ``none``, an enum's value)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    if isinstance(value, Enum):
-        return str(value.value)
-    return str(value)
-
-
 def split_spec(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
     """Apply the spec syntax: ``(name, [(key, value), ...], model spec or None)``.
 
@@ -152,22 +140,6 @@ def split_spec(text: str) -> tuple[str, list[tuple[str, str]], str | None]:
     return name, pairs, None
 
 
-def _type_text(annotation: Any) -> str:
-    origin = get_origin(annotation)
-    if origin is Literal:
-        return "one of " + ", ".join(format_value(a) for a in get_args(annotation))
-    if origin in (Union, types.UnionType):
-        inner = [a for a in get_args(annotation) if a is not type(None)]
-        return " or ".join(_type_text(a) for a in inner)
-    if isinstance(annotation, type) and issubclass(annotation, Enum):
-        return "one of " + ", ".join(format_value(member) for member in annotation)
-    if annotation is bool:
-        return "true or false"
-    if annotation is str:
-        return "text"
-    return getattr(annotation, "__name__", str(annotation))
-
-
 def setting_infos(schema: type[PlayerSettings]) -> list[SettingInfo]:
     """The settings of a schema, in declaration order, for listings and messages.
 
@@ -181,7 +153,5 @@ def setting_infos(schema: type[PlayerSettings]) -> list[SettingInfo]:
     infos = []
     for name, info in schema.model_fields.items():
         default = None if info.default is PydanticUndefined else format_value(info.default)
-        infos.append(
-            SettingInfo(name, _type_text(info.annotation), default, info.description or "")
-        )
+        infos.append(SettingInfo(name, type_text(info.annotation), default, info.description or ""))
     return infos

@@ -111,6 +111,7 @@ class Hanoi(SmartPlayGame[HanoiState]):
     name = "Tower of Hanoi"
     description = "Move the disks from rod A to rod C; invalid moves cost -1; 30 steps."
     Options = HanoiOptions
+    options: HanoiOptions
     State = HanoiState
     history_length = 5
     return_scale = float(GOAL_REWARD)
@@ -118,7 +119,7 @@ class Hanoi(SmartPlayGame[HanoiState]):
     @property
     def num_disks(self) -> int:
         """How many disks this game uses."""
-        return int(self.options.disks)  # type: ignore[attr-defined]
+        return self.options.disks
 
     def initial_state(self, seed: int = 0) -> HanoiState:
         """Every disk on rod A."""
@@ -166,7 +167,7 @@ class Hanoi(SmartPlayGame[HanoiState]):
 
     def rollout(self) -> int:
         """30 steps unless the ``steps`` option says otherwise."""
-        return int(self.options.steps)  # type: ignore[attr-defined]
+        return self.options.steps
 
     def _apply(
         self, state: HanoiState, actions: Mapping[int, str]

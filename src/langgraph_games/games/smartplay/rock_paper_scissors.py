@@ -141,6 +141,7 @@ class RockPaperScissors(SmartPlayGame[RockPaperScissorsState]):
     name = "Rock-Paper-Scissors"
     description = "50 rounds against an opponent with hidden, biased (shuffled) hand probabilities."
     Options = RockPaperScissorsOptions
+    options: RockPaperScissorsOptions
     State = RockPaperScissorsState
     history_length = 50
     # The most an episode can score over both variants: 50 wins with a hand scoring 2.
@@ -148,7 +149,7 @@ class RockPaperScissors(SmartPlayGame[RockPaperScissorsState]):
 
     @property
     def _variant(self) -> str:
-        return str(self.options.variant)  # type: ignore[attr-defined]
+        return self.options.variant
 
     def initial_state(self, seed: int = 0) -> RockPaperScissorsState:
         """Shuffle the (probability, score) pairs over the three hands, from the seed."""

@@ -43,6 +43,7 @@ class Messenger(SmartPlayGame[MessengerState]):
     name = "Messenger"
     description = "Grid world: carry the message to the goal, avoid the enemy (levels 1-2)."
     Options = MessengerOptions
+    options: MessengerOptions
     State = MessengerState
     history_length = 2
     return_scale = 1.5
@@ -50,7 +51,7 @@ class Messenger(SmartPlayGame[MessengerState]):
     @property
     def level(self) -> int:
         """The level played (1 or 2)."""
-        return int(self.options.level)  # type: ignore[attr-defined]
+        return self.options.level
 
     def initial_state(self, seed: int = 0) -> MessengerState:
         """Roles, movements, placement and the avatar's message drawn from the seed."""
