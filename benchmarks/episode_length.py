@@ -1,6 +1,7 @@
 """Per-step cost of long episodes, with no checkpointer, ``InMemorySaver`` and SQLite.
 
 Usage: python benchmarks/episode_length.py [--lengths 100 1000 10000] [--quick]
+       [--snapshot-supersteps N]
 
 Plays one Pong episode per length and checkpointer setting between two Pong trackers
 that the loop asks as it asks a model (``instant`` off, so every step is a node of its own
@@ -14,11 +15,20 @@ figure at the longest length as a ratio to its figure at the shortest (the targe
 at most): CPU time first, which other jobs on the machine disturb less than wall time.
 
 ``--quick`` leaves out the SQLite episode of the longest length (minutes on a slow disk).
+
+With a checkpointer, LangGraph saves the trajectory's whole value every so many supersteps
+(5,000 unless ``LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT`` says otherwise), which
+bounds what reading a checkpoint replays. ``--snapshot-supersteps N`` runs the benchmark with
+that setting (the script starts itself again with it, as LangGraph reads it once, on import).
+The header prints the bound in use. The "read ms" column is the time to read the finished
+episode's state back from the saver (``aget_state``: what a resume does first), which
+replays the writes since the last whole value.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import sys
 import tempfile
@@ -38,11 +48,12 @@ from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.gc_tuning import steady_gc
 from langgraph_games.games import GameSession
 from langgraph_games.games.registry import make
-from langgraph_games.graphs import EpisodeOptions, run_episode
+from langgraph_games.graphs import EpisodeOptions, create_episode_graph, run_episode
 from langgraph_games.players import PongTracker, request_for
 from langgraph_games.players.base import Decision, DecisionRequest
 
 SETTINGS = ("none", "memory", "sqlite")
+BOUND_ENV = "LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT"
 
 
 class AskedTracker(PongTracker):
@@ -130,6 +141,13 @@ async def episode(setting: str, steps: int, folder: str) -> dict[str, float]:
         )
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         saved = size()
+        read = time.perf_counter()
+        if saver is not None:  # what a resume reads first: the state, rebuilt
+            state = await create_episode_graph(checkpointer=saver).aget_state(
+                {"configurable": {"thread_id": f"pong-{steps}"}}
+            )
+            assert len(state.values["trajectory"]) == steps
+        read = time.perf_counter() - read
     result = out["result"]
     assert result is not None and result["steps"] == steps, result
     tenth = max(1, steps // 10)
@@ -139,21 +157,24 @@ async def episode(setting: str, steps: int, folder: str) -> dict[str, float]:
         "first_ms": 1000 * (clock[tenth] - clock[0]) / tenth,
         "last_ms": 1000 * (clock[-1] - clock[-1 - tenth]) / tenth,
         "bytes": saved / steps,
+        "read_ms": 1000 * read if saver is not None else float("nan"),
     }
 
 
 async def main_async(lengths: list[int], settings: list[str], quick: bool) -> None:
     print(f"{machine()}, event loop: {loop_kind()}")
+    bound = os.environ.get(BOUND_ENV, "5000 (LangGraph's default)")
+    print(f"whole-value snapshots every {bound} supersteps ({BOUND_ENV})")
     print("Pong, two trackers asked as models (a node per step)\n")
     rows: list[list[object]] = []
     figures: dict[tuple[str, int], dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for steps in lengths:
             plain = plain_moves(steps)
-            rows.append(["plain calls", steps, f"{1000 * plain / steps:.3f}", "", "", "", ""])
+            rows.append(["plain calls", steps, f"{1000 * plain / steps:.3f}", *[""] * 5])
             for setting in settings:
                 if quick and setting == "sqlite" and steps == max(lengths) and len(lengths) > 1:
-                    rows.append([setting, steps, "left out (--quick)", "", "", "", ""])
+                    rows.append([setting, steps, "left out (--quick)", *[""] * 5])
                     continue
                 got = figures[setting, steps] = await episode(setting, steps, folder)
                 rows.append(
@@ -165,6 +186,7 @@ async def main_async(lengths: list[int], settings: list[str], quick: bool) -> No
                         f"{got['first_ms']:.3f}",
                         f"{got['last_ms']:.3f}",
                         f"{got['bytes']:.0f}",
+                        "" if setting == "none" else f"{got['read_ms']:.0f}",
                     ]
                 )
                 print(*rows[-1], sep="  ", flush=True)
@@ -177,6 +199,7 @@ async def main_async(lengths: list[int], settings: list[str], quick: bool) -> No
         "first tenth",
         "last tenth",
         "bytes/step",
+        "read ms",
     ]
     print(table(headers, rows))
     print()
@@ -199,7 +222,19 @@ def main() -> None:
     parser.add_argument("--lengths", type=int, nargs="+", default=[100, 1000, 10_000])
     parser.add_argument("--settings", nargs="+", choices=SETTINGS, default=list(SETTINGS))
     parser.add_argument("--quick", action="store_true", help="no SQLite at the longest length")
+    parser.add_argument(
+        "--snapshot-supersteps",
+        type=int,
+        help=f"run with {BOUND_ENV} set to this (default: as the environment has it)",
+    )
     args = parser.parse_args()
+    wanted = args.snapshot_supersteps
+    if wanted is not None and os.environ.get(BOUND_ENV) != str(wanted):
+        if wanted < 1:
+            parser.error(f"--snapshot-supersteps must be at least 1, got {wanted}")
+        # LangGraph reads the bound once, when it is imported: start again with it set
+        env = {**os.environ, BOUND_ENV: str(wanted)}
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
     with steady_gc():
         run_loop(main_async(sorted(args.lengths), args.settings, args.quick))
 

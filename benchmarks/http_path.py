@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/http_path.py [--latency 1.0] [--matches 64] [--moves 6]
        [--prompt-tokens 600] [--completion-tokens 40] [--workers 2] [--no-ray]
-       [--profile]
+       [--profile] [--repeats 1]
 
 Starts an OpenAI-compatible server on 127.0.0.1 in a process of its own (it dies with this
 one): ``POST /v1/chat/completions`` answers after ``--latency`` seconds with the first
@@ -26,8 +26,10 @@ Every figure is the steady state: a batch of ``--matches`` and one of twice as m
 run, and the CPU and calls of the first are taken from the second's, so what a batch or a
 run costs once (imports, the model check, opening connections) cancels out. The SDK and
 ChatOpenAI rows come after a warm-up batch. The table gives each row as a ratio to
-ChatOpenAI's. ``--profile`` runs the in-process arena once more under cProfile and prints
-where its time goes.
+ChatOpenAI's (the median of its runs). ``--repeats R`` measures ChatOpenAI alone and
+``run_arena`` in one process R times, one right after the other, and prints the median
+of their ratios: on a busy machine a single pair moves by tens of percent. ``--profile``
+runs the in-process arena once more under cProfile and prints where its time goes.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import os
 import pstats
 import re
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -302,6 +305,7 @@ async def main_async(args: argparse.Namespace) -> None:
         f"{args.completion_tokens} tokens; {n} callers or matches at once, {moves} calls each\n"
     )
     rows: list[tuple[str, float | None, str]] = []
+    pairs: list[float] = []  # run_arena / ChatOpenAI, each pair measured one after the other
 
     def row(name: str, ms: float | None, note: str = "") -> None:
         rows.append((name, ms, note))
@@ -310,9 +314,14 @@ async def main_async(args: argparse.Namespace) -> None:
     try:
         with tempfile.TemporaryDirectory() as folder:
             row("openai SDK alone", await sdk_alone(url, n, moves, server.pid or 0))
-            row("ChatOpenAI alone", await chatopenai_alone(url, n, moves, server.pid or 0))
             here = arena_runner(url, moves, 1, "local", Path(folder))
-            row("run_arena, one process", await steady(here, n, server.pid or 0))
+            for run in range(args.repeats):
+                note = f"run {run + 1} of {args.repeats}" if args.repeats > 1 else ""
+                chat = await chatopenai_alone(url, n, moves, server.pid or 0)
+                row("ChatOpenAI alone", chat, note)
+                arena = await steady(here, n, server.pid or 0)
+                row("run_arena, one process", arena, note)
+                pairs.append(arena / chat)
             pid = server.pid or 0
             kinds = [("local", f"{args.workers} worker processes")]
             skipped = "left out (--no-ray)" if args.no_ray else None
@@ -336,7 +345,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 stats.sort_stats("tottime").print_stats(30)
     finally:
         server.kill()
-    base = dict((name, ms) for name, ms, _ in rows)["ChatOpenAI alone"]
+    base = statistics.median(ms for name, ms, _ in rows if name == "ChatOpenAI alone" and ms)
     print()
     print(
         table(
@@ -352,6 +361,11 @@ async def main_async(args: argparse.Namespace) -> None:
             ],
         )
     )
+    if len(pairs) > 1:
+        print(
+            f"\nrun_arena in one process / ChatOpenAI alone, {len(pairs)} pairs: median "
+            f"{statistics.median(pairs):.2f}x (range {min(pairs):.2f}-{max(pairs):.2f}x)"
+        )
 
 
 def _ms(ms: float | None) -> str:
@@ -368,7 +382,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        help="pairs of ChatOpenAI alone and run_arena in one process, one after the other",
+    )
     args = parser.parse_args()
+    if args.repeats < 1:
+        parser.error(f"--repeats must be at least 1; got {args.repeats}")
     with steady_gc(), contextlib.suppress(KeyboardInterrupt):
         run_loop(main_async(args))
 

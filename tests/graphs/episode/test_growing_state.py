@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -173,3 +175,59 @@ async def test_without_delta_channels_plain_reducers_give_the_same_episode() -> 
         max_steps=1000,
     )
     assert record == state["result"]["record"] and steps == len(state["trajectory"])
+
+
+_ACROSS_SNAPSHOTS = """
+import asyncio, json
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph_games.graphs import create_episode_graph
+from pinned_trajectories import normalized
+from test_growing_state import Asked, _pong
+
+async def main():
+    out = {"reference": normalized(await _pong(120, None))}
+    memory = InMemorySaver()
+    async with AsyncSqliteSaver.from_conn_string(%r) as sqlite:
+        for kind, saver in (("memory", memory), ("sqlite", sqlite)):
+            seats = [Asked(crash_at=70), Asked()]
+            try:
+                await _pong(120, saver, seats)
+            except RuntimeError:
+                pass
+            saved = await create_episode_graph(checkpointer=saver).aget_state(
+                {"configurable": {"thread_id": "long"}}
+            )
+            out[kind + "_saved"] = len(saved.values["trajectory"])
+            out[kind] = normalized(await _pong(120, saver, seats))
+    out["snapshots"] = sum(
+        1 for key, (kind, _) in memory.blobs.items() if key[2] == "trajectory" and kind != "empty"
+    )
+    print(json.dumps(out, default=str))
+
+asyncio.run(main())
+"""
+
+
+async def test_a_resume_across_whole_value_snapshots_rebuilds_the_same_episode(
+    tmp_path: Any,
+) -> None:
+    # LangGraph saves a delta channel's whole value every so many supersteps (an
+    # environment setting, read on import): every 25 here, so the run killed at step 70
+    # resumes from a snapshot and the writes after it.
+    here = Path(__file__).parent
+    env = {
+        **os.environ,
+        "LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT": "25",
+        "PYTHONPATH": os.pathsep.join([str(here), str(here.parents[1]), *sys.path]),
+    }
+    script = _ACROSS_SNAPSHOTS % str(tmp_path / "episodes.sqlite")
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=240, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["snapshots"] >= 4  # whole values were saved, at 25 and 50, and on resume
+    assert out["memory_saved"] == out["sqlite_saved"] == 70
+    assert out["memory"] == out["reference"]
+    assert out["sqlite"] == out["reference"]
