@@ -15,17 +15,29 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from langgraph_games.memory.errors import StoreLockedError
 
-if TYPE_CHECKING:
-    from filelock import BaseFileLock
-
 LOCK_NAME = "langgraph-games.lock"
 
+
+class _FileLock(Protocol):
+    """What this module uses of a filelock lock (filelock is imported when a store opens)."""
+
+    @property
+    def lock_file(self) -> str: ...
+
+    @property
+    def is_locked(self) -> bool: ...
+
+    def acquire(self, timeout: float | None = None) -> object: ...
+
+    def release(self) -> None: ...
+
+
 _registry_lock = threading.Lock()
-_held: dict[str, BaseFileLock] = {}
+_held: dict[str, _FileLock] = {}
 
 
 def _write_pid(descriptor: int) -> None:
@@ -52,7 +64,7 @@ def acquire(directory: Path, timeout: float) -> str:
 
     token = str(directory.resolve())
     with _registry_lock:
-        lock = _held.get(token)
+        lock: _FileLock | None = _held.get(token)
         if lock is None:
             lock = FileLock(Path(token) / LOCK_NAME, thread_local=False, on_acquired=_write_pid)
         try:
