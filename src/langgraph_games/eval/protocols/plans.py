@@ -299,8 +299,8 @@ def plan_ablation(game: str, agent_or_model: str, **plan: Any) -> list[EvalSpec]
         ValueError: The game has no ablation.
 
     Example:
-        >>> [(s.row_label, s.agent) for s in plan_ablation("minesweeper", "local")][:2]
-        [('Baseline', 'ms_baseline:local'), ('+ Examples', 'ms_examples:local')]
+        >>> [(s.row_label, s.agent) for s in plan_ablation("minesweeper", "local")][1]
+        ('+ Examples', 'minesweeper:variant=examples:local')
     """
     rows = ablation_rows(game, agent_or_model)
     options = dict(plan.pop("options", None) or {})
