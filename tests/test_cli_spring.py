@@ -143,6 +143,15 @@ def test_eval_study_studies_then_plays(tmp_path: Path, models: Models, capsys) -
         (["--agent", "gamebot:fake", "--context", "CTX"], "'gamebot' has no setting 'context'"),
         (["--agent", "gamebot:fake", "--ablation"], "--ablation runs SPRING's Table 3"),
         (["--ablation", "--variants", "full,bogus"], "unknown SPRING variant 'bogus'"),
+        (
+            ["--ablation", "--variants", "full,spring_no_dag"],
+            "unknown SPRING variant 'spring_no_dag': renamed to 'no_dag'",
+        ),
+        (
+            ["--agent", "spring_no_dag:fake"],
+            "error: Unknown player 'spring_no_dag' (in 'spring_no_dag:fake'): renamed to "
+            "'spring:variant=no_dag'\n",
+        ),
         (["--variants", "full"], "--variants selects the rows of --ablation"),
         (["--context", "CTX", "--study", "CTX"], "either --context FILE or --study"),
         (["--agent", "random", "--study", "CTX"], "--study needs an LLM agent"),
