@@ -11,7 +11,7 @@ Usage: python benchmarks/eeb_minesweeper.py [--seconds 1] [--boards 300]
 3. Generator time per maze map and per Match-2 level.
 4. The prompt agents' cost per decision with a model that answers instantly: the bare
    scripted call (baseline, same run), then one decision through the EvoEmpirBench graph
-   (maze, Match-2) and the Minesweeper Agent graph (+Memory, and ``ms_cells`` which also
+   (maze, Match-2) and the Minesweeper Agent graph (+Memory, and ``variant=cells`` which also
    scores its reported cells against the solver); overhead = decision - bare call.
 
 There is no reference engine for these games, so no ratio to one; the players' column
@@ -179,13 +179,13 @@ AGENTS = [
         '```json\n{"action": {"type": "hammer", "pos": [0, 0]}}\n```',
         None,
     ),
-    ("minesweeper +Memory", "minesweeper", {}, "r,0,0", "ms_memory"),
+    ("minesweeper +Memory", "minesweeper", {}, "r,0,0", "memory"),
     (
-        "minesweeper ms_cells",
+        "minesweeper variant=cells",
         "minesweeper",
         {},
         "[Intermediate Thinking Results 1: (0,0)]\n[Intermediate Thinking Results 2: None]\nr,0,0",
-        "ms_cells",
+        "cells",
     ),
 ]
 

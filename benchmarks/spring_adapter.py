@@ -89,7 +89,7 @@ async def episode_step(model: ScriptedChatModel, variant: str, steps: int) -> fl
 
 async def eval_step(model: ScriptedChatModel, variant: str, steps: int) -> float:
     eval_players.load_chat_model = lambda spec, **settings: model  # type: ignore[assignment]
-    strategy = "spring" if variant == "full" else f"spring_{variant}"
+    strategy = "spring" if variant == "full" else f"spring:variant={variant}"
     spec = EvalSpec(
         game="crafter",
         agent=f"{strategy}:bench",

@@ -145,7 +145,7 @@ async def minesweeper_memory() -> dict[str, Any]:
     )
     trajectories += await _episodes(
         "minesweeper",
-        [minesweeper_player(cells, variant=MS_STRATEGIES["ms_cells"])],
+        [minesweeper_player(cells, variant=MS_STRATEGIES["cells"])],
         [2],
         EpisodeOptions(max_retries=0, max_steps=5),
     )
@@ -213,7 +213,7 @@ async def eval_runs() -> dict[str, Any]:
         specs = [
             EvalSpec(
                 game="minesweeper",
-                agent="ms_memory:ms",
+                agent="minesweeper:variant=memory:ms",
                 repeats=4,
                 episode=EpisodeOptions(max_steps=6),
             ),

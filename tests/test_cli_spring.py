@@ -74,7 +74,7 @@ def test_eval_ablation_prints_table_3(tmp_path: Path, models: Models, capsys) ->
     modified = tmp_path / "modified.txt"
     modified.write_text("A pickaxe needs only wood.\n", encoding="utf-8")
     argv = ["eval", "crafter", "--agent", "spring:fake", "--ablation", "--steps", "2"]
-    argv += ["--variants", "full,spring_action_only", "--modified-context", str(modified)]
+    argv += ["--variants", "full,action_only", "--modified-context", str(modified)]
     argv += ["--episodes", "1", "--out", str(tmp_path), "-q"]
     assert main(argv) == 0
     captured = capsys.readouterr()
@@ -113,7 +113,7 @@ def test_study_writes_and_caches_a_context(tmp_path: Path, models: Models, capsy
     assert "from the cache" in capsys.readouterr().err and len(models.prompts) == calls
 
     # The written context is what --context passes to SPRING.
-    assert main(["eval", "crafter", "--agent", "spring_action_only:fake", "--context",
+    assert main(["eval", "crafter", "--agent", "spring:variant=action_only:fake", "--context",
                  str(output), "--steps", "1", "--episodes", "1", "--out", str(tmp_path),
                  "-q"]) == 0  # fmt: skip
     assert models.prompts[-1][1].content.startswith(context.strip() + "\n\nThe actions")
@@ -122,7 +122,7 @@ def test_study_writes_and_caches_a_context(tmp_path: Path, models: Models, capsy
 def test_eval_study_studies_then_plays(tmp_path: Path, models: Models, capsys) -> None:  # type: ignore[no-untyped-def]
     document = tmp_path / "guide.md"
     document.write_text("# Guide\n\nChop trees to get wood.\n\nDrink from lakes.\n")
-    argv = ["eval", "crafter", "--agent", "spring_action_only", "--model", "fake"]
+    argv = ["eval", "crafter", "--agent", "spring:variant=action_only", "--model", "fake"]
     argv += ["--study", str(document), "--steps", "1", "--episodes", "1"]
     argv += ["--out", str(tmp_path), "-q"]
     assert main(argv) == 0
@@ -143,6 +143,15 @@ def test_eval_study_studies_then_plays(tmp_path: Path, models: Models, capsys) -
         (["--agent", "gamebot:fake", "--context", "CTX"], "'gamebot' has no setting 'context'"),
         (["--agent", "gamebot:fake", "--ablation"], "--ablation runs SPRING's Table 3"),
         (["--ablation", "--variants", "full,bogus"], "unknown SPRING variant 'bogus'"),
+        (
+            ["--ablation", "--variants", "full,spring_no_dag"],
+            "unknown SPRING variant 'spring_no_dag': renamed to 'no_dag'",
+        ),
+        (
+            ["--agent", "spring_no_dag:fake"],
+            "error: Unknown player 'spring_no_dag' (in 'spring_no_dag:fake'): renamed to "
+            "'spring:variant=no_dag'\n",
+        ),
         (["--variants", "full"], "--variants selects the rows of --ablation"),
         (["--context", "CTX", "--study", "CTX"], "either --context FILE or --study"),
         (["--agent", "random", "--study", "CTX"], "--study needs an LLM agent"),

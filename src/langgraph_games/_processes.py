@@ -2,9 +2,7 @@
 
 - :class:`OwnedLock`: an exclusive OS lock on a file that names the process holding it, so
   one run at a time writes a results file and a second one is told which process holds
-  it. The OS drops the lock when its process dies (a crash never leaves it locked). The
-  memory layer's store-directory lock uses the same primitives (:func:`try_lock`,
-  :func:`unlock`).
+  it. The OS drops the lock when its process dies (a crash never leaves it locked).
 - :func:`sigint_blocked`: worker processes started inside it begin life with Ctrl-C
   blocked, so a Ctrl-C during their start-up (their imports) prints nothing there; the
   parent stops them.

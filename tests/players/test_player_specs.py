@@ -28,26 +28,63 @@ from langgraph_games.players import (
     split_spec,
 )
 
-OLD_AND_NEW = [
-    ("gamebot_cot:openai:gpt-4o", "gamebot:variant=cot:openai:gpt-4o"),
-    ("gamebot_action:local", "gamebot:variant=action_only:local"),
-    ("gamebot_reasoning", "gamebot:variant=reasoning"),
-    ("spring_no_dag", "spring:variant=no_dag"),
-    ("spring_step_by_step:local", "spring:variant=step_by_step:local"),
-    ("smartplay_paper:local", "smartplay:question=paper:local"),
-    ("ms_memory", "minesweeper:variant=memory"),
-    ("ms_cells:local", "minesweeper:variant=cells:local"),
+SAME_PLAYER = [
     ("MINIMAX:depth=3", "minimax:depth=3"),
     ("gamebot:local", "gamebot:local"),
+    ("gamebot:variant=cot:reader=rule:local", "gamebot:reader=rule:variant=cot:local"),
 ]
 
 
-@pytest.mark.parametrize(("old", "new"), OLD_AND_NEW)
-def test_old_and_new_spellings_parse_to_the_same_spec(old: str, new: str) -> None:
-    before, after = parse_spec(old), parse_spec(new)
+@pytest.mark.parametrize(("one", "other"), SAME_PLAYER)
+def test_two_spellings_of_one_player_parse_to_the_same_spec(one: str, other: str) -> None:
+    before, after = parse_spec(one), parse_spec(other)
     assert before == after
-    assert (before.text, after.text) == (old, new)  # the spelling is kept, not compared
-    assert before.canonical == after.canonical == new
+    assert (before.text, after.text) == (one, other)  # the spelling is kept, not compared
+    assert before.canonical == after.canonical == other
+
+
+RENAMED = [
+    ("gamebot_action", "gamebot:variant=action_only"),
+    ("gamebot_cot", "gamebot:variant=cot"),
+    ("gamebot_reasoning", "gamebot:variant=reasoning"),
+    ("ms_baseline", "minesweeper:variant=baseline"),
+    ("ms_examples", "minesweeper:variant=examples"),
+    ("ms_step_back", "minesweeper:variant=step_back"),
+    ("ms_tips", "minesweeper:variant=tips"),
+    ("ms_memory", "minesweeper:variant=memory"),
+    ("ms_cells", "minesweeper:variant=cells"),
+    ("smartplay_paper", "smartplay:question=paper"),
+    ("spring_actions", "spring:variant=actions"),
+    ("spring_no_context", "spring:variant=no_context"),
+    ("spring_step_by_step", "spring:variant=step_by_step"),
+    ("spring_no_dag", "spring:variant=no_dag"),
+    ("spring_action_only", "spring:variant=action_only"),
+]
+
+
+@pytest.mark.parametrize(("former", "current"), RENAMED)
+def test_a_former_name_is_refused_with_its_current_spelling(former: str, current: str) -> None:
+    with pytest.raises(UnknownPlayerError) as caught:
+        parse_spec(former)
+    assert str(caught.value) == f"Unknown player {former!r}: renamed to {current!r}"
+    assert caught.value.name == former
+    with pytest.raises(UnknownPlayerError) as in_spec:  # with a model part too, on one line
+        parse_spec(f"{former.upper()}:local")
+    message = str(in_spec.value)
+    assert message == (
+        f"Unknown player {former!r} (in '{former.upper()}:local'): renamed to {current!r}"
+    )
+    assert "\n" not in message and "Accepted players" not in message
+    assert parse_spec(f"{current}:local").canonical == f"{current}:local"  # the new one works
+
+
+def test_every_former_name_is_known_and_no_other_name_is_refused_as_renamed() -> None:
+    formers = {former for entry in player_entries() for former in entry.renamed}
+    assert formers == {former for former, _ in RENAMED}
+    for near in ("ms_memor", "gamebot_", "spring_full", "smartplay_code"):
+        with pytest.raises(UnknownPlayerError, match="Accepted players:") as caught:
+            parse_spec(near)
+        assert "renamed" not in str(caught.value)
 
 
 def test_the_parse_table() -> None:
@@ -58,7 +95,9 @@ def test_the_parse_table() -> None:
         "gamebot:openai:gpt-4o@http://host:8000/v1": PlayerSpec(
             "gamebot", {}, "openai:gpt-4o@http://host:8000/v1"
         ),
-        "spring_no_dag:local": PlayerSpec("spring", {"variant": SpringVariant.NO_DAG}, "local"),
+        "spring:variant=no_dag:local": PlayerSpec(
+            "spring", {"variant": SpringVariant.NO_DAG}, "local"
+        ),
         "spring:history_window=3:local": PlayerSpec("spring", {"history_window": 3}, "local"),
         "pong_tracker:aim=false": PlayerSpec("pong_tracker", {"aim": False}),
         "smartplay:question=paper:history_length=4": PlayerSpec(
@@ -96,7 +135,6 @@ def test_a_model_spec_may_hold_colons_and_equals_signs() -> None:
         ("maze_explorer:fast=1", PlayerSettingError, r"'maze_explorer' takes no settings"),
         ("minimax:=3", PlayerSettingError, r"setting '=3' has no name"),
         ("minimax:depth=2:depth=3", PlayerSettingError, r"depth is given twice"),
-        ("gamebot_cot:variant=cot", PlayerSettingError, r"the name 'gamebot_cot' sets variant"),
         (
             "gamebot:variant=fast",
             PlayerSettingError,
@@ -127,15 +165,14 @@ def test_errors_from_building_are_typed_too() -> None:
         make_player("random", settings={"context": "x"})
 
 
-def test_every_entry_and_older_name_is_listed_in_unknown_player_errors() -> None:
+def test_every_entry_is_listed_in_unknown_player_errors() -> None:
     with pytest.raises(UnknownPlayerError) as caught:
         parse_spec("nobody")
     text = str(caught.value)
     for entry in player_entries():
         assert f"'{entry.form()}'" in text
-        for alias in entry.aliases:
-            assert f"{alias} = {entry.name}:" in text
     assert "<model>: 'local'" in text
+    assert "gamebot_cot" not in text  # former names are not offered
 
 
 def _game_for(entry: PlayerEntry) -> str:
@@ -165,24 +202,19 @@ async def test_every_entry_builds_and_decides_for_a_game_it_plays(name: str) -> 
         assert player.describe()["seed"] == 3  # the caller's seed fills an unset seed
 
 
-@pytest.mark.parametrize(
-    ("alias", "name"), [(a, e.name) for e in player_entries() for a in e.aliases]
-)
-def test_an_older_name_builds_the_player_of_its_settings(alias: str, name: str) -> None:
-    entry = player_entry(name)
+@pytest.mark.parametrize(("former", "current"), RENAMED)
+def test_a_current_spelling_builds_the_player_of_its_settings(former: str, current: str) -> None:
+    entry = player_entry(current.split(":")[0])
     game = make(_game_for(entry))
-    implied = ":".join(f"{k}={v}" for k, v in entry.aliases[alias].items())
-    old = make_player(alias, game, model=_model())
-    new = make_player(f"{name}:{implied}", game, model=_model())
-    plain = make_player(name, game, model=_model())
-    assert old.name == alias  # results tables keep the older name
-    assert old.describe() == new.describe()
+    player = make_player(current, game, model=_model())
+    plain = make_player(entry.name, game, model=_model())
+    assert player.name == current  # results tables keep the spelling given
     fields = entry.settings.model_fields
     changes = any(
         format_value(value) != format_value(fields[key].default)
-        for key, value in entry.aliases[alias].items()
+        for key, value in entry.renamed[former].items()
     )
-    assert (old.describe() != plain.describe()) == changes
+    assert (player.describe() != plain.describe()) == changes
 
 
 def test_complete_model_adds_the_model_to_llm_specs_without_one() -> None:
@@ -195,7 +227,7 @@ def test_complete_model_adds_the_model_to_llm_specs_without_one() -> None:
         complete_model("nobody", "local")
 
 
-def test_a_registry_refuses_clashing_names_and_bad_aliases() -> None:
+def test_a_registry_refuses_clashing_names_and_bad_former_names() -> None:
     players = PlayerRegistry()
 
     def build(request: Any) -> Any:
@@ -207,7 +239,15 @@ def test_a_registry_refuses_clashing_names_and_bad_aliases() -> None:
     with pytest.raises(ValueError, match="must be lower case"):
         players.register(PlayerEntry("Mine:2", build, "bad name"))
     with pytest.raises(PlayerSettingError, match="takes no settings"):
-        players.register(PlayerEntry("other", build, "x", NoSettings, aliases={"o": {"k": 1}}))
+        players.register(PlayerEntry("other", build, "x", NoSettings, renamed={"o": {"k": 1}}))
+    players.register(PlayerEntry("new", build, "x", renamed={"old": {}}))
+    with pytest.raises(ValueError, match="'old' is already registered"):
+        players.register(PlayerEntry("old", build, "a name still given as former"))
+    with pytest.raises(UnknownPlayerError, match=r"^Unknown player 'old': renamed to 'new'$"):
+        players.parse("old")
+    players.unregister("new")
+    with pytest.raises(UnknownPlayerError, match="Accepted players"):
+        players.parse("old")  # gone with its entry
     players.register(PlayerEntry("mine", build, "replaced"), replace=True)
     assert players.entry("mine").description == "replaced"
     copy = players.copy()

@@ -19,7 +19,7 @@ def test_import_langgraph_games_loads_no_strategy_until_a_lookup() -> None:
         import langgraph_games
         from langgraph_games.players.registry import player_entry
         before = sorted(m for m in sys.modules if m == "langgraph" or ".registration" in m)
-        entry = player_entry("gamebot_cot")
+        entry = player_entry("gamebot")
         after = "langgraph_games.graphs.gamebot.registration" in sys.modules
         print(before, entry.name, after, langgraph_games.graphs.run_episode.__name__)
         """
@@ -51,7 +51,7 @@ def test_a_plugin_module_is_imported_on_the_first_miss(
         "import dataclasses\n"
         "import toy_target_s19\n"
         "from langgraph_games.players.registry import PLAYERS\n"
-        "entry = dataclasses.replace(PLAYERS.entry('random'), name='toyplayer', aliases={})\n"
+        "entry = dataclasses.replace(PLAYERS.entry('random'), name='toyplayer', renamed={})\n"
         "toy_target_s19.REGISTRY.register(entry)\n"
     )
     (tmp_path / "toy_target_s19.py").write_text("REGISTRY = None\n")

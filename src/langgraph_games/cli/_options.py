@@ -345,8 +345,8 @@ def with_reader(specs: Sequence[str], reader: str | None) -> list[str]:
         ValueError: ``released`` is asked for but no player reads GAMEBoT moves.
 
     Example:
-        >>> with_reader(["gamebot_cot:local", "random"], "released")
-        ['gamebot_cot:reader=released:local', 'random']
+        >>> with_reader(["gamebot:variant=cot:local", "random"], "released")
+        ['gamebot:variant=cot:reader=released:local', 'random']
     """
     if reader is None or reader == "rule":
         return list(specs)

@@ -12,8 +12,8 @@ __all__ = ["PLAYER_SPEC_HELP", "player_lines", "players_epilog"]
 
 PLAYER_SPEC_HELP = (
     "name[:key=value...][:<model spec>], e.g. minimax:depth=3, random, gamebot:local, "
-    "gamebot:variant=cot:openai:<model>, spring_no_dag (older names work; see the list below "
-    "or 'langgraph-games games')"
+    "gamebot:variant=cot:openai:<model>, spring:variant=no_dag (see the list below or "
+    "'langgraph-games games')"
 )
 """How ``--players`` / ``--agent`` describe a spec."""
 
@@ -47,7 +47,7 @@ def _entry_lines(entry: PlayerEntry, indent: str) -> list[str]:
 
 
 def player_lines(indent: str = "  ") -> list[str]:
-    """Every registered player: form, settings, games, older names and model forms."""
+    """Every registered player: form, settings, games, and the model forms."""
     entries = player_entries()
     lines = [
         "Player specs: name[:key=value...][:<model spec>] (settings before the model; a "
@@ -59,10 +59,6 @@ def player_lines(indent: str = "  ") -> list[str]:
     lines.append("Search players:")
     for entry in (e for e in entries if not e.needs_model):
         lines += _entry_lines(entry, indent)
-    aliases = [text for entry in entries for text in entry.alias_text()]
-    if aliases:
-        lines.append("Older names (still accepted; results name a player as its spec is written):")
-        lines += [indent + alias for alias in aliases]
     lines.append("Model specs:")
     lines += _wrap(ACCEPTED_FORMS, indent, indent)
     return lines

@@ -54,7 +54,7 @@ from langgraph_games.eval.protocols.spring_ablation import (
 )
 from langgraph_games.eval.running.contexts import read_context, study_document
 from langgraph_games.eval.running.event_loop import run as run_loop
-from langgraph_games.eval.running.players import SPRING_STRATEGIES, strategy_of
+from langgraph_games.eval.running.players import strategy_of
 from langgraph_games.eval.running.runner import EvalReport, EvalSpec, group_episodes
 from langgraph_games.games.base import Game
 from langgraph_games.games.maze import metrics as maze_metrics
@@ -160,7 +160,7 @@ def add_parser(sub: Subcommands) -> None:
         metavar="N",
         help="at most N truths: the best supported, then the newest",
     )
-    spring = parser.add_argument_group("SPRING (--agent spring, spring_no_dag, ...)")
+    spring = parser.add_argument_group("SPRING (--agent spring, spring:variant=no_dag, ...)")
     spring.add_argument(
         "--context",
         metavar="FILE",
@@ -263,22 +263,24 @@ def _sweep_count(shown: str, values: str) -> int:
 
 
 def parse_variants(text: str | None) -> list[SpringVariant]:
-    """``"full,no_dag"`` (or strategy names such as ``spring_no_dag``) -> the variants.
+    """``"full,no_dag"`` -> the variants.
 
     Raises:
-        ValueError: An unknown variant; the message lists the accepted ones.
+        ValueError: An unknown variant; the message lists the accepted ones (or, for a
+            former strategy name such as ``spring_no_dag``, gives the variant).
     """
     if text is None:
         return list(SpringVariant)
     chosen = []
     for item in text.split(","):
         name = item.strip().lower()
-        if name in SPRING_STRATEGIES:
-            chosen.append(SPRING_STRATEGIES[name])
-            continue
         try:
             chosen.append(SpringVariant(name))
         except ValueError:
+            former = name.removeprefix("spring_")
+            if former != name and former in {v.value for v in SpringVariant}:
+                message = f"unknown SPRING variant {item!r}: renamed to {former!r}"
+                raise ValueError(message) from None
             accepted = ", ".join(v.value for v in SpringVariant)
             raise ValueError(f"unknown SPRING variant {item!r}; accepted: {accepted}") from None
     return list(dict.fromkeys(chosen))

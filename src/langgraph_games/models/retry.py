@@ -19,6 +19,9 @@ last attempt). Each attempt holds a slot of a
 from :func:`~langgraph_games.models.limiter.limiter_for`); the wait between attempts holds
 none, so a failing call does not keep others out. A call the model-call cache answers
 (:mod:`~langgraph_games.models.cache`) holds no slot: it reaches no endpoint.
+
+The attempts are run by `tenacity <https://tenacity.readthedocs.io>`_ under one retry
+policy that the synchronous and the asynchronous call share.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import random
 import time
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal
@@ -38,6 +42,13 @@ from typing import Any, Literal
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableConfig
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    Retrying,
+    retry_if_exception,
+    stop_after_attempt,
+)
 
 from langgraph_games.models.cache import peek
 from langgraph_games.models.errors import ModelCallError, ModelError
@@ -260,8 +271,8 @@ def _number(text: str | None) -> float | None:
 
 
 def _backoff_s(attempt: int, base_delay_s: float) -> float:
-    """Jittered exponential backoff before retry number ``attempt + 1``."""
-    return float(base_delay_s * 2.0**attempt * (1 + random.random() / 2))
+    """Jittered exponential backoff after attempt number ``attempt`` (1 for the first)."""
+    return float(base_delay_s * 2.0 ** (attempt - 1) * (1 + random.random() / 2))
 
 
 def _label(model: BaseChatModel, name: str | None) -> str:
@@ -273,36 +284,105 @@ def _label(model: BaseChatModel, name: str | None) -> str:
     )
 
 
-def _plan(
-    model: BaseChatModel,
-    error: BaseException,
-    attempt: int,
-    base_delay_s: float,
-    max_retry_wait_s: float | None,
-) -> RetryWait:
-    """How long to wait after ``error`` (attempt ``attempt``, 0-based), and why."""
-    text = f"{type(error).__name__}: {error}"
-    asked = retry_after_s(error)
-    if asked is None:
-        return RetryWait(attempt + 1, text, _backoff_s(attempt, base_delay_s), "backoff")
-    cap = max_retry_wait_of(model) if max_retry_wait_s is None else max_retry_wait_s
-    wait = min(asked, cap)
-    if wait > 0:
-        rate_limiter_for(model).pause(wait)
-    return RetryWait(attempt + 1, text, wait, "retry-after", asked, asked > cap)
+def _retried(error: BaseException) -> bool:
+    """Whether a failed attempt is worth another one (never the package's own errors)."""
+    return not isinstance(error, ModelError) and is_transient(error)
 
 
-def _failed(
-    model: BaseChatModel, name: str | None, exc: BaseException, waits: Sequence[RetryWait]
-) -> ModelCallError:
-    reason = f"{type(exc).__name__}: {exc}"
-    if waits:
-        reason += " (" + "; ".join(w.describe() for w in waits) + ")"
-    return ModelCallError(_label(model, name), reason, waits=waits)
+async def _sleep_async(seconds: float) -> None:
+    await _asleep(seconds)  # looked up at each call, so tests can replace it
 
 
-def _note(model: BaseChatModel, name: str | None, wait: RetryWait) -> None:
-    logger.info("model %s: %s", _label(model, name), wait.describe())
+class _RetryPolicy:
+    """The retry policy of one call, used by the sync and the async path alike.
+
+    tenacity runs the attempts: it stops after ``attempts``, retries only what
+    :func:`_retried` accepts, and waits what :meth:`_wait` plans. tenacity computes the wait
+    before it decides whether to stop, so the plan only takes effect (recorded, logged, the
+    endpoint paused) in :meth:`_before_sleep`, which runs when another attempt follows.
+    """
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        name: str | None,
+        attempts: int,
+        base_delay_s: float,
+        max_retry_wait_s: float | None,
+        waits: list[RetryWait] | None,
+    ) -> None:
+        if attempts < 1:
+            raise ValueError(f"attempts must be at least 1 (1: no retry); got {attempts}")
+        self.model = model
+        self.label = _label(model, name)
+        self.attempts = attempts
+        self.base_delay_s = base_delay_s
+        self.max_retry_wait_s = max_retry_wait_s
+        self.waits: list[RetryWait] = []  # this call's waits
+        self._sink = waits
+        self._planned: RetryWait | None = None
+
+    def _options(self) -> dict[str, Any]:
+        return {
+            "stop": stop_after_attempt(self.attempts),
+            "retry": retry_if_exception(_retried),
+            "wait": self._wait,
+            "before_sleep": self._before_sleep,
+            "reraise": True,
+        }
+
+    def sync(self) -> Retrying:
+        """The synchronous runner (sleeps through the module's ``_sleep``)."""
+        return Retrying(sleep=lambda seconds: _sleep(seconds), **self._options())
+
+    def asynchronous(self) -> AsyncRetrying:
+        """The asynchronous runner (awaits the module's ``_asleep``)."""
+        return AsyncRetrying(sleep=_sleep_async, **self._options())
+
+    def _wait(self, state: RetryCallState) -> float:
+        """Plan the wait after the attempt that just failed: Retry-After, else backoff."""
+        error = state.outcome.exception() if state.outcome is not None else None
+        assert error is not None  # tenacity only waits after a failed attempt
+        attempt = state.attempt_number
+        text = f"{type(error).__name__}: {error}"
+        asked = retry_after_s(error)
+        if asked is None:
+            plan = RetryWait(attempt, text, _backoff_s(attempt, self.base_delay_s), "backoff")
+        else:
+            cap = (
+                max_retry_wait_of(self.model)
+                if self.max_retry_wait_s is None
+                else self.max_retry_wait_s
+            )
+            plan = RetryWait(attempt, text, min(asked, cap), "retry-after", asked, asked > cap)
+        self._planned = plan
+        return plan.wait_s
+
+    def _before_sleep(self, state: RetryCallState) -> None:
+        """Another attempt follows: record the planned wait, log it, pause the endpoint."""
+        plan = self._planned
+        assert plan is not None and plan.attempt == state.attempt_number
+        self.waits.append(plan)
+        if self._sink is not None:
+            self._sink.append(plan)
+        if plan.reason == "retry-after" and plan.wait_s > 0:
+            rate_limiter_for(self.model).pause(plan.wait_s)
+        logger.info("model %s: %s", self.label, plan.describe())
+
+    @contextmanager
+    def giving_up(self) -> Iterator[None]:
+        """Turn the last attempt's error into a :class:`ModelCallError` (ours pass through)."""
+        try:
+            yield
+        except ModelError:
+            raise
+        except Exception as exc:
+            reason = f"{type(exc).__name__}: {exc}"
+            if self.waits:
+                tries = len(self.waits) + 1
+                steps = "; ".join(w.describe() for w in self.waits)
+                reason += f" (gave up after {tries} attempts: {steps})"
+            raise ModelCallError(self.label, reason, waits=self.waits) from exc
 
 
 async def ainvoke_with_retry(
@@ -333,29 +413,21 @@ async def ainvoke_with_retry(
     Raises:
         ModelCallError: The call failed (after retries if the error was transient); its
             ``waits`` lists the waits between attempts.
+        ValueError: ``attempts`` is below 1.
     """
+    policy = _RetryPolicy(model, name, attempts, base_delay_s, max_retry_wait_s, waits)
     gate = limiter if limiter is not None else limiter_for(model)
-    record: list[RetryWait] = [] if waits is None else waits
-    start = len(record)
-    for attempt in range(attempts):
-        try:
-            if peek(model, messages):  # served from the cache: no call, so no slot
-                reply: AIMessage = await model.ainvoke(list(messages), config=config)
-            else:
-                async with gate.slot():
-                    reply = await model.ainvoke(list(messages), config=config)
-        except ModelError:
-            raise
-        except Exception as exc:
-            if attempt + 1 < attempts and is_transient(exc):
-                wait = _plan(model, exc, attempt, base_delay_s, max_retry_wait_s)
-                record.append(wait)
-                _note(model, name, wait)
-                await _asleep(wait.wait_s)
-                continue
-            raise _failed(model, name, exc, record[start:]) from exc
-        return reply
-    raise ModelCallError(_label(model, name), "no attempts were made")  # pragma: no cover
+    prompt = list(messages)
+
+    async def attempt() -> AIMessage:
+        if peek(model, messages):  # served from the cache: no call, so no slot
+            return await model.ainvoke(prompt, config=config)
+        async with gate.slot():
+            return await model.ainvoke(prompt, config=config)
+
+    with policy.giving_up():
+        return await policy.asynchronous()(attempt)
+    raise AssertionError("unreachable")  # pragma: no cover - giving_up raises or returns
 
 
 def invoke_with_retry(
@@ -370,30 +442,22 @@ def invoke_with_retry(
     max_retry_wait_s: float | None = None,
     waits: list[RetryWait] | None = None,
 ) -> AIMessage:
-    """The synchronous twin of :func:`ainvoke_with_retry` (same retries, waits, errors, slots).
+    """The synchronous form of :func:`ainvoke_with_retry` (same policy, waits, errors, slots).
 
     Raises:
         ModelCallError: The call failed (after retries if the error was transient).
+        ValueError: ``attempts`` is below 1.
     """
+    policy = _RetryPolicy(model, name, attempts, base_delay_s, max_retry_wait_s, waits)
     gate = limiter if limiter is not None else limiter_for(model)
-    record: list[RetryWait] = [] if waits is None else waits
-    start = len(record)
-    for attempt in range(attempts):
-        try:
-            if peek(model, messages):  # served from the cache: no call, so no slot
-                reply: AIMessage = model.invoke(list(messages), config=config)
-            else:
-                with gate.slot_sync():
-                    reply = model.invoke(list(messages), config=config)
-        except ModelError:
-            raise
-        except Exception as exc:
-            if attempt + 1 < attempts and is_transient(exc):
-                wait = _plan(model, exc, attempt, base_delay_s, max_retry_wait_s)
-                record.append(wait)
-                _note(model, name, wait)
-                _sleep(wait.wait_s)
-                continue
-            raise _failed(model, name, exc, record[start:]) from exc
-        return reply
-    raise ModelCallError(_label(model, name), "no attempts were made")  # pragma: no cover
+    prompt = list(messages)
+
+    def attempt() -> AIMessage:
+        if peek(model, messages):  # served from the cache: no call, so no slot
+            return model.invoke(prompt, config=config)
+        with gate.slot_sync():
+            return model.invoke(prompt, config=config)
+
+    with policy.giving_up():
+        return policy.sync()(attempt)
+    raise AssertionError("unreachable")  # pragma: no cover - giving_up raises or returns

@@ -3,8 +3,8 @@
 An entry names a player, its builder, its typed settings schema, whether it plays through
 a chat model, the games it is made for, the games it can play (:attr:`PlayerEntry.plays`:
 a test of a game class, checked before a player is built, so a run refuses a game its
-player cannot play before any episode) and the older names that stand for it with some
-settings. :class:`PlayerRecipe` is what a spec becomes once resolved at the top of a run
+player cannot play before any episode) and its former names (refused with the spelling
+that replaces each). :class:`PlayerRecipe` is what a spec becomes once resolved at the top of a run
 (entry, validated settings, chat model): it builds a player for a game without parsing
 or validating anything again.
 """
@@ -91,8 +91,9 @@ class PlayerEntry:
         settings: The settings schema (a :class:`PlayerSettings` subclass).
         needs_model: An LLM strategy: its spec may end with a model spec (default
             ``local``) and it is built with that chat model.
-        aliases: Older names standing for this player with some settings, e.g.
-            ``{"gamebot_cot": {"variant": "cot"}}``.
+        renamed: Former names of this player with some settings, e.g.
+            ``{"gamebot_cot": {"variant": "cot"}}``: a spec naming one is refused with a
+            message that gives the current spelling (:meth:`new_spelling`).
         games: The games it is made for (empty: any game it can play); shown to people.
         plays: Which games it can play (``None``: every game). A spec for a game it
             cannot play is refused before the player is built.
@@ -103,7 +104,7 @@ class PlayerEntry:
     description: str
     settings: type[PlayerSettings] = NoSettings
     needs_model: bool = False
-    aliases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    renamed: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     games: tuple[str, ...] = ()
     plays: GameFilter | None = None
 
@@ -156,13 +157,14 @@ class PlayerEntry:
             for info in infos
         )
 
-    def alias_text(self) -> list[str]:
-        """``gamebot_cot = gamebot:variant=cot`` for each older name."""
-        return [
-            f"{alias} = {self.name}:"
-            + ":".join(f"{k}={format_value(v)}" for k, v in implied.items())
-            for alias, implied in self.aliases.items()
-        ]
+    def new_spelling(self, former: str) -> str:
+        """The current spelling of a former name: ``gamebot_cot`` -> ``gamebot:variant=cot``.
+
+        Raises:
+            KeyError: ``former`` is not one of :attr:`renamed`.
+        """
+        implied = self.renamed[former]
+        return ":".join([self.name, *(f"{k}={format_value(v)}" for k, v in implied.items())])
 
     def validate(self, values: Mapping[str, Any], spec: str) -> PlayerSettings:
         """Check ``values`` against the schema and convert them to its types.

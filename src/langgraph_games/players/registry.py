@@ -16,10 +16,10 @@ point names a :class:`~langgraph_games.players.entry.PlayerEntry` (registered as
 or a module whose import registers some. :data:`PLAYERS` reads them with the strategy
 families, and again when a name is not found or ``sys.path`` has changed since.
 
-Older names stay accepted as aliases of an entry with some settings (``gamebot_cot`` is
-``gamebot:variant=cot``, ``spring_no_dag`` is ``spring:variant=no_dag``, ``ms_memory`` is
-``minesweeper:variant=memory``). A player is named by its spec as written, so results
-tables and run-spec hashes keep the spelling the user chose.
+A former name (``gamebot_cot``, now ``gamebot:variant=cot``) is refused with one line
+that gives its current spelling (:attr:`PlayerEntry.renamed
+<langgraph_games.players.entry.PlayerEntry.renamed>`). A player is named by its spec as
+written, so results tables and run-spec hashes keep the spelling the user chose.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ ENTRY_POINT_GROUP = "langgraph_games.players"
 
 
 class PlayerRegistry:
-    """Players by name (and older names), parsed and resolved from spec strings.
+    """Players by name, parsed and resolved from spec strings.
 
     Args:
         entry_points: An entry-point group whose players it reads too (``None``: none).
@@ -75,7 +75,8 @@ class PlayerRegistry:
 
     def __init__(self, entry_points: str | None = None) -> None:
         self._entries: dict[str, PlayerEntry] = {}
-        self._names: dict[str, tuple[PlayerEntry, dict[str, Any]]] = {}
+        self._names: dict[str, PlayerEntry] = {}
+        self._renamed: dict[str, str] = {}  # former name -> its current spelling
         self._plugins: list[str] = []
         self._group = entry_points
         self._scanned_path: tuple[str, ...] | None = None
@@ -111,37 +112,37 @@ class PlayerRegistry:
                 self.register(loaded)
 
     def register(self, entry: PlayerEntry, *, replace: bool = False) -> PlayerEntry:
-        """Add ``entry`` under its name and its aliases.
+        """Add ``entry`` under its name, and remember its former names.
 
         Raises:
-            ValueError: A name is malformed or taken (unless ``replace``), or an alias
-                implies a setting the entry does not have.
+            ValueError: A name is malformed or taken (unless ``replace``), or a former
+                name maps to a setting the entry does not have.
         """
         if replace:
             self._load_plugins()  # what it replaces may not be loaded yet
-        names = [entry.name, *entry.aliases]
-        for name in names:
+        for name in [entry.name, *entry.renamed]:
             if not name or name != name.lower() or any(c in name for c in ":= "):
                 raise ValueError(f"player name {name!r} must be lower case without ':', '=', ' '")
-            if name in self._names and not replace:
+            taken = name in self._names or name in self._renamed
+            if taken and not replace:
                 raise ValueError(f"player name {name!r} is already registered")
-        for alias, implied in entry.aliases.items():
-            entry.validate(implied, alias)
+        for former, implied in entry.renamed.items():
+            entry.validate(implied, former)
         if replace and entry.name in self._entries:
             self.unregister(entry.name)
         self._entries[entry.name] = entry
-        self._names[entry.name] = (entry, {})
-        for alias, implied in entry.aliases.items():
-            self._names[alias] = (entry, dict(implied))
+        self._names[entry.name] = entry
+        self._renamed.update({former: entry.new_spelling(former) for former in entry.renamed})
         return entry
 
     def unregister(self, name: str) -> None:
-        """Remove the entry ``name`` and its aliases (nothing if absent)."""
+        """Remove the entry ``name`` and its former names (nothing if absent)."""
         self._load_plugins()
         entry = self._entries.pop(name, None)
         if entry is not None:
-            for key in [entry.name, *entry.aliases]:
-                self._names.pop(key, None)
+            self._names.pop(entry.name, None)
+            for former in entry.renamed:
+                self._renamed.pop(former, None)
 
     def copy(self) -> PlayerRegistry:
         """An independent registry with the same entries (e.g. to add test players)."""
@@ -149,6 +150,7 @@ class PlayerRegistry:
         other = PlayerRegistry()
         other._entries = dict(self._entries)
         other._names = dict(self._names)
+        other._renamed = dict(self._renamed)
         return other
 
     def entries(self) -> list[PlayerEntry]:
@@ -158,28 +160,32 @@ class PlayerRegistry:
         return [e for e in entries if e.needs_model] + [e for e in entries if not e.needs_model]
 
     def names(self) -> list[str]:
-        """Every accepted name, aliases included."""
+        """Every accepted name."""
         self._load_plugins()
         return list(self._names)
 
     def entry(self, name: str) -> PlayerEntry:
-        """The entry of a name or an alias.
+        """The entry of a name.
 
         Raises:
-            UnknownPlayerError: No such player; the message lists the accepted forms.
+            UnknownPlayerError: No such player; the message lists the accepted forms, or
+                gives the current spelling of a former name.
         """
-        return self._lookup(name, name)[0]
+        return self._lookup(name, name)
 
-    def _lookup(self, name: str, spec: str) -> tuple[PlayerEntry, dict[str, Any]]:
+    def _lookup(self, name: str, spec: str) -> PlayerEntry:
         key = name.strip().lower()
         if key not in self._names:
             self._load_plugins(again=True)
-        if key not in self._names:
-            where = "" if spec.strip().lower() == key else f" (in {spec!r})"
-            raise UnknownPlayerError(
-                key, f"Unknown player {key!r}{where}. Accepted players: {self.accepted_forms()}."
-            )
-        return self._names[key]
+        if key in self._names:
+            return self._names[key]
+        where = "" if spec.strip().lower() == key else f" (in {spec!r})"
+        current = self._renamed.get(key)
+        if current is not None:
+            raise UnknownPlayerError(key, f"Unknown player {key!r}{where}: renamed to {current!r}")
+        raise UnknownPlayerError(
+            key, f"Unknown player {key!r}{where}. Accepted players: {self.accepted_forms()}."
+        )
 
     def parse(self, text: str) -> PlayerSpec:
         """Parse a spec string into a :class:`PlayerSpec` (settings typed and checked).
@@ -191,13 +197,13 @@ class PlayerRegistry:
             PlayerSpecError: The spec has no name.
         """
         name, pairs, model = split_spec(text)
-        entry, implied = self._lookup(name, text)
-        values = dict(implied)
+        entry = self._lookup(name, text)
+        values: dict[str, Any] = {}
         for key, value in pairs:
             if key in values:
-                where = f"the name {name!r} sets {key}" if key in implied else f"{key} is given"
                 raise PlayerSettingError(
-                    entry.name, f"Player spec {text!r}: {where} twice; give each setting once"
+                    entry.name,
+                    f"Player spec {text!r}: {key} is given twice; give each setting once",
                 )
             values[key] = value
         if model is not None and not entry.needs_model:
@@ -231,7 +237,7 @@ class PlayerRegistry:
                 model for a player that takes none, or a setting given twice.
         """
         parsed = self.parse(spec) if isinstance(spec, str) else spec
-        entry = self._lookup(parsed.name, parsed.label)[0]
+        entry = self._lookup(parsed.name, parsed.label)
         extra = dict(settings or {})
         twice = sorted(set(extra) & set(parsed.settings))
         if twice:
@@ -251,13 +257,9 @@ class PlayerRegistry:
         return PlayerRecipe(parsed, entry, validated, model)
 
     def accepted_forms(self) -> str:
-        """Every accepted form with its description, the older names and the model forms."""
-        forms = [f"'{e.form()}' ({e.description})" for e in self.entries()]
-        aliases = [text for e in self.entries() for text in e.alias_text()]
-        text = "; ".join(forms)
-        if aliases:
-            text += ". Older names: " + ", ".join(aliases)
-        return f"{text}. <model>: {ACCEPTED_FORMS}, default '{DEFAULT_MODEL}'"
+        """Every accepted form with its description, and the model forms."""
+        forms = "; ".join(f"'{e.form()}' ({e.description})" for e in self.entries())
+        return f"{forms}. <model>: {ACCEPTED_FORMS}, default '{DEFAULT_MODEL}'"
 
 
 STRATEGY_PACKAGE = "langgraph_games.graphs"
@@ -290,7 +292,7 @@ def player_entries() -> list[PlayerEntry]:
 
 
 def player_entry(name: str) -> PlayerEntry:
-    """The entry of a name or an older name.
+    """The entry of a name.
 
     Raises:
         UnknownPlayerError: No such player.

@@ -2,8 +2,7 @@
 
 A player spec is ``name[:key=value...][:<model spec>]``:
 
-- ``name`` is a registered player (``minimax``, ``gamebot``) or one of the older names
-  that stand for a player with some settings (``gamebot_cot`` is ``gamebot:variant=cot``);
+- ``name`` is a registered player (``minimax``, ``gamebot``);
 - the parts after it that contain ``=`` are settings, until the first part without ``=``;
 - that part and everything after it, ``:`` and ``=`` included, is the model spec of an
   LLM strategy (``local``, ``local:/models/x.gguf``, ``openai:gpt-4o@http://host/v1?k=v``).
@@ -72,13 +71,13 @@ class SettingInfo:
 class PlayerSpec:
     """A parsed player spec: the registry name, the settings it gives and its model.
 
-    Two spellings of the same player parse to equal specs (``gamebot_cot:local`` and
-    ``gamebot:variant=cot:local``); :attr:`text` keeps the spelling, which names the
+    Two spellings of the same player parse to equal specs (``gamebot:variant=cot:reader=rule``
+    and ``gamebot:reader=rule:variant=cot``); :attr:`text` keeps the spelling, which names the
     player in results tables and in the hashes of run specs.
 
     Attributes:
         name: The registry name of the player (``gamebot``, ``minimax``).
-        settings: The settings the spec gives, typed (an older name's included).
+        settings: The settings the spec gives, typed.
         model: The model spec as written, ``None`` when the spec gives none (an LLM
             strategy then plays the default model, ``local``).
         text: The spec as written (not compared).

@@ -94,11 +94,11 @@ def test_explicit_choices_win_over_the_protocol() -> None:
 def test_ablation_rows() -> None:
     table1 = plan_ablation("minesweeper", "openai:gpt-4o")
     assert [(s.row_label, s.agent) for s in table1] == [
-        ("Baseline", "ms_baseline:openai:gpt-4o"),
-        ("+ Examples", "ms_examples:openai:gpt-4o"),
-        ("+ Step Back Prompting", "ms_step_back:openai:gpt-4o"),
-        ("+ Tips and Tricks", "ms_tips:openai:gpt-4o"),
-        ("+ Memory", "ms_memory:openai:gpt-4o"),
+        ("Baseline", "minesweeper:variant=baseline:openai:gpt-4o"),
+        ("+ Examples", "minesweeper:variant=examples:openai:gpt-4o"),
+        ("+ Step Back Prompting", "minesweeper:variant=step_back:openai:gpt-4o"),
+        ("+ Tips and Tricks", "minesweeper:variant=tips:openai:gpt-4o"),
+        ("+ Memory", "minesweeper:variant=memory:openai:gpt-4o"),
     ]
     maze = plan_ablation("maze", "eeb:local", level=1)
     assert [(s.row_label, s.options.get("full_vision")) for s in maze] == [
@@ -131,26 +131,35 @@ async def test_re_asked_minesweeper_answers_count_as_steps(
     tmp_path: Path, scripted_models: Any
 ) -> None:
     spec = plan_eval(
-        "minesweeper", "ms_baseline:garbage", options={"mines": 1}, episodes=1, max_retries=1
+        "minesweeper",
+        "minesweeper:variant=baseline:garbage",
+        options={"mines": 1},
+        episodes=1,
+        max_retries=1,
     )
     report = await run_eval(spec, tmp_path, progress=False)
     [m] = report.metrics
     # Five decisions, two answers each: the fallback's invalid step stands for one, the
     # re-asked one adds a step and an invalid step of its own.
     assert (m["win"], m["steps"], m["invalid_steps"]) == (False, 10, 10)
-    paper = plan_eval("minesweeper", "ms_baseline:garbage", options={"mines": 1}, episodes=1)
+    paper = plan_eval(
+        "minesweeper", "minesweeper:variant=baseline:garbage", options={"mines": 1}, episodes=1
+    )
     [p] = (await run_eval(paper, tmp_path, progress=False)).metrics
     assert (p["steps"], p["invalid_steps"], p["status"]) == (5, 5, "invalid_limit")
 
 
 async def test_reported_cells_reach_the_table(tmp_path: Path, scripted_models: Any) -> None:
     spec = plan_eval(
-        "minesweeper", "ms_cells:cells", options={"mines": 2, "rows": 5, "cols": 5}, episodes=3
+        "minesweeper",
+        "minesweeper:variant=cells:cells",
+        options={"mines": 2, "rows": 5, "cols": 5},
+        episodes=3,
     )
     report = await run_eval(spec, tmp_path, progress=False)
     assert all(m["cell_reports"] == m["steps"] for m in report.metrics)
     reasoning = report.table.split("Moves checked against the logic solver (ours)")[1]
-    cells = rows(reasoning)["2 | ms_cells:cells"]
+    cells = rows(reasoning)["2 | minesweeper:variant=cells:cells"]
     assert cells[-2:] == ["1.00", "1.00"]  # Safe F1, Mine F1: the oracle reports the truth
     assert cells[3] == "0.00"  # Wrong %: the oracle never contradicts the solver
 
@@ -216,7 +225,7 @@ def test_cli_scripted_llm_player(
         capsys,
         "minesweeper",
         "--player",
-        "ms_memory:garbage",
+        "minesweeper:variant=memory:garbage",
         "-o",
         "rows=3",
         "-o",
@@ -228,13 +237,13 @@ def test_cli_scripted_llm_player(
     )
     assert code == 0
     table = rows(out)
-    assert table["1 | ms_memory:garbage"] == ["0.00", "5.00", "5.00"]
-    assert list(table) == [f"{k} | ms_memory:garbage" for k in (1, 2, 3)]
+    assert table["1 | minesweeper:variant=memory:garbage"] == ["0.00", "5.00", "5.00"]
+    assert list(table) == [f"{k} | minesweeper:variant=memory:garbage" for k in (1, 2, 3)]
     code, out, _ = cli(
         capsys,
         "minesweeper",
         "--player",
-        "ms_tips:oracle",
+        "minesweeper:variant=tips:oracle",
         "-o",
         "mines=1",
         "--episodes",
@@ -242,7 +251,8 @@ def test_cli_scripted_llm_player(
         "--out",
         str(tmp_path),
     )
-    assert code == 0 and rows(out.split("Moves checked")[0])["1 | ms_tips:oracle"][0] == "1.00"
+    table = rows(out.split("Moves checked")[0])
+    assert code == 0 and table["1 | minesweeper:variant=tips:oracle"][0] == "1.00"
 
 
 def test_cli_ablation_prints_table1(
@@ -305,12 +315,12 @@ def test_cli_ablation_prints_table1(
     [
         (["maze"], "give the evaluated player with --player"),
         (
-            ["minesweeper", "--ablation", "--player", "ms_memory:garbage"],
+            ["minesweeper", "--ablation", "--player", "minesweeper:variant=memory:garbage"],
             "give the model with --model",
         ),
         (["maze", "--ablation"], "ablation needs the evaluated --player"),
         (
-            ["maze", "--player", "ms_memory:garbage", "--sweep", "map_index=1"],
+            ["maze", "--player", "minesweeper:variant=memory:garbage", "--sweep", "map_index=1"],
             "cannot play 'maze'; it plays minesweeper.",
         ),
         (["bandit", "--ablation", "--player", "random"], "No paper ablation"),

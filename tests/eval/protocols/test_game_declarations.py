@@ -89,5 +89,5 @@ def test_minesweeper_ablation_rows_name_the_strategy_variants() -> None:
     # The game declares Table 1's rows as data; they must match the strategy's variants.
     rows = ablation_rows("minesweeper", "local")
     assert [(r.label, r.agent) for r in rows] == [
-        (VARIANT_LABELS[v], f"ms_{v.value}:local") for v in Variant
+        (VARIANT_LABELS[v], f"minesweeper:variant={v.value}:local") for v in Variant
     ]

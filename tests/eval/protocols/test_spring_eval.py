@@ -58,7 +58,7 @@ def fake_models(monkeypatch: pytest.MonkeyPatch) -> Recorder:
 def spec(**kwargs: Any) -> EvalSpec:
     base: dict[str, Any] = {
         "game": "crafter",
-        "agent": "spring_step_by_step:fake",
+        "agent": "spring:variant=step_by_step:fake",
         "repeats": 2,
         "concurrency": 1,
         "episode": EpisodeOptions(max_steps=3),
@@ -85,7 +85,7 @@ async def test_spring_through_the_eval_runner(tmp_path: Path, fake_models: Recor
         "defaulted %", "calls/step", "tokens/step", "s/step",
     ]  # fmt: skip
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[:3] == ["spring_step_by_step:fake", "2", "0.00"]
+    assert cells[:3] == ["spring:variant=step_by_step:fake", "2", "0.00"]
     assert cells[6:8] == ["33.33", "2.00"]
     records = ResultsFile(report.results_path).read().records
     steps = records[0]["trajectory"]
@@ -114,8 +114,9 @@ def test_settings_change_the_hash_and_their_absence_keeps_it() -> None:
 def test_every_spring_strategy_is_registered(fake_models: Recorder) -> None:
     game = make("crafter")
     expected = {
-        "spring": 9, "spring_actions": 9, "spring_no_context": 9,
-        "spring_step_by_step": 2, "spring_no_dag": 9, "spring_action_only": 1,
+        "spring": 9, "spring:variant=actions": 9, "spring:variant=no_context": 9,
+        "spring:variant=step_by_step": 2, "spring:variant=no_dag": 9,
+        "spring:variant=action_only": 1,
     }  # fmt: skip
     for name, questions in expected.items():
         player = build_player(f"{name}:fake", game)
@@ -194,8 +195,8 @@ def test_ablation_runs_are_specs_per_row() -> None:
     assert [r.spec.agent for r in runs] == [
         "spring:openai:gpt-4o",
         "spring:openai:gpt-4o",
-        "spring_actions:openai:gpt-4o",
-        "spring_no_dag:openai:gpt-4o",
+        "spring:variant=actions:openai:gpt-4o",
+        "spring:variant=no_dag:openai:gpt-4o",
     ]
     assert [r.spec.agent_settings.get("context") for r in runs] == [
         "MY C", "MY C without the table", None, "MY C",

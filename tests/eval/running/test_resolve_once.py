@@ -126,64 +126,67 @@ async def test_old_spellings_name_the_players_of_results_files(
     assert seats == {"perfect:local", "minimax:depth=1", "MINIMAX:depth=2"}
     assert {r["player"] for r in report.rows} == seats
     game = make("minesweeper")
-    for old in ("ms_memory:fake", "gamebot_cot:fake", "spring_no_dag:fake"):
-        assert old.split(":")[0] in STRATEGIES and is_llm_spec(old)
+    for spec in ("minesweeper:variant=memory:fake", "gamebot:variant=cot:fake", "spring:fake"):
+        assert spec.split(":")[0] in STRATEGIES and is_llm_spec(spec)
     assert not is_llm_spec("maze_explorer") and not is_llm_spec("nobody")
-    player = build_player("ms_memory:local", game)
-    assert player.name == "ms_memory:local"
+    assert not is_llm_spec("ms_memory:fake")  # a former name names no player
+    player = build_player("minesweeper:variant=memory:local", game)
+    assert player.name == "minesweeper:variant=memory:local"
 
 
-# Hashes written by the code before the one registry (same specs): results files and
-# resume keep working because every spec string is hashed as written.
+# Spec hashes, pinned: every spec string is hashed as written, so results files and resume
+# keep working across releases. The Minesweeper and SPRING ablation rows name their players
+# in the current spelling (``minesweeper:variant=tips``, ``spring:variant=no_dag``), so their
+# pins are those of the spellings, not of the former names (``ms_tips``, ``spring_no_dag``).
 BEFORE = {
-    "arena": "e7e852982412",
+    "arena": "6dd49cb77998",
     "ms_ablation": [
-        ("ms_baseline:local", "4b1a4e91724a"),
-        ("ms_examples:local", "e6f4fb2b7028"),
-        ("ms_step_back:local", "1c4c4d22416b"),
-        ("ms_tips:local", "5e4dc64c470c"),
-        ("ms_memory:local", "527bcf6a99e3"),
+        ("minesweeper:variant=baseline:local", "b3a8a93b8f2d"),
+        ("minesweeper:variant=examples:local", "642c9fc59f0c"),
+        ("minesweeper:variant=step_back:local", "646d1c137c95"),
+        ("minesweeper:variant=tips:local", "1d4b319e9860"),
+        ("minesweeper:variant=memory:local", "e5154550b062"),
     ],
     "spring_ablation": [
         ("spring:local", "63973bace9a9"),
-        ("spring_actions:local", "9d2df9af4c5d"),
-        ("spring_no_context:local", "7470c85064de"),
-        ("spring_step_by_step:local", "b7b8f20c7ef1"),
-        ("spring_no_dag:local", "94016ade5dd1"),
-        ("spring_action_only:local", "a7f6d8e470e8"),
+        ("spring:variant=actions:local", "68279ef4f29e"),
+        ("spring:variant=no_context:local", "1398a9119bd4"),
+        ("spring:variant=step_by_step:local", "5720731a4771"),
+        ("spring:variant=no_dag:local", "c1caadbdce88"),
+        ("spring:variant=action_only:local", "0225b9ef7a64"),
     ],
     "smartplay": [
-        ("smartplay_paper:local", "bandit", "aff53b241a27"),
-        ("smartplay_paper:local", "hanoi", "b1ee721aa598"),
+        ("smartplay:question=paper:local", "bandit", "39a71003c29a"),
+        ("smartplay:question=paper:local", "hanoi", "a9f9a6f9ef07"),
         ("random", "bandit", "37d3020dd5ee"),
         ("random", "hanoi", "b10d1779511c"),
     ],
     "maze": "9d760b8a4305",
     "train": "2c4f06d6019b",
-    "eval_gamebot": "48fce8c3bcf5",
+    "eval_gamebot": "f76b32803947",
 }
 
 
-def test_spec_hashes_of_old_spellings_are_unchanged() -> None:
+def test_spec_hashes_are_unchanged() -> None:
     arena = ArenaSpec(
         game="tictactoe",
-        players=["gamebot_cot:openai:gpt-4o", "minimax:depth=3", "gamebot:local"],
+        players=["gamebot:variant=cot:openai:gpt-4o", "minimax:depth=3", "gamebot:local"],
         matches=2,
     )
     assert arena.spec_hash() == BEFORE["arena"]
-    assert arena.schedule()[0].match_id == "876331557b10623a"
+    assert arena.schedule()[0].match_id == "1b56404df1c687ec"
     ms = [(s.agent, s.spec_hash()) for s in plan_ablation("minesweeper", "local")]
     assert ms == BEFORE["ms_ablation"]
     spring = [(r.spec.agent, r.spec.spec_hash()) for r in ablation_runs("local", context="C")]
     assert spring == BEFORE["spring_ablation"]
     specs = smartplay_specs(
-        ["smartplay_paper:local", "random"], ["Bandit", "Hanoi"], history={"Bandit": 3}
+        ["smartplay:question=paper:local", "random"], ["Bandit", "Hanoi"], history={"Bandit": 3}
     )
     assert [(s.agent, s.game, s.spec_hash()) for s in specs] == BEFORE["smartplay"]
     assert plan_eval("maze", "eeb:local", level=2).spec_hash() == BEFORE["maze"]
     assert TrainSpec(game="maze", agent="eeb:local").spec_hash() == BEFORE["train"]
     gamebot = EvalSpec(
-        game="tictactoe", agent="gamebot_reasoning:local", opponents=["minimax:depth=2"]
+        game="tictactoe", agent="gamebot:variant=reasoning:local", opponents=["minimax:depth=2"]
     )
     assert gamebot.spec_hash() == BEFORE["eval_gamebot"]
     # Passing the engine a run made already gives the same hash.

@@ -146,9 +146,10 @@ def test_an_opponent_the_starter_offers_reaches_its_endpoint_with_the_key(
 def test_offered_specs_are_checked_when_the_server_starts() -> None:
     with pytest.raises(PlayerSpecError, match="nobody"):
         Opponents(["minimax", "nobody"])
-    offer = Opponents(["gamebot_cot:local", " minimax:depth=2 ", "minimax:depth=2"])
-    assert offer.offered() == ["gamebot_cot:local", "minimax:depth=2"]
-    assert offer.choose("gamebot:variant=cot:local") == "gamebot_cot:local"  # one player
+    offered = "gamebot:variant=cot:reader=rule:local"
+    offer = Opponents([offered, " minimax:depth=2 ", "minimax:depth=2"])
+    assert offer.offered() == [offered, "minimax:depth=2"]
+    assert offer.choose("gamebot:reader=rule:variant=cot:local") == offered  # one player
     assert Opponents(["gamebot"]).choose("gamebot:local") == "gamebot"  # local by default
 
 

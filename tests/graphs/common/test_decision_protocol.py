@@ -47,7 +47,7 @@ def _players() -> Iterator[tuple[GraphPlayer, GameSession]]:
     maze = GameSession("maze", seed=2)
     yield eeb_player(ScriptedChatModel(responses=["Action: 9"]), "maze"), maze
     mines = GameSession("minesweeper", seed=3, actions=["r,0,0"])
-    cells = MS_STRATEGIES["ms_cells"]
+    cells = MS_STRATEGIES["cells"]
     yield minesweeper_player(ScriptedChatModel(responses=["r,4,4"]), variant=cells), mines
     hanoi = GameSession("hanoi", seed=1, actions=["Move the top disk of rod A to the top of rod C"])
     yield smartplay_player(ScriptedChatModel(responses=["Think.", "Move the top"]), "hanoi"), hanoi

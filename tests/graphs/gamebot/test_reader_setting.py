@@ -26,7 +26,8 @@ REMARK = "Chosen Action: Check and Call\nThis chosen action avoids a fold."
 
 def test_the_spec_carries_the_reader() -> None:
     assert parse_spec("gamebot:reader=released:local").settings == {"reader": "released"}
-    assert parse_spec("gamebot_cot:reader=rule").settings == {"variant": "cot", "reader": "rule"}
+    cot = parse_spec("gamebot:variant=cot:reader=rule")
+    assert cot.settings == {"variant": "cot", "reader": "rule"}
     with pytest.raises(PlayerSettingError, match="released"):
         parse_spec("gamebot:reader=loose")
 
@@ -55,14 +56,14 @@ def test_unknown_readers_and_games_without_a_released_parser_are_refused() -> No
 
 def test_the_flag_adds_the_setting_to_every_gamebot_spec_that_has_none() -> None:
     specs = [
-        "gamebot_cot:local",
+        "gamebot:variant=cot:local",
         "random",
         "gamebot",
         "gamebot:variant=cot:openai:gpt-4o@http://host/v1?a=b",
         "gamebot:reader=rule:local",
     ]
     assert with_reader(specs, "released") == [
-        "gamebot_cot:reader=released:local",
+        "gamebot:variant=cot:reader=released:local",
         "random",
         "gamebot:reader=released",
         "gamebot:variant=cot:reader=released:openai:gpt-4o@http://host/v1?a=b",

@@ -36,7 +36,7 @@ def drawings() -> dict[str, str]:
 
 def prompt_agent_drawings(model: FakeListChatModel) -> dict[str, str]:
     """The EvoEmpirBench agent and the Minesweeper Agent (every variant has this shape)."""
-    minesweeper = create_minesweeper_agent(model, variant=MS_STRATEGIES["ms_cells"])
+    minesweeper = create_minesweeper_agent(model, variant=MS_STRATEGIES["cells"])
     return {
         "eeb.mmd": create_eeb_agent(model, "maze").get_graph().draw_mermaid(),
         "minesweeper.mmd": minesweeper.get_graph().draw_mermaid(),

@@ -206,13 +206,13 @@ async def test_bad_case_3_repeating_an_operation() -> None:
 async def test_reported_cells_are_scored_against_the_solver() -> None:
     game = HandMinesweeper([(7, 5)], opened=[(0, 0), (8, 5)])
     session = GameSession(game)
-    right = await decide(cells_oracle([_human(session)]), session, MS_STRATEGIES["ms_cells"])
+    right = await decide(cells_oracle([_human(session)]), session, MS_STRATEGIES["cells"])
     assert [s["value"] for s in right["scores"]] == [1.0, 1.0]
     assert right["scores"][1]["truth"] == ["(7,5)"] and right["action"] == "f,7,5"
     wrong = await decide(
         "[Intermediate Thinking Results 1: (7,5)]\n[Intermediate Thinking Results 2: None]\nr,7,5",
         session,
-        MS_STRATEGIES["ms_cells"],
+        MS_STRATEGIES["cells"],
     )
     safe, mine = wrong["scores"]
     assert (safe["tp"], safe["fp"], safe["fn"], safe["value"]) == (0, 1, 0, 0.0)

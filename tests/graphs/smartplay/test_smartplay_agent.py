@@ -112,7 +112,7 @@ async def test_strategy_specs_paper_wording_and_history_override() -> None:
     pool = ModelPool()
     pool.models["scripted"] = model = ScriptedChatModel(responses=["x", "Pull slot machine 2."])
     game = make("bandit")
-    player = build_player("smartplay_paper:scripted", game, models=pool)
+    player = build_player("smartplay:question=paper:scripted", game, models=pool)
     assert isinstance(player, SmartPlayPlayer)
     assert player.describe()["question_variant"] == "paper"
     await run_episode(game, [player], seed=0, options=EpisodeOptions(max_steps=3))

@@ -329,8 +329,8 @@ def plan_ablation(game: str, agent_or_model: str, **plan: Unpack[EvalPlan]) -> l
         ValueError: The game has no ablation.
 
     Example:
-        >>> [(s.row_label, s.agent) for s in plan_ablation("minesweeper", "local")][:2]
-        [('Baseline', 'ms_baseline:local'), ('+ Examples', 'ms_examples:local')]
+        >>> [(s.row_label, s.agent) for s in plan_ablation("minesweeper", "local")][1]
+        ('+ Examples', 'minesweeper:variant=examples:local')
     """
     rows = ablation_rows(game, agent_or_model)
     options = dict(plan.get("options") or {})

@@ -172,7 +172,7 @@ def smartplay_specs(
         model: Model settings (``temperature``, ``max_tokens``, ...).
         concurrency: Episodes at once within a setting.
         history: History window per column for the SmartPlay agents (``smartplay``,
-            ``smartplay_paper``); columns left out keep the game's window.
+            ``smartplay:question=paper``); columns left out keep the game's window.
 
     Raises:
         ValueError: No agent, repeated agents, a setting that cannot be played, or
@@ -186,7 +186,7 @@ def smartplay_specs(
     if windows and not any(_is_smartplay(agent) for agent in agents):
         raise ValueError(
             "--history sets the SmartPlay agent's history window; none of the agents "
-            f"({', '.join(agents)}) is one (smartplay[:<model>], smartplay_paper[:<model>])"
+            f"({', '.join(agents)}) is one (smartplay[:question=paper][:<model>])"
         )
     specs = []
     for agent in agents:

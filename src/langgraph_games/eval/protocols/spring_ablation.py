@@ -37,7 +37,6 @@ from langgraph_games.graphs.spring.graph import (
     spring_questions,
     studied_actions,
 )
-from langgraph_games.graphs.spring.registration import SPRING_STRATEGIES
 
 __all__ = [
     "ABLATION_ROWS",
@@ -64,9 +63,11 @@ ABLATION_ROWS: tuple[tuple[str, str], ...] = (
 """Table 3's rows in order (the full row opens both groups, as in the paper)."""
 
 _LABELS = dict(ABLATION_ROWS)
-# Rows name their agent in the older spelling (``spring_no_dag:<model>``), which the hashes
-# of results files written before hold, so those runs still resume.
-_STRATEGY_OF = {variant: name for name, variant in SPRING_STRATEGIES.items()}
+
+
+def _strategy_of(variant: SpringVariant) -> str:
+    """The player spec of a row's variant, without its model: ``spring:variant=no_dag``."""
+    return "spring" if variant is SpringVariant.FULL else f"spring:variant={variant.value}"
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def ablation_runs(
         spec = EvalSpec(
             game=game,
             options=dict(options or {}),
-            agent=f"{_STRATEGY_OF[variant]}:{model}",
+            agent=f"{_strategy_of(variant)}:{model}",
             agent_settings={"context": text} if text is not None else {},
             repeats=repeats,
             seed=seed,

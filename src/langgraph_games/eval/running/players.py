@@ -27,7 +27,6 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from langgraph_games.games.base import Game
-from langgraph_games.graphs.spring.registration import SPRING_STRATEGIES
 from langgraph_games.models.factory import check_model, load_chat_model
 from langgraph_games.players import registry
 from langgraph_games.players.base import Player
@@ -37,7 +36,6 @@ from langgraph_games.players.errors import PlayerSpecError
 from langgraph_games.players.spec import NoSettings, PlayerSpec, split_spec
 
 __all__ = [
-    "SPRING_STRATEGIES",
     "STRATEGIES",
     "HeldPlayer",
     "ModelPool",
@@ -75,7 +73,7 @@ class _Strategies(Mapping[str, PlayerEntry]):
 
 
 STRATEGIES: Mapping[str, PlayerEntry] = _Strategies()
-"""LLM strategies by name, older names included (``gamebot``, ``gamebot_cot``, ...): a view
+"""LLM strategies by name (``gamebot``, ``spring``, ...): a view
 of the player registry; register a strategy with
 :func:`~langgraph_games.players.registry.register_player`."""
 
@@ -138,7 +136,7 @@ def strategy_of(spec: str) -> str | None:
     """The registry name of the LLM strategy ``spec`` names, ``None`` for other players.
 
     Example:
-        >>> strategy_of("spring_no_dag:local"), strategy_of("minimax:depth=2")
+        >>> strategy_of("spring:variant=no_dag:local"), strategy_of("minimax:depth=2")
         ('spring', None)
     """
     entry = registry.player_entry(split_spec(spec)[0])

@@ -175,20 +175,20 @@ def _match2() -> Family:
     )
 
 
-_VARIANT_IN_SPEC = re.compile(r"(?:\bms_|\bvariant=)(baseline|examples|step_back|tips|memory)\b")
+_VARIANT_IN_SPEC = re.compile(r"\bvariant=(baseline|examples|step_back|tips|memory)\b")
 
 
 def table1_order(labels: Sequence[str]) -> dict[str, int]:
     """Each label's place in Minesweeper's Table 1: the paper's variants first, in its order.
 
     A label is a variant when it is the row name Table 1 prints (``+ Examples``) or an
-    agent spec that names one (``ms_examples:local``, ``minesweeper:variant=tips:local``);
+    agent spec that names one (``minesweeper:variant=tips:local``);
     any other label follows them, in the order given.
 
     Example:
-        >>> order = table1_order(["mine", "+ Memory", "ms_examples:local", "Baseline"])
+        >>> order = table1_order(["mine", "+ Memory", "minesweeper:variant=tips", "Baseline"])
         >>> sorted(order, key=order.__getitem__)
-        ['Baseline', 'ms_examples:local', '+ Memory', 'mine']
+        ['Baseline', 'minesweeper:variant=tips', '+ Memory', 'mine']
     """
     variants = list(VARIANT_LABELS)
     named = {text: variant for variant, text in VARIANT_LABELS.items()}

@@ -8,8 +8,9 @@ So a request may only pick one of the offered specs:
 - without: every registered player in its plain form (no settings), LLM strategies on the
   embedded ``local`` model, which sends nothing anywhere.
 
-Two spellings of one player are the same opponent (``gamebot_cot:local`` is
-``gamebot:variant=cot:local``; an LLM strategy without a model part plays ``local``).
+Two spellings of one player are the same opponent (``gamebot:variant=cot:reader=rule:local``
+is ``gamebot:reader=rule:variant=cot:local``; an LLM strategy without a model part plays
+``local``).
 """
 
 from __future__ import annotations

@@ -270,8 +270,8 @@ def report_counts(decisions: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     """Confusion counts of the reported certain cells over an episode's decisions.
 
     ``decisions`` are the episode loop's per-step decisions (their ``scores`` hold the
-    subproblem scores of ``ms_cells``): subproblem 1 counts as ``safe_*``, 2 as ``mine_*``,
-    and ``cell_reports`` is the number of decisions that were scored.
+    subproblem scores of ``minesweeper:variant=cells``): subproblem 1 counts as ``safe_*``,
+    2 as ``mine_*``, and ``cell_reports`` is the number of decisions that were scored.
     """
     names = {1: "safe", 2: "mine"}
     counts = {"cell_reports": 0}

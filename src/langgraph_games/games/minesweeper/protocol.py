@@ -20,11 +20,11 @@ PROTOCOL = EvalProtocol(
     repeats_per_map=10,
     max_retries=0,
     ablation=(
-        AblationArm("Baseline", strategy="ms_baseline"),
-        AblationArm("+ Examples", strategy="ms_examples"),
-        AblationArm("+ Step Back Prompting", strategy="ms_step_back"),
-        AblationArm("+ Tips and Tricks", strategy="ms_tips"),
-        AblationArm("+ Memory", strategy="ms_memory"),
+        AblationArm("Baseline", strategy="minesweeper:variant=baseline"),
+        AblationArm("+ Examples", strategy="minesweeper:variant=examples"),
+        AblationArm("+ Step Back Prompting", strategy="minesweeper:variant=step_back"),
+        AblationArm("+ Tips and Tricks", strategy="minesweeper:variant=tips"),
+        AblationArm("+ Memory", strategy="minesweeper:variant=memory"),
     ),
     ablation_takes_model=True,
 )

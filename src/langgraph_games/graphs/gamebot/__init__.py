@@ -15,13 +15,11 @@ from langgraph_games.graphs.gamebot.graph import (
 )
 from langgraph_games.graphs.gamebot.registration import (
     GAMEBOT_GAMES,
-    GAMEBOT_STRATEGIES,
     GamebotSettings,
 )
 
 __all__ = [
     "GAMEBOT_GAMES",
-    "GAMEBOT_STRATEGIES",
     "READERS",
     "VARIANTS",
     "GamebotSettings",

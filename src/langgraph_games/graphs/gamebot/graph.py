@@ -451,7 +451,7 @@ def gamebot_player(
     graph = create_gamebot_agent(
         model, game, variant=variant, constrain=constrain, reader=reader, **settings
     )
-    label = name or ("gamebot" if variant == "gamebot" else f"gamebot_{variant}")
+    label = name or ("gamebot" if variant == "gamebot" else f"gamebot:variant={variant}")
     description: dict[str, object] = {
         "kind": "gamebot",
         "variant": variant,

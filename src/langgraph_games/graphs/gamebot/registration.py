@@ -3,8 +3,9 @@
 ``variant`` picks the prompt: ``gamebot`` (the paper's), ``action_only`` and ``cot`` (Table
 3's baselines), ``reasoning`` (section 2.4's looser prompt). ``constrain=true`` holds the
 final answer to a legal move; ``reader=released`` reads moves as GAMEBoT's released
-parsers did (``reader=rule``, the answer rule, is the default). The older names
-``gamebot_action``, ``gamebot_cot`` and ``gamebot_reasoning`` stay accepted.
+parsers did (``reader=rule``, the answer rule, is the default). The former names
+``gamebot_action``, ``gamebot_cot`` and ``gamebot_reasoning`` are refused with their
+current spelling (``gamebot:variant=cot``).
 """
 
 from __future__ import annotations
@@ -20,19 +21,12 @@ from langgraph_games.players.entry import PlayerBuild, PlayerEntry, only
 from langgraph_games.players.registry import register_player
 from langgraph_games.players.spec import PlayerSettings
 
-__all__ = ["GAMEBOT_GAMES", "GAMEBOT_STRATEGIES", "GamebotSettings"]
+__all__ = ["GAMEBOT_GAMES", "GamebotSettings"]
 
 GAMEBOT_GAMES: tuple[str, ...] = tuple(
     sorted(m.name for m in pkgutil.iter_modules(prompts.__path__) if not m.name.startswith("_"))
 )
 """The games with a GAMEBoT prompt module (``graphs/gamebot/prompts/<game>.py``)."""
-
-GAMEBOT_STRATEGIES: dict[str, str] = {
-    "gamebot_action": "action_only",
-    "gamebot_cot": "cot",
-    "gamebot_reasoning": "reasoning",
-}
-"""The older strategy names and the variant each stands for."""
 
 
 class GamebotSettings(PlayerSettings):
@@ -75,7 +69,11 @@ ENTRY = register_player(
         description="GAMEBoT subproblem chain-of-thought prompt (and its baselines)",
         settings=GamebotSettings,
         needs_model=True,
-        aliases={alias: {"variant": variant} for alias, variant in GAMEBOT_STRATEGIES.items()},
+        renamed={
+            "gamebot_action": {"variant": "action_only"},
+            "gamebot_cot": {"variant": "cot"},
+            "gamebot_reasoning": {"variant": "reasoning"},
+        },
         games=GAMEBOT_GAMES,
         plays=only(*GAMEBOT_GAMES),
     )

@@ -88,17 +88,16 @@ __all__ = [
 ]
 
 MS_STRATEGIES: dict[str, PromptParts] = {
-    "ms_baseline": VARIANTS[Variant.BASELINE],
-    "ms_examples": VARIANTS[Variant.EXAMPLES],
-    "ms_step_back": VARIANTS[Variant.STEP_BACK],
-    "ms_tips": VARIANTS[Variant.TIPS],
-    "ms_memory": VARIANTS[Variant.MEMORY],
-    "ms_cells": PromptParts(
-        examples=True, step_back=True, tips=True, memory=True, report_cells=True
-    ),
+    "baseline": VARIANTS[Variant.BASELINE],
+    "examples": VARIANTS[Variant.EXAMPLES],
+    "step_back": VARIANTS[Variant.STEP_BACK],
+    "tips": VARIANTS[Variant.TIPS],
+    "memory": VARIANTS[Variant.MEMORY],
+    "cells": PromptParts(examples=True, step_back=True, tips=True, memory=True, report_cells=True),
 }
-"""Player strategy names: the five rows of Table 1, then ``ms_cells`` (+Memory that also
-lists the certain cells, scored against the solver; ours)."""
+"""The prompt parts of each ``variant`` of the ``minesweeper`` player: the five rows of
+Table 1, then ``cells`` (+Memory that also lists the certain cells, scored against the
+solver; ours)."""
 
 
 class MinesweeperAgentInput(DecisionInput, total=False):

@@ -2,8 +2,9 @@
 
 ``variant`` is a row of the paper's Table 1 (``baseline``, ``examples``, ``step_back``,
 ``tips``, ``memory``; each adds a part to the one before) or ``cells`` (ours: +Memory that
-also lists the certain cells, scored against the solver). The older names ``ms_baseline``
-... ``ms_cells`` stay accepted.
+also lists the certain cells, scored against the solver). The former names
+``ms_baseline`` ... ``ms_cells`` are refused with their current spelling
+(``minesweeper:variant=memory``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class MinesweeperSettings(PlayerSettings):
 def _build(request: PlayerBuild[MinesweeperSettings]) -> Player:
     if request.engine.id != "minesweeper":
         raise ValueError(f"{request.name} plays minesweeper only; got {request.engine.id!r}")
-    parts = MS_STRATEGIES[f"ms_{request.settings.variant}"]
+    parts = MS_STRATEGIES[request.settings.variant]
     return minesweeper_player(request.chat_model, variant=parts, name=request.name)
 
 
@@ -48,7 +49,7 @@ ENTRY = register_player(
         description="Minesweeper Agent with the prompt variants of the paper's Table 1",
         settings=MinesweeperSettings,
         needs_model=True,
-        aliases={name: {"variant": name.removeprefix("ms_")} for name in MS_STRATEGIES},
+        renamed={f"ms_{variant}": {"variant": variant} for variant in MS_STRATEGIES},
         games=("minesweeper",),
         plays=only("minesweeper"),
     )

@@ -350,7 +350,7 @@ def smartplay_player(
         default_action=default_action,
         **settings,
     )
-    label = name or ("smartplay" if question_variant == "code" else "smartplay_paper")
+    label = name or ("smartplay" if question_variant == "code" else "smartplay:question=paper")
     description = {
         "kind": "smartplay",
         "question_variant": question_variant,

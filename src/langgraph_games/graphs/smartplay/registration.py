@@ -1,7 +1,8 @@
 """SmartPlay's entry in the player registry: ``smartplay[:question=...][:<model>]``.
 
 ``question=paper`` words question 1 as the paper does (``code``, the default, as the
-released code does); the older name ``smartplay_paper`` stays accepted. ``history_length``
+released code does); the former name ``smartplay_paper`` is refused with that spelling
+(``smartplay:question=paper``). ``history_length``
 and ``default_action`` are the agent's other settings (the SmartPlay protocol sets the
 history window per game with ``--history``).
 """
@@ -79,7 +80,7 @@ ENTRY = register_player(
         "(SmartPlay games and Crafter)",
         settings=SmartPlaySettings,
         needs_model=True,
-        aliases={"smartplay_paper": {"question": "paper"}},
+        renamed={"smartplay_paper": {"question": "paper"}},
         games=SMARTPLAY_GAMES,
         plays=plays_smartplay,
     )

@@ -22,12 +22,11 @@ from langgraph_games.graphs.spring.player import (
     create_spring_decision_graph,
     spring_player,
 )
-from langgraph_games.graphs.spring.registration import SPRING_STRATEGIES, SpringSettings
+from langgraph_games.graphs.spring.registration import SpringSettings
 
 __all__ = [
     "SPRING_EDGES",
     "SPRING_QUESTIONS",
-    "SPRING_STRATEGIES",
     "STEP_BY_STEP_QUESTION",
     "SpringDecisionState",
     "SpringPlayer",

@@ -266,7 +266,7 @@ def create_spring_decision_graph(
     builder.add_edge(START, "reason")
     builder.add_edge("reason", "decide")
     builder.add_edge("decide", END)
-    label = "spring" if variant is SpringVariant.FULL else f"spring_{variant.value}"
+    label = "spring" if variant is SpringVariant.FULL else f"spring:variant={variant.value}"
     return builder.compile(checkpointer=False, name=name or f"{label}_decision")
 
 
@@ -315,7 +315,7 @@ def spring_player(
         >>> player = spring_player(ScriptedChatModel(responses=["Do"]), "crafter",
         ...                        variant="no_dag")
         >>> player.name, player.describe()["questions"]
-        ('spring_no_dag', 9)
+        ('spring:variant=no_dag', 9)
     """
     engine = make(game) if isinstance(game, str) else game
     variant = SpringVariant(variant)
@@ -323,7 +323,7 @@ def spring_player(
         model, engine, context, variant=variant, history_window=history_window, **settings
     )
     knowledge = spring_context(engine, context, variant)
-    label = "spring" if variant is SpringVariant.FULL else f"spring_{variant.value}"
+    label = "spring" if variant is SpringVariant.FULL else f"spring:variant={variant.value}"
     questions, _ = spring_questions(variant)
     per_episode = context_per_episode(engine, context, variant)
     description = {

@@ -1,8 +1,9 @@
 """SPRING's entry in the player registry: ``spring[:variant=...][:<model>]``.
 
 ``variant`` runs SPRING or one of its Table 3 ablations (``full``, ``actions``,
-``no_context``, ``step_by_step``, ``no_dag``, ``action_only``); the older names
-``spring_actions`` ... ``spring_action_only`` stay accepted. ``context`` is the game
+``no_context``, ``step_by_step``, ``no_dag``, ``action_only``); the former names
+``spring_actions`` ... ``spring_action_only`` are refused with their current spelling
+(``spring:variant=no_dag``). ``context`` is the game
 context C; a document does not fit in a spec, so runs pass it as a setting of the agent
 (``EvalSpec.agent_settings``, ``eval --context FILE``).
 """
@@ -19,17 +20,7 @@ from langgraph_games.players.entry import PlayerBuild, PlayerEntry
 from langgraph_games.players.registry import register_player
 from langgraph_games.players.spec import PlayerSettings
 
-__all__ = ["SPRING_STRATEGIES", "SpringSettings"]
-
-SPRING_STRATEGIES: dict[str, SpringVariant] = {
-    "spring": SpringVariant.FULL,
-    "spring_actions": SpringVariant.ACTIONS,
-    "spring_no_context": SpringVariant.NO_CONTEXT,
-    "spring_step_by_step": SpringVariant.STEP_BY_STEP,
-    "spring_no_dag": SpringVariant.NO_DAG,
-    "spring_action_only": SpringVariant.ACTION_ONLY,
-}
-"""SPRING's strategy names (the older spellings) and the Table 3 variant each runs."""
+__all__ = ["SpringSettings"]
 
 
 class SpringSettings(PlayerSettings):
@@ -72,10 +63,10 @@ ENTRY = register_player(
         description="SPRING: questions in a DAG over the game context (and its Table 3 ablations)",
         settings=SpringSettings,
         needs_model=True,
-        aliases={
-            name: {"variant": variant.value}
-            for name, variant in SPRING_STRATEGIES.items()
-            if name != "spring"
+        renamed={
+            f"spring_{variant.value}": {"variant": variant.value}
+            for variant in SpringVariant
+            if variant is not SpringVariant.FULL
         },
         games=("crafter", "bandit", "rock_paper_scissors", "hanoi", "messenger"),
     )
