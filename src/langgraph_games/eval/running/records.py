@@ -46,6 +46,7 @@ from langgraph_games.games.registry import game_class, list_games
 from langgraph_games.graphs.episode.records import (
     EpisodeResult,
     SessionRecord,
+    SubproblemCounts,
     Trajectory,
     check_record,
 )
@@ -101,8 +102,10 @@ class SeatCountersLine(TypedDict, total=False):
     """A seat's counters in a line's ``result.players`` (the loop's ``SeatCounters``).
 
     Every counter is optional: the set grew over versions (``defaulted``,
-    ``ambiguous_answers``) and hand-made lines may hold none, so readers take a missing
-    counter as 0; a counter that is there has its type.
+    ``ambiguous_answers``, ``subproblems``) and hand-made lines may hold none, so readers
+    take a missing counter as 0; a counter that is there has its type. Without
+    ``subproblems`` (the seat's summed intermediate scores), I is read from the
+    trajectory's decisions.
     """
 
     decisions: int
@@ -116,6 +119,7 @@ class SeatCountersLine(TypedDict, total=False):
     input_tokens: int
     output_tokens: int
     latency_s: float
+    subproblems: SubproblemCounts
 
 
 class ScoreLine(TypedDict):
@@ -411,7 +415,8 @@ def _check_played(record: MatchLine | EpisodeLine) -> None:
                 raise ValueError(
                     f"{what} with trajectory.{number}.decisions key {shown(key)}, not a seat"
                 )
-            scores = [*decision["scores"], *(s for a in decision["attempts"] for s in a["scores"])]
+            own = decision.get("scores", [])  # older files and hand-made lines
+            scores = [*own, *(s for a in decision["attempts"] for s in a["scores"])]
             for score in scores:
                 check_record(_SCORE, ScoreLine, score, f"{what} with a score at step {number}")
 

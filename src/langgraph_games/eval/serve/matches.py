@@ -37,6 +37,7 @@ from langgraph_games.games.parts import BoardGrid, PartsView, parts_of
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
+from langgraph_games.graphs.episode.records import first_answers
 from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.graphs.human.player import HumanPlayer, read_human_move
 from langgraph_games.players.base import Decision, DecisionRequest, Player, SearchPlayer
@@ -174,7 +175,8 @@ def agent_decision(trajectory: list[dict[str, Any]], seat: int) -> dict[str, Any
             }
             for attempt in decision.get("attempts") or []
         ]
-        intermediate = {str(k): v for k, v in (decision.get("intermediate") or {}).items()}
+        said, scores = first_answers(decision)
+        intermediate = {str(k): v for k, v in said.items()}
         answers = [
             {
                 "index": score["index"],
@@ -186,7 +188,7 @@ def agent_decision(trajectory: list[dict[str, Any]], seat: int) -> dict[str, Any
                 "metric": score.get("metric"),
                 "value": score.get("value"),
             }
-            for score in decision.get("scores") or []
+            for score in scores
         ]
         return {
             "step": step.get("step"),
