@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 from typing_extensions import NotRequired, TypedDict, TypeIs
 
 from langgraph_games.eval.running.results import ResultsFile
@@ -347,6 +347,7 @@ _TYPES: dict[str, type[Any]] = {
 }
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {key: TypeAdapter(t) for key, t in _TYPES.items()}
 _SCORE = TypeAdapter(ScoreLine)
+_SCORES = TypeAdapter(list[ScoreLine])
 
 
 def validate_line(record: dict[str, Any]) -> ResultsLine:
@@ -409,6 +410,7 @@ def _check_played(record: MatchLine | EpisodeLine) -> None:
         if index is not None and not 0 <= index < seats:
             raise ValueError(f"{what} with {name} {index}, not one of its {seats} seat(s)")
     keys = {str(index) for index in range(seats)}
+    scores: list[tuple[int, dict[str, Any]]] = []
     for number, step in enumerate(record.get("trajectory", [])):
         for key, decision in step["decisions"].items():
             if key not in keys:
@@ -416,9 +418,13 @@ def _check_played(record: MatchLine | EpisodeLine) -> None:
                     f"{what} with trajectory.{number}.decisions key {shown(key)}, not a seat"
                 )
             own = decision.get("scores", [])  # older files and hand-made lines
-            scores = [*own, *(s for a in decision["attempts"] for s in a["scores"])]
-            for score in scores:
-                check_record(_SCORE, ScoreLine, score, f"{what} with a score at step {number}")
+            scores += [(number, s) for s in own]
+            scores += [(number, s) for a in decision["attempts"] for s in a["scores"]]
+    try:  # every score at once; one by one only to name the first that does not fit
+        _SCORES.validate_python([score for _, score in scores], strict=True)
+    except ValidationError:
+        for number, score in scores:
+            check_record(_SCORE, ScoreLine, score, f"{what} with a score at step {number}")
 
 
 def is_failed(record: ResultsLine) -> TypeIs[FailedLine]:
