@@ -65,7 +65,7 @@ def test_each_record_that_does_not_agree_with_itself_is_named_by_line(
     bad_key = json.loads(json.dumps(good))
     bad_key["trajectory"][0]["decisions"]["x"] = bad_key["trajectory"][0]["decisions"].pop("0")
     no_index = json.loads(json.dumps(good))
-    del no_index["trajectory"][0]["decisions"]["0"]["scores"][0]["index"]
+    del no_index["trajectory"][0]["decisions"]["0"]["attempts"][0]["scores"][0]["index"]
     other_game = json.loads(json.dumps(good))
     other_game["result"]["record"]["game"] = "connect4-v1"
     no_counters = {**good, "result": {**good["result"], "players": []}}

@@ -56,7 +56,7 @@ async def test_a_full_tictactoe_game_against_random() -> None:
             continue
         assert decision["status"] in {"ok", "fallback"}
         assert all(a["raw_outputs"] for a in decision["attempts"])
-        assert len(decision["scores"]) == 2
+        assert len(decision["attempts"][0]["scores"]) == 2
 
 
 @pytest.mark.parametrize("max_tokens", [5, 48])  # cut by the limit, and a finished reply

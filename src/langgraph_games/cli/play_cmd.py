@@ -51,7 +51,12 @@ from langgraph_games.games.smartplay import metrics as smartplay_metrics
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
-from langgraph_games.graphs.episode.records import EpisodeResult, SessionRecord, Step
+from langgraph_games.graphs.episode.records import (
+    EpisodeResult,
+    SessionRecord,
+    Step,
+    first_answers,
+)
 from langgraph_games.players.base import Player
 
 __all__ = ["add_parser", "run", "stdin_closed"]
@@ -323,7 +328,7 @@ def _print_step(
             if attempt.get("feedback"):
                 print(f"    -> {attempt['feedback']}")
         which = " in answer 1" if len(attempts) > 1 else ""  # I scores the first answer
-        for score in decision.get("scores") or []:
+        for score in first_answers(decision)[1]:
             mark = "right" if score["correct"] else "wrong"
             said = "no answer" if not score["answered"] else score["parsed"]
             print(

@@ -30,6 +30,8 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
+from typing_extensions import TypedDict
+
 from langgraph_games.games._numbers import read_int, read_number
 
 __all__ = [
@@ -37,9 +39,13 @@ __all__ = [
     "AnswerKind",
     "Keep",
     "Metric",
+    "ScoreCounts",
     "Subproblem",
     "SubproblemScore",
+    "add_counts",
+    "aggregate_counts",
     "aggregate_scores",
+    "count_scores",
     "extract_intermediate",
     "normalize_item",
     "parse_answer",
@@ -519,21 +525,82 @@ def score_answer(sub: Subproblem, text: str | None, truth: Answer) -> Subproblem
     )
 
 
+class ScoreCounts(TypedDict):
+    """The sums over one subproblem's scored answers that its game-level score needs.
+
+    ``count`` answers, ``correct`` of them exactly right, and their summed ``tp``, ``fp``
+    and ``fn`` (see :func:`count_scores`, :func:`aggregate_counts`).
+    """
+
+    count: int
+    correct: int
+    tp: int
+    fp: int
+    fn: int
+
+
+def count_scores(scores: Iterable[SubproblemScore | Mapping[str, Any]]) -> dict[int, ScoreCounts]:
+    """Sum scored answers per subproblem index (what :func:`aggregate_counts` combines).
+
+    Accepts :class:`SubproblemScore` objects or their ``to_dict()`` form; counts may be
+    added up over decisions and episodes (:func:`add_counts`) before they are combined.
+
+    Example:
+        >>> count_scores([{"index": 1, "correct": True, "tp": 2, "fp": 0, "fn": 0}])
+        {1: {'count': 1, 'correct': 1, 'tp': 2, 'fp': 0, 'fn': 0}}
+    """
+    counts: dict[int, ScoreCounts] = {}
+    for score in scores:
+        item = score.to_dict() if isinstance(score, SubproblemScore) else score
+        into = counts.setdefault(
+            int(item["index"]), {"count": 0, "correct": 0, "tp": 0, "fp": 0, "fn": 0}
+        )
+        into["count"] += 1
+        into["correct"] += int(bool(item["correct"]))
+        into["tp"] += int(item.get("tp", 0))
+        into["fp"] += int(item.get("fp", 0))
+        into["fn"] += int(item.get("fn", 0))
+    return counts
+
+
+def add_counts(into: dict[int, ScoreCounts], more: Mapping[int, ScoreCounts]) -> None:
+    """Add ``more`` (per subproblem index) to ``into`` in place."""
+    for index, counts in more.items():
+        total = into.setdefault(index, {"count": 0, "correct": 0, "tp": 0, "fp": 0, "fn": 0})
+        for key in ("count", "correct", "tp", "fp", "fn"):
+            total[key] += int(counts[key])
+
+
+def aggregate_counts(sub: Subproblem, counts: ScoreCounts | None) -> float | None:
+    """One subproblem's score over a game from its summed counts (micro-F1 or accuracy).
+
+    ``None`` when no answer was counted.
+
+    Example:
+        >>> from langgraph_games.games import make
+        >>> sub = make("tictactoe").subproblems[0]  # an F1 subproblem
+        >>> aggregate_counts(sub, {"count": 2, "correct": 1, "tp": 1, "fp": 1, "fn": 0})
+        0.6666666666666666
+    """
+    if not counts or not counts["count"]:
+        return None
+    if sub.metric is Metric.F1:
+        denominator = 2 * counts["tp"] + counts["fp"] + counts["fn"]
+        return 1.0 if denominator == 0 else 2 * counts["tp"] / denominator
+    return counts["correct"] / counts["count"]
+
+
 def aggregate_scores(
     sub: Subproblem, scores: Iterable[SubproblemScore | Mapping[str, Any]]
 ) -> float | None:
     """Combine one subproblem's scores over a game (micro-F1 or mean accuracy).
 
-    Accepts :class:`SubproblemScore` objects or their ``to_dict()`` form. Returns
-    ``None`` when there are no scores.
+    Accepts :class:`SubproblemScore` objects or their ``to_dict()`` form (of ``sub``).
+    Returns ``None`` when there are no scores.
     """
-    items = [s.to_dict() if isinstance(s, SubproblemScore) else dict(s) for s in scores]
-    if not items:
-        return None
-    if sub.metric is Metric.F1:
-        tp = sum(int(s["tp"]) for s in items)
-        fp = sum(int(s["fp"]) for s in items)
-        fn = sum(int(s["fn"]) for s in items)
-        denominator = 2 * tp + fp + fn
-        return 1.0 if denominator == 0 else 2 * tp / denominator
-    return sum(1.0 for s in items if s["correct"]) / len(items)
+    counts = count_scores({**_dict(s), "index": sub.index} for s in scores)
+    return aggregate_counts(sub, counts.get(sub.index))
+
+
+def _dict(score: SubproblemScore | Mapping[str, Any]) -> Mapping[str, Any]:
+    return score.to_dict() if isinstance(score, SubproblemScore) else score

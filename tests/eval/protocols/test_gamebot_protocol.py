@@ -16,6 +16,7 @@ from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.scoring.metrics import outcome_score, player_rows
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions, gamebot_player
+from langgraph_games.graphs.episode.records import retried_scores
 from langgraph_games.models import ScriptedChatModel
 from support import GAME, install_strategy, state_from_prompt
 
@@ -166,8 +167,11 @@ async def test_i_scores_first_answers_and_reports_re_asked_ones_apart(
     decision = next(
         s["decisions"][str(seat)] for s in record["trajectory"] if str(seat) in s["decisions"]
     )
-    assert [s["value"] for s in decision["scores"]] == [1.0, 1.0]
-    assert [(s["attempt"], s["value"]) for s in decision["retry_scores"]] == [(1, 0.0), (1, 0.0)]
+    first, again = decision["attempts"]  # each attempt keeps its own scores, once
+    assert [s["value"] for s in first["scores"]] == [1.0, 1.0]
+    assert [s["value"] for s in again["scores"]] == [0.0, 0.0]
+    assert [(s["attempt"], s["value"]) for s in retried_scores(decision)] == [(1, 0.0), (1, 0.0)]
+    assert not {"intermediate", "scores", "retry_scores"} & set(decision)
     records = ResultsFile(report.results_path).read().records
     last = {r["player"]: r for r in player_rows(records, Scoring(intermediate="last"))}
     assert last["flip"]["I"] == 0.0  # the former rule: the answer whose move was played

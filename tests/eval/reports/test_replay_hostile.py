@@ -36,7 +36,7 @@ def _hostile(record: dict[str, Any]) -> dict[str, Any]:
     changed = json.loads(json.dumps(record))
     attempt = changed["trajectory"][1]["decisions"]["1"]["attempts"][0]
     attempt["raw_outputs"] = [HOSTILE, "\ud800 half a pair"]
-    changed["trajectory"][1]["decisions"]["1"]["intermediate"]["1"] = HOSTILE
+    attempt["intermediate"]["1"] = HOSTILE
     changed["seats"] = [f"perfect {HOSTILE}", "clumsy"]
     return changed
 

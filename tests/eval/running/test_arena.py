@@ -11,6 +11,7 @@ import pytest
 from langgraph_games.eval import ArenaSpec, ResultsFile, run_arena, summarize
 from langgraph_games.eval.scoring.metrics import pairwise_wdl, player_rows
 from langgraph_games.graphs import EpisodeOptions, gamebot_player
+from langgraph_games.graphs.episode.records import first_answers
 from langgraph_games.models import ScriptedChatModel
 from support import install_strategy, oracle
 
@@ -123,7 +124,8 @@ async def test_oracle_gamebot_gets_i_equal_one(
             for seat, name in enumerate(r["seats"])
             if name == "sloppy"
             for step in r["trajectory"]
-            for s in step["decisions"].get(str(seat), {}).get("scores", [])
+            if str(seat) in step["decisions"]
+            for s in first_answers(step["decisions"][str(seat)])[1]
             if s["index"] == index
         )
         decisions = rows["sloppy"]["decisions"]

@@ -11,6 +11,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from langgraph_games.games import GameSession
 from langgraph_games.graphs import EpisodeOptions, create_episode_graph, gamebot_player, run_episode
+from langgraph_games.graphs.episode.records import first_answers
 from langgraph_games.models import ScriptedChatModel
 from langgraph_games.players import (
     Decision,
@@ -124,11 +125,19 @@ async def test_gamebot_oracle_scores_one_and_random_fallbacks_are_exact() -> Non
     out = await run_episode(
         "tictactoe", [gamebot_player(model, "tictactoe"), RandomPlayer()], seed=2
     )
-    scores = [
-        s for step in out["trajectory"] for s in step["decisions"].get("0", {}).get("scores", [])
-    ]
+    decisions = [step["decisions"]["0"] for step in out["trajectory"] if "0" in step["decisions"]]
+    scores = [s for d in decisions for s in first_answers(d)[1]]
     assert scores and all(s["value"] == 1.0 for s in scores)
-    assert out["result"]["players"][0]["model_calls"] == len(scores) // 2
+    seat = out["result"]["players"][0]
+    assert seat["model_calls"] == len(scores) // 2
+    # The result sums them per subproblem: every answer right, none re-asked.
+    answers = len(decisions)
+    assert {k: (v["count"], v["correct"]) for k, v in seat["subproblems"]["first"].items()} == {
+        "1": (answers, answers),
+        "2": (answers, answers),
+    }
+    assert seat["subproblems"]["retried"] == {}
+    assert out["result"]["players"][1]["subproblems"] == {"first": {}, "retried": {}}
 
 
 class Crash(RuntimeError):

@@ -249,7 +249,7 @@ def build_report(
     report.notes += loaded.notes
     for path in loaded.paths("match"):
         try:
-            summary = summarize_file(path, scoring)
+            summary = summarize_file(path, scoring, matches=loaded.matches(path))
         except ValueError as exc:  # e.g. every match of the file failed
             report.notes.append(f"{path.name}: {exc}")
             continue

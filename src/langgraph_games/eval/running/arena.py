@@ -428,6 +428,8 @@ def summarize_file(
     results: str | Path,
     scoring: Scoring | None = None,
     protocol: str | None = None,
+    *,
+    matches: Sequence[MatchLine | FailedLine] | None = None,
 ) -> ArenaSummary:
     """Tables of a results file, with its unfinished players and protocol line.
 
@@ -441,13 +443,18 @@ def summarize_file(
         scoring: How matches are scored (default: the paper's).
         protocol: The header's protocol line for the file's spec (default: read from the
             manifest beside the file, when it has one).
+        matches: The file's match records, when the caller has read them with
+            :func:`~langgraph_games.eval.running.records.load_results` already (the notes
+            of that reading are then the caller's); default: the file is read here.
 
     Raises:
         ValueError: The file holds no finished match of a known game.
     """
-    loaded = load_results([results], kinds=("match",))
-    notes = list(loaded.notes)
-    matches = loaded.matches()
+    notes: list[str] = []
+    if matches is None:
+        loaded = load_results([results], kinds=("match",))
+        notes += loaded.notes
+        matches = loaded.matches()
     games = sorted({str(r["game"]) for r in matches})
     if not games:
         raise ValueError(f"{results} holds no match records")

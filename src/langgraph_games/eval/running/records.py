@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 from typing_extensions import NotRequired, TypedDict, TypeIs
 
 from langgraph_games.eval.running.results import ResultsFile
@@ -46,6 +46,7 @@ from langgraph_games.games.registry import game_class, list_games
 from langgraph_games.graphs.episode.records import (
     EpisodeResult,
     SessionRecord,
+    SubproblemCounts,
     Trajectory,
     check_record,
 )
@@ -101,8 +102,10 @@ class SeatCountersLine(TypedDict, total=False):
     """A seat's counters in a line's ``result.players`` (the loop's ``SeatCounters``).
 
     Every counter is optional: the set grew over versions (``defaulted``,
-    ``ambiguous_answers``) and hand-made lines may hold none, so readers take a missing
-    counter as 0; a counter that is there has its type.
+    ``ambiguous_answers``, ``subproblems``) and hand-made lines may hold none, so readers
+    take a missing counter as 0; a counter that is there has its type. Without
+    ``subproblems`` (the seat's summed intermediate scores), I is read from the
+    trajectory's decisions.
     """
 
     decisions: int
@@ -116,6 +119,7 @@ class SeatCountersLine(TypedDict, total=False):
     input_tokens: int
     output_tokens: int
     latency_s: float
+    subproblems: SubproblemCounts
 
 
 class ScoreLine(TypedDict):
@@ -343,6 +347,7 @@ _TYPES: dict[str, type[Any]] = {
 }
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {key: TypeAdapter(t) for key, t in _TYPES.items()}
 _SCORE = TypeAdapter(ScoreLine)
+_SCORES = TypeAdapter(list[ScoreLine])
 
 
 def validate_line(record: dict[str, Any]) -> ResultsLine:
@@ -405,15 +410,21 @@ def _check_played(record: MatchLine | EpisodeLine) -> None:
         if index is not None and not 0 <= index < seats:
             raise ValueError(f"{what} with {name} {index}, not one of its {seats} seat(s)")
     keys = {str(index) for index in range(seats)}
+    scores: list[tuple[int, dict[str, Any]]] = []
     for number, step in enumerate(record.get("trajectory", [])):
         for key, decision in step["decisions"].items():
             if key not in keys:
                 raise ValueError(
                     f"{what} with trajectory.{number}.decisions key {shown(key)}, not a seat"
                 )
-            scores = [*decision["scores"], *(s for a in decision["attempts"] for s in a["scores"])]
-            for score in scores:
-                check_record(_SCORE, ScoreLine, score, f"{what} with a score at step {number}")
+            own = decision.get("scores", [])  # older files and hand-made lines
+            scores += [(number, s) for s in own]
+            scores += [(number, s) for a in decision["attempts"] for s in a["scores"]]
+    try:  # every score at once; one by one only to name the first that does not fit
+        _SCORES.validate_python([score for _, score in scores], strict=True)
+    except ValidationError:
+        for number, score in scores:
+            check_record(_SCORE, ScoreLine, score, f"{what} with a score at step {number}")
 
 
 def is_failed(record: ResultsLine) -> TypeIs[FailedLine]:

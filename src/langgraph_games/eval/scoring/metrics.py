@@ -14,6 +14,9 @@
   decision's *first* answer: what the model answered unprompted. Answers given after
   feedback (re-asked attempts) are scored apart as ``I_retry``; ``intermediate="last"``
   (the answer whose move was played, the former rule) or ``"all"`` choose otherwise.
+  I is read from the per-seat subproblem counts of each match's result (``first`` and
+  ``retried``), so a report reads no trajectory; ``"last"``, and files written before the
+  results held those counts, read the decisions of the trajectory instead.
 - W-D-L per player and per pair of players, as in the paper's Table 3.
 """
 
@@ -29,8 +32,13 @@ from typing_extensions import NotRequired, TypedDict
 from langgraph_games.eval.running.records import EpisodeLine, FailedLine, MatchLine, is_failed
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
-from langgraph_games.games.subproblems import aggregate_scores
-from langgraph_games.graphs.episode.records import DecisionRecord
+from langgraph_games.games.subproblems import (
+    ScoreCounts,
+    add_counts,
+    aggregate_counts,
+    count_scores,
+)
+from langgraph_games.graphs.episode.records import DecisionRecord, SubproblemCounts, first_answers
 
 __all__ = ["PlayerRow", "Scoring", "outcome_score", "pairwise_wdl", "player_rows"]
 
@@ -101,8 +109,8 @@ def _answer_scores(
 ) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
     """``(scores I counts, scores of the re-asked answers)`` of one decision."""
     attempts = decision["attempts"]
-    if not attempts:  # a decision without attempts: its own scores
-        return list(decision["scores"]), []
+    if not attempts:  # a decision without attempts (hand-made): its own scores
+        return list(first_answers(decision)[1]), []
     per_attempt: list[list[Mapping[str, Any]]] = [list(a["scores"]) for a in attempts]
     retried = [s for scores in per_attempt[1:] for s in scores]
     if choice == "first":
@@ -117,13 +125,40 @@ def _mean_scored(game: Game[Any], per_sub: Mapping[int, float]) -> float | None:
     return sum(counted) / len(counted) if counted else None
 
 
-def _per_sub(game: Game[Any], scores: Mapping[int, list[Mapping[str, Any]]]) -> dict[int, float]:
+def _per_sub(game: Game[Any], counts: Mapping[int, ScoreCounts]) -> dict[int, float]:
     per_sub: dict[int, float] = {}
     for sub in game.subproblems:
-        value = aggregate_scores(sub, scores.get(sub.index, []))
+        value = aggregate_counts(sub, counts.get(sub.index))
         if value is not None:
             per_sub[sub.index] = value
     return per_sub
+
+
+def _add_seat_answers(
+    record: MatchLine | EpisodeLine,
+    seat: int,
+    choice: AttemptChoice,
+    counted: dict[int, ScoreCounts],
+    retried: dict[int, ScoreCounts],
+) -> None:
+    """Add one seat's scored answers in ``record`` to ``counted`` (for I) and ``retried``.
+
+    From the seat's subproblem counts in the result where it has them (``first`` and
+    ``retried`` answer every choice but ``"last"``), else from the trajectory's decisions.
+    """
+    tally: SubproblemCounts | None = record["result"]["players"][seat].get("subproblems")
+    if tally is not None and choice != "last":
+        first = {int(k): v for k, v in tally["first"].items()}
+        again = {int(k): v for k, v in tally["retried"].items()}
+        add_counts(counted, first)
+        add_counts(retried, again)
+        if choice == "all":
+            add_counts(counted, again)
+        return
+    for decision in _decisions_of(record, seat):
+        scores, retry = _answer_scores(decision, choice)
+        add_counts(counted, count_scores(scores))
+        add_counts(retried, count_scores(retry))
 
 
 class PlayerRow(TypedDict):
@@ -174,8 +209,8 @@ def player_rows(
         return []
     game = game or make(str(finished[0]["game"]))
     acc: dict[str, dict[str, Any]] = {}
-    scores: dict[str, dict[int, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-    retry: dict[str, dict[int, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    scores: dict[str, dict[int, ScoreCounts]] = defaultdict(dict)
+    retry: dict[str, dict[int, ScoreCounts]] = defaultdict(dict)
     for record in finished:
         result = record["result"]
         returns = result["returns"]
@@ -202,12 +237,7 @@ def player_rows(
             for key in ("fallbacks", "input_tokens", "output_tokens", "model_calls"):
                 row[key] += counters.get(key, 0)
             row["latency_s"] += counters.get("latency_s", 0.0)
-            for decision in _decisions_of(record, seat):
-                counted, retried = _answer_scores(decision, scoring.intermediate)
-                for score in counted:
-                    scores[name][int(score["index"])].append(score)
-                for score in retried:
-                    retry[name][int(score["index"])].append(score)
+            _add_seat_answers(record, seat, scoring.intermediate, scores[name], retry[name])
     rows: list[PlayerRow] = []
     for name, row in acc.items():
         per_sub = _per_sub(game, scores[name])

@@ -40,7 +40,12 @@ from langgraph_games.games.parts import BoardGrid, PartsView, parts_of
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.episode.options import EpisodeOptions
-from langgraph_games.graphs.episode.records import EpisodeOutput, PendingInterrupt, Step
+from langgraph_games.graphs.episode.records import (
+    EpisodeOutput,
+    PendingInterrupt,
+    Step,
+    first_answers,
+)
 from langgraph_games.graphs.episode.run import run_episode
 from langgraph_games.graphs.human.player import HumanPlayer, MoveRequest, read_human_move
 from langgraph_games.players.base import Decision, DecisionRequest, Player, SearchPlayer
@@ -287,7 +292,8 @@ def agent_decision(trajectory: Sequence[Step], seat: int) -> AgentView | None:
             }
             for attempt in decision.get("attempts") or []
         ]
-        intermediate = {str(k): v for k, v in (decision.get("intermediate") or {}).items()}
+        said, scores = first_answers(decision)
+        intermediate = {str(k): v for k, v in said.items()}
         answers: list[AnswerView] = [
             {
                 "index": score["index"],
@@ -299,7 +305,7 @@ def agent_decision(trajectory: Sequence[Step], seat: int) -> AgentView | None:
                 "metric": score.get("metric"),
                 "value": score.get("value"),
             }
-            for score in decision.get("scores") or []
+            for score in scores
         ]
         return {
             "step": step.get("step"),

@@ -269,8 +269,9 @@ def reasoning_row(episodes: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
 def report_counts(decisions: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     """Confusion counts of the reported certain cells over an episode's decisions.
 
-    ``decisions`` are the episode loop's per-step decisions (their ``scores`` hold the
-    subproblem scores of ``minesweeper:variant=cells``): subproblem 1 counts as ``safe_*``,
+    ``decisions`` are the episode loop's per-step decisions (their first attempt's
+    ``scores`` hold the subproblem scores of ``minesweeper:variant=cells``; a decision of an
+    older file or without attempts, its own ``scores``): subproblem 1 counts as ``safe_*``,
     2 as ``mine_*``, and ``cell_reports`` is the number of decisions that were scored.
     """
     names = {1: "safe", 2: "mine"}
@@ -278,7 +279,8 @@ def report_counts(decisions: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     for name in names.values():
         counts.update({f"{name}_tp": 0, f"{name}_fp": 0, f"{name}_fn": 0})
     for decision in decisions:
-        scores = decision.get("scores") or []
+        attempts = decision.get("attempts") or []
+        scores = (attempts[0].get("scores") if attempts else decision.get("scores")) or []
         counts["cell_reports"] += bool(scores)
         for score in scores:
             kind = names.get(int(score["index"]))

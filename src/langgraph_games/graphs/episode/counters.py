@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from langgraph_games.games.subproblems import ScoreCounts, count_scores
 from langgraph_games.graphs.episode.records import SeatCounters, Step
 from langgraph_games.players.base import ParseStatus
 
@@ -17,8 +19,11 @@ def summarize_players(trajectory: Sequence[Step], num_players: int) -> list[Seat
     decisions where the player itself took its paper's default action because the answer
     named none (status ``fallback`` without a loop fallback, e.g. SPRING's "Do");
     ``ambiguous_answers`` counts the answers (first or re-asked) that named two different
-    actions, which are also among ``invalid_answers``.
+    actions, which are also among ``invalid_answers``. ``subproblems`` sums the scores of
+    each seat's first answers and of its re-asked ones per subproblem.
     """
+    first: list[list[dict[str, Any]]] = [[] for _ in range(num_players)]
+    retried: list[list[dict[str, Any]]] = [[] for _ in range(num_players)]
     summary: list[SeatCounters] = [
         {
             "decisions": 0,
@@ -32,6 +37,7 @@ def summarize_players(trajectory: Sequence[Step], num_players: int) -> list[Seat
             "input_tokens": 0,
             "output_tokens": 0,
             "latency_s": 0.0,
+            "subproblems": {"first": {}, "retried": {}},
         }
         for _ in range(num_players)
     ]
@@ -56,4 +62,14 @@ def summarize_players(trajectory: Sequence[Step], num_players: int) -> list[Seat
             entry["input_tokens"] += int(usage.get("input_tokens", 0))
             entry["output_tokens"] += int(usage.get("output_tokens", 0))
             entry["latency_s"] += float(decision["latency_s"])
+            if attempts:
+                first[int(seat)] += attempts[0]["scores"]
+                retried[int(seat)] += (s for a in attempts[1:] for s in a["scores"])
+    for entry, firsts, retries in zip(summary, first, retried, strict=True):
+        entry["subproblems"] = {"first": _by_index(firsts), "retried": _by_index(retries)}
     return summary
+
+
+def _by_index(scores: Sequence[dict[str, Any]]) -> dict[str, ScoreCounts]:
+    """Summed scores per subproblem index, keyed as JSON keys are (strings, in order)."""
+    return {str(index): counts for index, counts in sorted(count_scores(scores).items())}

@@ -112,22 +112,14 @@ async def decide_seat(
         else:
             action = game.fallback_action(state, seat, rng)
         status, fallback = ParseStatus.FALLBACK.value, options.fallback
-    # GAMEBoT's I scores what the model answered unprompted: the first attempt. Answers
-    # given after feedback are kept apart (each attempt also keeps its own scores).
-    first = attempts[0]
+    # Each attempt keeps its own answers and scores; I scores the first (what the model
+    # answered unprompted), so they are not copied onto the decision.
     return {  # key order is the trajectory's (goldens compare JSON text)
         "attempts": attempts,
         "fallback": fallback,
         "forfeit": chosen is None and action is None,
         "action": action,
         "status": status,
-        "intermediate": first["intermediate"],
-        "scores": first["scores"],
-        "retry_scores": [
-            {**score, "attempt": number}
-            for number, attempt in enumerate(attempts[1:], start=1)
-            for score in attempt["scores"]
-        ],
         "latency_s": time.perf_counter() - started,
         "usage": _sum_usage(a["usage"] for a in attempts),
     }

@@ -32,9 +32,9 @@ moves, and asked again up to ``max_retries`` times; then the fallback applies (`
 the source paper's rule for that game, ``"random"``: a random legal move, ``"forfeit"``:
 the player loses) and is counted. The trajectory keeps, per step, the observations, every
 attempt's raw outputs and parse status, the intermediate answers and their scores, usage
-and latency; a decision's own ``intermediate`` and ``scores`` are those of its first
-attempt (what the model answered before any feedback), and ``retry_scores`` those of the
-re-asked attempts.
+and latency. Each attempt's answers and scores are written once, with the attempt: the
+first attempt's are what the model answered before any feedback. The result's per-seat
+counters sum those scores per subproblem (``subproblems``), for reports.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from pydantic import TypeAdapter, ValidationError
 from typing_extensions import NotRequired, TypedDict, get_type_hints, is_typeddict
 
 from langgraph_games.games.base import Event
+from langgraph_games.games.subproblems import ScoreCounts
 from langgraph_games.players.records import AttemptEntry
 
 __all__ = [
@@ -27,10 +28,13 @@ __all__ = [
     "SeatCounters",
     "SessionRecord",
     "Step",
+    "SubproblemCounts",
     "Trajectory",
     "Turn",
     "check_record",
     "finished_result",
+    "first_answers",
+    "retried_scores",
 ]
 
 
@@ -50,9 +54,16 @@ class SessionRecord(TypedDict):
 class DecisionRecord(TypedDict):
     """One seat's decision at one step: every attempt, and what was played.
 
-    ``intermediate`` and ``scores`` are those of the first attempt; ``retry_scores`` those
-    of the re-asked attempts (each with its ``attempt`` number). ``fallback`` names the
-    loop's fallback rule when it applied; ``forfeit`` is true when the seat forfeited.
+    Each attempt keeps its own intermediate answers and their scores, once: the first
+    attempt's are what the model answered unprompted (what I scores, see
+    :func:`first_answers`), the later ones were given after feedback
+    (:func:`retried_scores`). ``fallback`` names the loop's fallback rule when it applied;
+    ``forfeit`` is true when the seat forfeited.
+
+    Files written by earlier versions also repeat the first attempt's ``intermediate`` and
+    ``scores`` here, and the re-asked attempts' scores as ``retry_scores``; a hand-made
+    decision may have no attempts and only its own ``scores``. The readers above take
+    either form.
     """
 
     attempts: list[AttemptEntry]
@@ -60,11 +71,36 @@ class DecisionRecord(TypedDict):
     forfeit: bool
     action: str | None
     status: str
-    intermediate: dict[str, str]
-    scores: list[dict[str, Any]]
-    retry_scores: list[dict[str, Any]]
     latency_s: float
     usage: dict[str, int]
+    intermediate: NotRequired[dict[str, str]]
+    scores: NotRequired[list[dict[str, Any]]]
+    retry_scores: NotRequired[list[dict[str, Any]]]
+
+
+def first_answers(decision: DecisionRecord) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``(intermediate answers, their scores)`` of the decision's first attempt.
+
+    A decision without attempts (hand-made) gives its own ``intermediate`` and ``scores``.
+
+    Example:
+        >>> attempt = {"intermediate": {"1": "None"}, "scores": [{"index": 1}]}
+        >>> first_answers({"attempts": [attempt, {"intermediate": {}, "scores": []}]})
+        ({'1': 'None'}, [{'index': 1}])
+    """
+    attempts = decision["attempts"]
+    if attempts:
+        return attempts[0]["intermediate"], attempts[0]["scores"]
+    return decision.get("intermediate") or {}, decision.get("scores") or []
+
+
+def retried_scores(decision: DecisionRecord) -> list[dict[str, Any]]:
+    """The scores of the re-asked attempts, each with its ``attempt`` number (1 and up)."""
+    return [
+        {**score, "attempt": number}
+        for number, attempt in enumerate(decision["attempts"][1:], start=1)
+        for score in attempt["scores"]
+    ]
 
 
 class Turn(TypedDict):
@@ -94,8 +130,25 @@ Trajectory = list[Step]
 """Every step of an episode, in order."""
 
 
+class SubproblemCounts(TypedDict):
+    """A seat's scored intermediate answers over an episode, summed per subproblem.
+
+    Keyed by subproblem index (a string, as JSON keys are): ``first`` sums the first
+    attempt of every decision (what I scores), ``retried`` the re-asked attempts. Reports
+    combine these with :func:`~langgraph_games.games.subproblems.aggregate_counts` instead
+    of reading every step of the trajectory.
+    """
+
+    first: dict[str, ScoreCounts]
+    retried: dict[str, ScoreCounts]
+
+
 class SeatCounters(TypedDict):
-    """Per-seat counters of an episode (``summarize_players``)."""
+    """Per-seat counters of an episode (``summarize_players``).
+
+    ``subproblems`` sums the seat's scored intermediate answers (empty tables for a
+    game without subproblems or a player that answers none).
+    """
 
     decisions: int
     first_try_valid: int
@@ -108,6 +161,7 @@ class SeatCounters(TypedDict):
     input_tokens: int
     output_tokens: int
     latency_s: float
+    subproblems: SubproblemCounts
 
 
 class EpisodeResult(TypedDict):

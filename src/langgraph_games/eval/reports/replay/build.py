@@ -17,7 +17,7 @@ from langgraph_games.eval.running.records import ResultsLine, is_failed
 from langgraph_games.games.base import Game
 from langgraph_games.games.replay_frames import PaletteTable, draw, draw_fallback, drawer_for
 from langgraph_games.games.session import GameSession
-from langgraph_games.graphs.episode.records import DecisionRecord, Step
+from langgraph_games.graphs.episode.records import DecisionRecord, Step, first_answers
 
 __all__ = ["build_replay", "outcome_text", "record_id", "seat_names"]
 
@@ -75,10 +75,11 @@ def outcome_text(record: ResultsLine, game: Game[Any] | None) -> str:
 
 def _answers(game: Game[Any], decision: DecisionRecord) -> list[dict[str, Any]]:
     subs = {s.index: s for s in game.subproblems}
-    raw = {str(k): v for k, v in decision["intermediate"].items()}
+    said, scores = first_answers(decision)
+    raw = {str(k): v for k, v in said.items()}
     answers = []
     seen = set()
-    for score in decision["scores"]:
+    for score in scores:
         index = int(score["index"])
         seen.add(index)
         sub = subs.get(index)
