@@ -40,6 +40,20 @@ def test_unknown_game_lists_the_registered_ones() -> None:
         make("othello-v9")
 
 
+def test_register_refuses_a_class_that_is_not_a_game() -> None:
+    from langgraph_games.games.registry import game_class, register
+
+    class NotAGame:
+        id = "not_a_game"
+
+    with pytest.raises(TypeError, match=r"takes a Game subclass, got .*NotAGame"):
+        register(NotAGame)
+    with pytest.raises(UnknownGameError):
+        make("not_a_game")
+    assert register(TicTacToe) is TicTacToe  # a game registered again is kept as it is
+    assert game_class("tictactoe-v1") is TicTacToe
+
+
 def test_unknown_option_names_the_valid_ones() -> None:
     with pytest.raises(OptionError, match=r"'size' is not an option.*takes no options"):
         make("tictactoe", size=4)

@@ -51,7 +51,7 @@ WIN = 1_000_000.0
 Evaluator = Callable[[Any, GameState, int], float]
 """A search heuristic ``(game, state, player) -> float``: larger is better for ``player``."""
 
-ActionEnumerator = Callable[[Game[Any]], Sequence[str]]
+ActionEnumerator = Callable[[Game[GameState]], Sequence[str]]
 """A function of a configured engine returning its action universe in a fixed order."""
 
 
@@ -141,7 +141,7 @@ def companion_module(game_id: str, name: str) -> str | None:
     return full if importlib.util.find_spec(full) is not None else None
 
 
-def parts_of(game: Game[Any] | type[Game[Any]] | str) -> GameParts:
+def parts_of(game: Game[GameState] | type[Game[GameState]] | str) -> GameParts:
     """The parts a game declares (defaults when its folder has no ``parts.py``).
 
     Args:

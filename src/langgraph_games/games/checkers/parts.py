@@ -30,11 +30,11 @@ class CheckersArgs(MoveArgs):
     to_col: int = coordinate(0, 7, "Column 0-7 of the square it moves to.")
 
 
-def _checkers(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _checkers(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return f"({args['from_row']},{args['from_col']})->({args['to_row']},{args['to_col']})"
 
 
-def checkers_actions(game: Game[Any]) -> list[str]:
+def checkers_actions(game: Game[GameState]) -> list[str]:
     """Steps and jumps (one or two diagonal squares) between dark squares, both ways."""
     board = initial_board()
     dark = {(i // SIZE + i % SIZE) % 2 for i, piece in enumerate(board) if piece != EMPTY}

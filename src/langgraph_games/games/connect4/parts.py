@@ -20,7 +20,7 @@ class ColumnArgs(MoveArgs):
     column: int = coordinate(0, 6, "Column index, 0 (left) to 6 (right).")
 
 
-def _column(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _column(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     cell = game.drop_cell(state, int(args["column"]))  # type: ignore[attr-defined]
     return cell if cell is not None else f"column {args['column']}"
 

@@ -29,7 +29,7 @@ class OthelloArgs(MoveArgs):
         return value.strip().upper() if isinstance(value, str) else value
 
 
-def _othello(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _othello(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return f"({args['column']},{args['row']})"
 
 

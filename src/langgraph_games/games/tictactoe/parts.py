@@ -21,7 +21,7 @@ class CellArgs(MoveArgs):
     col: int = coordinate(0, 2, "Column 0-2, left to right.")
 
 
-def _cell(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _cell(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return f"({args['row']},{args['col']})"
 
 
