@@ -169,3 +169,17 @@ def test_parse_action_reads_paper_notations() -> None:
     assert oth.parse_action("Chosen Move: (A,1)") is None  # not legal
     ck = GameSession("checkers")
     assert ck.parse_action("Chosen Move: (2, 1)-(3, 0)") == "(2,1)->(3,0)"
+
+
+@pytest.mark.parametrize("game_id", ["tictactoe", "connect4", "othello", "checkers"])
+def test_a_search_heuristic_reads_its_own_state_and_refuses_another_games(game_id: str) -> None:
+    from langgraph_games.games.parts import parts_of
+
+    game = make(game_id)
+    search = parts_of(game_id).search
+    assert search is not None and search.heuristic is not None
+    start = game.initial_state()
+    assert search.heuristic(game, start, 0) == -search.heuristic(game, start, 1)  # symmetric
+    other = make("pong").initial_state()
+    with pytest.raises(TypeError, match=rf"{game_id}_eval reads a \w+State, got a PongState"):
+        search.heuristic(game, other, 0)

@@ -22,7 +22,7 @@ import importlib.util
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.errors import UnknownGameError
@@ -40,16 +40,36 @@ __all__ = [
     "Search",
     "companion_module",
     "fixed_actions",
+    "own_state",
     "parts_of",
 ]
 
 T = TypeVar("T")
+St = TypeVar("St", bound=GameState)
 
 WIN = 1_000_000.0
 """The value of a won position in search; a heuristic stays well inside ``(-WIN, WIN)``."""
 
-Evaluator = Callable[[Any, GameState, int], float]
+Evaluator = Callable[[Game[GameState], GameState, int], float]
 """A search heuristic ``(game, state, player) -> float``: larger is better for ``player``."""
+
+
+def own_state(state: GameState, kind: type[St], reader: str) -> St:
+    """``state`` as the state class ``kind`` that ``reader`` (e.g. a heuristic) reads.
+
+    Raises:
+        TypeError: ``state`` is another game's state; names both classes.
+
+    Example:
+        >>> from langgraph_games.games.tictactoe import TicTacToe, TicTacToeState
+        >>> state = own_state(TicTacToe().initial_state(), TicTacToeState, "tictactoe_eval")
+        >>> type(state).__name__
+        'TicTacToeState'
+    """
+    if not isinstance(state, kind):
+        raise TypeError(f"{reader} reads a {kind.__name__}, got a {type(state).__name__}")
+    return state
+
 
 ActionEnumerator = Callable[[Game[GameState]], Sequence[str]]
 """A function of a configured engine returning its action universe in a fixed order."""

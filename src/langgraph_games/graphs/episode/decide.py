@@ -30,7 +30,7 @@ def _history_lines(session: GameSession, count: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _problem(decision: Decision, game: Game[GameState], state: Any, seat: int) -> str:
+def _problem(decision: Decision, game: Game[GameState], state: GameState, seat: int) -> str:
     """The feedback a player gets when its answer is rejected."""
     if decision.action is None:
         reason = decision.info.get("problem") or "your answer contained no move I could read"
