@@ -38,7 +38,7 @@ import os
 import uuid
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
@@ -53,6 +53,7 @@ from langgraph_games.eval.running.players import ModelPool, build_player
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.common.decision import GraphPlayer, decision_from_dict, request_to_input
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
@@ -208,7 +209,7 @@ async def _play(state: EpisodeRunState, config: RunnableConfig) -> EpisodeRunSta
     return {"result": final["result"], "trajectory": final["trajectory"]}
 
 
-def _build_players(specs: list[str], game: Game[Any], seed: int) -> list[Player]:
+def _build_players(specs: list[str], game: Game[GameState], seed: int) -> list[Player]:
     models = server_models()
     return [
         build_player(spec, game, models=models, seed=seed * 10 + seat)

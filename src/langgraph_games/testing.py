@@ -13,7 +13,6 @@ import math
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.errors import GameOverError, IllegalActionError
@@ -55,7 +54,7 @@ _KIND_TYPES: dict[AnswerKind, tuple[type, ...]] = {
 
 
 def check_game(
-    game: Game[Any] | str,
+    game: Game[GameState] | str,
     *,
     seeds: Iterable[int] = range(5),
     max_steps: int = 5000,
@@ -102,7 +101,7 @@ def check_game(
     return report
 
 
-def _check_metadata(game: Game[Any], report: ConformanceReport) -> None:
+def _check_metadata(game: Game[GameState], report: ConformanceReport) -> None:
     if not game.player_names:
         report.fail("player_names is empty")
     indices = [s.index for s in game.subproblems]
@@ -112,7 +111,9 @@ def _check_metadata(game: Game[Any], report: ConformanceReport) -> None:
         report.fail("description is empty")
 
 
-def _check_state(game: Game[Any], state: GameState, where: str, report: ConformanceReport) -> None:
+def _check_state(
+    game: Game[GameState], state: GameState, where: str, report: ConformanceReport
+) -> None:
     try:
         again = game.state_from_json(game.state_to_json(state))
     except Exception as exc:  # noqa: BLE001 - any failure is a contract breach to report
@@ -123,7 +124,7 @@ def _check_state(game: Game[Any], state: GameState, where: str, report: Conforma
 
 
 def _check_step(
-    game: Game[Any], session: GameSession, where: str, report: ConformanceReport
+    game: Game[GameState], session: GameSession, where: str, report: ConformanceReport
 ) -> None:
     state = session.state
     acting = game.current_players(state)
@@ -172,7 +173,7 @@ def _check_step(
 
 
 def _check_truth(
-    game: Game[Any],
+    game: Game[GameState],
     state: GameState,
     joint: dict[int, str],
     where: str,
@@ -199,7 +200,7 @@ def _check_truth(
 
 
 def _playout(
-    game: Game[Any], seed: int, max_steps: int, truth_every: int, report: ConformanceReport
+    game: Game[GameState], seed: int, max_steps: int, truth_every: int, report: ConformanceReport
 ) -> None:
     rng = random.Random(f"conformance:{seed}")
     session = GameSession(game, seed=seed)
@@ -233,7 +234,7 @@ def _playout(
         report.fail(f"seed {seed}: replaying (game, options, seed, actions) gives other states")
 
 
-def playthrough(game: Game[Any] | str, seed: int = 0, max_steps: int = 400) -> str:
+def playthrough(game: Game[GameState] | str, seed: int = 0, max_steps: int = 400) -> str:
     """A seeded random game written out step by step, for golden-file tests.
 
     Each step shows the acting players' observations, the actions chosen (by a

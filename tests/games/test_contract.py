@@ -40,6 +40,20 @@ def test_unknown_game_lists_the_registered_ones() -> None:
         make("othello-v9")
 
 
+def test_register_refuses_a_class_that_is_not_a_game() -> None:
+    from langgraph_games.games.registry import game_class, register
+
+    class NotAGame:
+        id = "not_a_game"
+
+    with pytest.raises(TypeError, match=r"takes a Game subclass, got .*NotAGame"):
+        register(NotAGame)
+    with pytest.raises(UnknownGameError):
+        make("not_a_game")
+    assert register(TicTacToe) is TicTacToe  # a game registered again is kept as it is
+    assert game_class("tictactoe-v1") is TicTacToe
+
+
 def test_unknown_option_names_the_valid_ones() -> None:
     with pytest.raises(OptionError, match=r"'size' is not an option.*takes no options"):
         make("tictactoe", size=4)
@@ -155,3 +169,17 @@ def test_parse_action_reads_paper_notations() -> None:
     assert oth.parse_action("Chosen Move: (A,1)") is None  # not legal
     ck = GameSession("checkers")
     assert ck.parse_action("Chosen Move: (2, 1)-(3, 0)") == "(2,1)->(3,0)"
+
+
+@pytest.mark.parametrize("game_id", ["tictactoe", "connect4", "othello", "checkers"])
+def test_a_search_heuristic_reads_its_own_state_and_refuses_another_games(game_id: str) -> None:
+    from langgraph_games.games.parts import parts_of
+
+    game = make(game_id)
+    search = parts_of(game_id).search
+    assert search is not None and search.heuristic is not None
+    start = game.initial_state()
+    assert search.heuristic(game, start, 0) == -search.heuristic(game, start, 1)  # symmetric
+    other = make("pong").initial_state()
+    with pytest.raises(TypeError, match=rf"{game_id}_eval reads a \w+State, got a PongState"):
+        search.heuristic(game, other, 0)

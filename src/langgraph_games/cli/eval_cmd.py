@@ -18,7 +18,6 @@ import argparse
 import math
 import sys
 from pathlib import Path
-from typing import Any
 
 from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.cli import interrupted
@@ -59,6 +58,7 @@ from langgraph_games.eval.running.runner import EvalReport, EvalSpec, group_epis
 from langgraph_games.games.base import Game
 from langgraph_games.games.maze import metrics as maze_metrics
 from langgraph_games.games.registry import game_class
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.spring.graph import SpringVariant
 from langgraph_games.graphs.study.graph import DEFAULT_STUDY_CONCURRENCY
@@ -286,7 +286,9 @@ def parse_variants(text: str | None) -> list[SpringVariant]:
     return list(dict.fromkeys(chosen))
 
 
-def _context(args: argparse.Namespace, agent: str, game: type[Game[Any]]) -> tuple[str | None, str]:
+def _context(
+    args: argparse.Namespace, agent: str, game: type[Game[GameState]]
+) -> tuple[str | None, str]:
     """The context C from ``--context`` or ``--study`` (``None``: the default) and its source."""
     if args.context and args.study:
         raise ValueError("give either --context FILE or --study DOCUMENT, not both")
@@ -324,7 +326,7 @@ def _episode_options(args: argparse.Namespace) -> EpisodeOptions:
 def _run_ablation(
     args: argparse.Namespace,
     agent: str,
-    game: type[Game[Any]],
+    game: type[Game[GameState]],
     options: JsonObject,
     context: str | None,
     source: str,

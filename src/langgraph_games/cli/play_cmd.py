@@ -48,6 +48,7 @@ from langgraph_games.games.parts import parts_of
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.games.smartplay import metrics as smartplay_metrics
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
@@ -156,14 +157,14 @@ def stdin_closed() -> bool:
     return False
 
 
-def default_players(game: Game[Any]) -> list[str]:
+def default_players(game: Game[GameState]) -> list[str]:
     """The ``--players`` default: ``minimax random`` for two seats, else ``random`` per seat."""
     if game.num_players == 2:
         return ["minimax", "random"]
     return ["random"] * game.num_players
 
 
-def outcome_line(game: Game[Any], result: EpisodeResult, names: list[str]) -> str:
+def outcome_line(game: Game[GameState], result: EpisodeResult, names: list[str]) -> str:
     """The result line: winners for games between players, score and return for one player.
 
     A one-player game has no winner, so its line gives how it ended, the return and, for a
@@ -211,7 +212,7 @@ def _smartplay_score(result: EpisodeResult) -> str | None:
 
 
 async def _play(
-    game: Game[Any],
+    game: Game[GameState],
     players: list[Player],
     args: argparse.Namespace,
     options: EpisodeOptions,
@@ -311,7 +312,7 @@ def _ask_person(request: Mapping[str, Any], names: list[str], quiet: bool) -> st
 
 
 def _print_step(
-    game: Game[Any], step: Step, record: SessionRecord, names: list[str], full: bool
+    game: Game[GameState], step: Step, record: SessionRecord, names: list[str], full: bool
 ) -> None:
     moves = ", ".join(f"{game.player_label(int(p))} plays {a}" for p, a in step["actions"].items())
     print(f"\nMove {step['step'] + 1}: {moves}")

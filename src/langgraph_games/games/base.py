@@ -381,5 +381,5 @@ def _label_regex(labels: tuple[str, ...]) -> re.Pattern[str]:
     return label_pattern(*labels)
 
 
-def _seats(game: Game[Any], players: tuple[int, ...]) -> str:
+def _seats(game: Game[S], players: tuple[int, ...]) -> str:
     return ", ".join(f"{p} ({game.player_label(p)})" for p in players)

@@ -63,7 +63,7 @@ class Encoding:
     layout: str
 
 
-EncodingFactory = Callable[[Game[Any]], Encoding]
+EncodingFactory = Callable[[Game[GameState]], Encoding]
 """A function of a configured engine returning its :class:`Encoding`."""
 
 _FOUND: dict[str, EncodingFactory | None] = {}
@@ -93,7 +93,7 @@ def encoded_games() -> tuple[str, ...]:
     return tuple(sorted(cls.id for cls in game_classes() if _factory(cls.id) is not None))
 
 
-def encoding_of(game: Game[Any]) -> Encoding | None:
+def encoding_of(game: Game[GameState]) -> Encoding | None:
     """The encoding of a configured engine, or ``None`` where its folder declares none.
 
     Example:
@@ -145,7 +145,7 @@ def own_and_opponent_planes(
     return Encoding((2, rows, cols), 0.0, 1.0, encode, layout)
 
 
-def grid_planes(game: Game[Any], marks: Sequence[str], orientation: str) -> Encoding:
+def grid_planes(game: Game[GameState], marks: Sequence[str], orientation: str) -> Encoding:
     """:func:`own_and_opponent_planes` over the board geometry the game's ``parts.py`` declares.
 
     Raises:

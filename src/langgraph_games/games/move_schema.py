@@ -61,11 +61,11 @@ class ActionArgs(BaseModel):
     )
 
 
-Converter = Callable[[Game[Any], GameState, int, dict[str, Any]], str]
+Converter = Callable[[Game[GameState], GameState, int, dict[str, Any]], str]
 """``(game, state, player, validated arguments) -> action text``."""
 
 
-def read_text(game: Game[Any], state: GameState, player: int, args: Mapping[str, Any]) -> str:
+def read_text(game: Game[GameState], state: GameState, player: int, args: Mapping[str, Any]) -> str:
     """The generic reading of ``args["action"]``: canonical if legal, else the game's parser."""
     text = str(args["action"]).strip()
     if game.is_legal(state, player, text):
@@ -108,7 +108,9 @@ class MoveSchema:
         schema["title"] = self.args_schema.__name__
         return schema
 
-    def read(self, game: Game[Any], state: GameState, player: int, args: Mapping[str, Any]) -> str:
+    def read(
+        self, game: Game[GameState], state: GameState, player: int, args: Mapping[str, Any]
+    ) -> str:
         """The action text ``args`` name, by the rule of the module docstring.
 
         Raises:
@@ -136,7 +138,7 @@ GENERIC = MoveSchema(
 """The generic schema: ``action: str``, read as text."""
 
 
-SchemaBuilder = Callable[[Game[Any], "GameState | None"], MoveSchema]
+SchemaBuilder = Callable[[Game[GameState], "GameState | None"], MoveSchema]
 """``(game, state) -> MoveSchema``: a game's typed move schema (its options may shape it;
 ``state`` is a state of the episode, or ``None`` before one is known)."""
 
@@ -162,12 +164,12 @@ def coordinate(low: int, high: int, description: str, default: Any = ...) -> Any
     )
 
 
-def action_name(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def action_name(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     """The converter of schemas whose ``action`` field is the action's name."""
     return str(args["action"])
 
 
-def named_actions(actions: Sequence[str], game: Game[Any]) -> MoveSchema:
+def named_actions(actions: Sequence[str], game: Game[GameState]) -> MoveSchema:
     """A schema whose one field ``action`` is an action's name, from ``actions`` (an enum)."""
     model = create_model(
         f"{type(game).__name__}Args",

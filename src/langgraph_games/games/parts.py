@@ -22,7 +22,7 @@ import importlib.util
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.errors import UnknownGameError
@@ -40,18 +40,38 @@ __all__ = [
     "Search",
     "companion_module",
     "fixed_actions",
+    "own_state",
     "parts_of",
 ]
 
 T = TypeVar("T")
+St = TypeVar("St", bound=GameState)
 
 WIN = 1_000_000.0
 """The value of a won position in search; a heuristic stays well inside ``(-WIN, WIN)``."""
 
-Evaluator = Callable[[Any, GameState, int], float]
+Evaluator = Callable[[Game[GameState], GameState, int], float]
 """A search heuristic ``(game, state, player) -> float``: larger is better for ``player``."""
 
-ActionEnumerator = Callable[[Game[Any]], Sequence[str]]
+
+def own_state(state: GameState, kind: type[St], reader: str) -> St:
+    """``state`` as the state class ``kind`` that ``reader`` (e.g. a heuristic) reads.
+
+    Raises:
+        TypeError: ``state`` is another game's state; names both classes.
+
+    Example:
+        >>> from langgraph_games.games.tictactoe import TicTacToe, TicTacToeState
+        >>> state = own_state(TicTacToe().initial_state(), TicTacToeState, "tictactoe_eval")
+        >>> type(state).__name__
+        'TicTacToeState'
+    """
+    if not isinstance(state, kind):
+        raise TypeError(f"{reader} reads a {kind.__name__}, got a {type(state).__name__}")
+    return state
+
+
+ActionEnumerator = Callable[[Game[GameState]], Sequence[str]]
 """A function of a configured engine returning its action universe in a fixed order."""
 
 
@@ -141,7 +161,7 @@ def companion_module(game_id: str, name: str) -> str | None:
     return full if importlib.util.find_spec(full) is not None else None
 
 
-def parts_of(game: Game[Any] | type[Game[Any]] | str) -> GameParts:
+def parts_of(game: Game[GameState] | type[Game[GameState]] | str) -> GameParts:
     """The parts a game declares (defaults when its folder has no ``parts.py``).
 
     Args:

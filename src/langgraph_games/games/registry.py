@@ -17,11 +17,12 @@ import re
 import sys
 from importlib import metadata
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from langgraph_games.games._numbers import read_int
 from langgraph_games.games.base import Game, GameInfo
 from langgraph_games.games.errors import UnknownGameError
+from langgraph_games.games.state import GameState
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -35,28 +36,37 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "langgraph_games.games"
 
-G = TypeVar("G", bound=type[Game[Any]])
+C = TypeVar("C", bound=type)
 
-_GAMES: dict[str, dict[int, type[Game[Any]]]] = {}
+_GAMES: dict[str, dict[int, type[Game[GameState]]]] = {}
 _VERSIONED = re.compile(r"^(?P<id>[a-z0-9_]+)-v(?P<version>\d+)$")
 _scanned_path: tuple[str, ...] | None = None
 _loaded_entry_points: set[tuple[str, str]] = set()
 _GAMES_PACKAGE = __name__.rpartition(".")[0]
 
 
-def register(cls: G) -> G:
+def register(cls: C) -> C:
     """Class decorator adding a game to the registry under ``cls.id`` and ``cls.version``.
 
+    The registry holds games of every state type, so it hands each one out as a
+    ``Game[GameState]``; a state given to an engine must still be one of that engine's
+    own (from its :meth:`~langgraph_games.games.base.Game.initial_state`, its moves or
+    its ``state_from_json``).
+
     Raises:
+        TypeError: ``cls`` is not a :class:`~langgraph_games.games.base.Game` subclass.
         ValueError: The id is malformed or another class holds the same id and version.
     """
-    if not re.fullmatch(r"[a-z0-9_]+", cls.id):
-        raise ValueError(f"game id {cls.id!r} must be lower-case letters, digits or '_'")
-    versions = _GAMES.setdefault(cls.id, {})
-    existing = versions.get(cls.version)
-    if existing is not None and existing is not cls:
-        raise ValueError(f"game {cls.id}-v{cls.version} is already registered by {existing!r}")
-    versions[cls.version] = cls
+    if not issubclass(cls, Game):
+        raise TypeError(f"register() takes a Game subclass, got {cls!r}")
+    game: type[Game[GameState]] = cls
+    if not re.fullmatch(r"[a-z0-9_]+", game.id):
+        raise ValueError(f"game id {game.id!r} must be lower-case letters, digits or '_'")
+    versions = _GAMES.setdefault(game.id, {})
+    existing = versions.get(game.version)
+    if existing is not None and existing is not game:
+        raise ValueError(f"game {game.id}-v{game.version} is already registered by {existing!r}")
+    versions[game.version] = game
     return cls
 
 
@@ -102,7 +112,7 @@ def _known_ids() -> list[str]:
     return ids
 
 
-def game_class(game_id: str) -> type[Game[Any]]:
+def game_class(game_id: str) -> type[Game[GameState]]:
     """Return the class registered as ``game_id`` (``"othello"`` or ``"othello-v1"``).
 
     A bare id means the newest version.
@@ -123,7 +133,7 @@ def game_class(game_id: str) -> type[Game[Any]]:
     return versions[version if version is not None else max(versions)]
 
 
-def make(game_id: str, **options: object) -> Game[Any]:
+def make(game_id: str, **options: object) -> Game[GameState]:
     """Create a game engine by id with validated options.
 
     Args:
@@ -147,7 +157,7 @@ def make(game_id: str, **options: object) -> Game[Any]:
     return game_class(game_id)(**options)
 
 
-def game_classes() -> list[type[Game[Any]]]:
+def game_classes() -> list[type[Game[GameState]]]:
     """The newest version of every registered game class, sorted by id."""
     _load_plugins()
     return [versions[max(versions)] for _, versions in sorted(_GAMES.items())]

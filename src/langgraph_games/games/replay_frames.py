@@ -166,7 +166,7 @@ class Text:
 
 
 Panel = Grid | Table | Text
-Drawer = Callable[[Game[Any], GameState], list[Panel]]
+Drawer = Callable[[Game[GameState], GameState], list[Panel]]
 
 _DRAWERS: dict[str, Drawer] = {}
 _SEARCHED: set[str] = set()
@@ -189,7 +189,7 @@ def drawer(*game_ids: str) -> Callable[[Drawer], Drawer]:
     return register
 
 
-def draw_fallback(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_fallback(game: Game[GameState], state: GameState) -> list[Panel]:
     """Any game: its ``render()`` text."""
     return [Text(game.render(state))]
 
@@ -209,7 +209,7 @@ def drawer_for(game_id: str) -> Drawer:
     return _DRAWERS.get(base, draw_fallback)
 
 
-def draw(game: Game[Any], state: GameState) -> list[Panel]:
+def draw(game: Game[GameState], state: GameState) -> list[Panel]:
     """The panels of ``state``; a drawing function that fails falls back to the text view.
 
     A failing drawing function must not cost a person the replay of a long run, so its
@@ -234,7 +234,7 @@ def index_labels(n: int) -> list[str]:
     return [str(i) for i in range(n)]
 
 
-def status_caption(game: Game[Any], state: GameState) -> str:
+def status_caption(game: Game[GameState], state: GameState) -> str:
     """Who moves next, or who won (a board game's caption)."""
     if game.is_terminal(state):
         returns = game.returns(state)

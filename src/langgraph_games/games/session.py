@@ -40,7 +40,7 @@ class GameSession:
 
     def __init__(
         self,
-        game: Game[Any] | str,
+        game: Game[GameState] | str,
         seed: int = 0,
         actions: Iterable[ActionInput] = (),
         **options: Any,
@@ -49,7 +49,7 @@ class GameSession:
             game = make(game, **options)
         elif options:
             raise TypeError("options are only accepted together with a game id")
-        self.game: Game[Any] = game
+        self.game: Game[GameState] = game
         self.seed = seed
         self.states: list[GameState] = [game.initial_state(seed)]
         self.actions: list[JointAction] = []

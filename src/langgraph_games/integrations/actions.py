@@ -32,6 +32,7 @@ import numpy as np
 from langgraph_games.games.base import Game
 from langgraph_games.games.parts import ActionEnumerator, PartsView, parts_of
 from langgraph_games.games.registry import make
+from langgraph_games.games.state import GameState
 
 __all__ = [
     "ActionEnumerator",
@@ -55,7 +56,7 @@ def register_action_universe(game_id: str, enumerate_actions: ActionEnumerator) 
     _REGISTERED[game_id] = enumerate_actions
 
 
-def all_actions(game: Game[Any] | str, **options: object) -> tuple[str, ...]:
+def all_actions(game: Game[GameState] | str, **options: object) -> tuple[str, ...]:
     """Every action string ``game`` can take under its options, in a fixed order.
 
     Args:
@@ -107,7 +108,7 @@ class ActionUniverse:
     index: Mapping[str, int] = field(repr=False)
 
     @classmethod
-    def of(cls, game: Game[Any]) -> ActionUniverse:
+    def of(cls, game: Game[GameState]) -> ActionUniverse:
         """The universe of a configured engine (see :func:`all_actions`)."""
         actions = all_actions(game)
         return cls(game.id, actions, {a: i for i, a in enumerate(actions)})

@@ -36,7 +36,7 @@ from langgraph_games.games.base import Game
 from langgraph_games.games.encoding import Encoding, Observation, encoded_games, encoding_of
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.session import GameSession
-from langgraph_games.games.state import derive_rng
+from langgraph_games.games.state import GameState, derive_rng
 from langgraph_games.integrations.actions import ActionUniverse
 
 __all__ = [
@@ -129,7 +129,7 @@ class IndexedEpisode:
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[GameState],
         *,
         illegal_action: IllegalActionPolicy = "fallback",
         max_text_length: int = DEFAULT_MAX_TEXT_LENGTH,
@@ -298,7 +298,7 @@ class IndexedEpisode:
         return self.session.render()
 
 
-def _encoding_for(game: Game[Any], actions: int) -> Encoding:
+def _encoding_for(game: Game[GameState], actions: int) -> Encoding:
     """The game's encoding, or the one-line reason ``observation="encoded"`` is refused."""
     if actions > MAX_ENCODED_ACTIONS:
         raise ValueError(

@@ -42,6 +42,7 @@ from gymnasium import spaces
 from langgraph_games.games.base import Game
 from langgraph_games.games.encoding import Observation
 from langgraph_games.games.registry import game_class, list_games, make
+from langgraph_games.games.state import GameState
 from langgraph_games.integrations.episode import (
     DEFAULT_CHARSET,
     DEFAULT_MAX_TEXT_LENGTH,
@@ -82,7 +83,7 @@ class GameEnv(gymnasium.Env[Any, np.int64]):  # Any: a Dict or a Box space, both
 
     def __init__(
         self,
-        game: str | Game[Any],
+        game: str | Game[GameState],
         *,
         render_mode: str | None = None,
         illegal_action: IllegalActionPolicy = "fallback",

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -40,6 +39,7 @@ from typing_extensions import TypedDict
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
+from langgraph_games.games.state import GameState
 from langgraph_games.integrations.episode import (
     DEFAULT_CHARSET,
     DEFAULT_MAX_TEXT_LENGTH,
@@ -76,7 +76,7 @@ class _GameEnvBase:
 
     def _setup(
         self,
-        game: Game[Any],
+        game: Game[GameState],
         render_mode: str | None,
         max_moves: int | None,
         illegal_action: IllegalActionPolicy,
@@ -187,7 +187,7 @@ class GameAECEnv(_GameEnvBase, AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str | Game[Any],
+        game: str | Game[GameState],
         *,
         render_mode: str | None = None,
         max_moves: int | None = None,
@@ -280,7 +280,7 @@ class GameParallelEnv(_GameEnvBase, ParallelEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: str | Game[Any],
+        game: str | Game[GameState],
         *,
         render_mode: str | None = None,
         max_moves: int | None = None,

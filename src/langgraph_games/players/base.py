@@ -76,7 +76,7 @@ class DecisionRequest:
         previous_exchange: The seat's last exchange with its player in this episode.
     """
 
-    game: Game[Any]
+    game: Game[GameState]
     state: GameState
     player: int
     observation: str

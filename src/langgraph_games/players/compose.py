@@ -37,6 +37,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
 from langgraph_games.models.factory import describe_model
 from langgraph_games.players.base import Decision, DecisionRequest, ParseStatus, Player
 from langgraph_games.players.errors import PlayerContractError, PlayerSpecError
@@ -228,7 +229,7 @@ class StrategyPlayer(Player):
         self.name = name or f"{strategy}:{described['provider']}:{identity}"
         self._players: dict[str, Player] = {}
 
-    def for_game(self, game: Game[Any]) -> Player:
+    def for_game(self, game: Game[GameState]) -> Player:
         """The strategy's player for ``game`` (built on first use)."""
         key = f"{game.versioned_id}|{json.dumps(game.options_dict(), sort_keys=True, default=repr)}"
         player = self._players.get(key)

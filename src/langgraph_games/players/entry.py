@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import game_classes
+from langgraph_games.games.state import GameState
 from langgraph_games.players.base import Player
 from langgraph_games.players.errors import PlayerSettingError, PlayerSpecError
 from langgraph_games.players.spec import (
@@ -49,12 +50,12 @@ class PlayerBuild(Generic[S]):
     """
 
     settings: S
-    game: Game[Any] | None
+    game: Game[GameState] | None
     model: BaseChatModel | None
     name: str
 
     @property
-    def engine(self) -> Game[Any]:
+    def engine(self) -> Game[GameState]:
         """The game; raises :class:`PlayerSpecError` when the caller gave none."""
         if self.game is None:
             raise PlayerSpecError(f"player {self.name!r} is built for a game; pass the game")
@@ -71,7 +72,7 @@ class PlayerBuild(Generic[S]):
 PlayerBuilder = Callable[[PlayerBuild[Any]], Player]
 """``(PlayerBuild) -> Player``."""
 
-GameFilter = Callable[[type[Game[Any]]], bool]
+GameFilter = Callable[[type[Game[GameState]]], bool]
 """``(game class) -> bool``: whether a player can play that game."""
 
 
@@ -108,7 +109,7 @@ class PlayerEntry:
     games: tuple[str, ...] = ()
     plays: GameFilter | None = None
 
-    def can_play(self, game: Game[Any] | type[Game[Any]]) -> bool:
+    def can_play(self, game: Game[GameState] | type[Game[GameState]]) -> bool:
         """Whether this player can play ``game`` (an engine or a game class)."""
         cls = game if isinstance(game, type) else type(game)
         return self.plays is None or self.plays(cls)
@@ -126,7 +127,7 @@ class PlayerEntry:
             return "plays every game"
         return f"plays {', '.join(playable)}" if playable else "plays no registered game"
 
-    def check_game(self, game: Game[Any], label: str) -> None:
+    def check_game(self, game: Game[GameState], label: str) -> None:
         """Refuse ``game`` unless this player can play it.
 
         Raises:
@@ -217,7 +218,7 @@ class PlayerRecipe:
     settings: PlayerSettings
     model: BaseChatModel | None = None
 
-    def build(self, game: Game[Any] | None = None, **defaults: Any) -> Player:
+    def build(self, game: Game[GameState] | None = None, **defaults: Any) -> Player:
         """A player for ``game``, named by the spec as written.
 
         Args:

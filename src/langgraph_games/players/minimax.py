@@ -50,7 +50,7 @@ DEFAULT_DEPTHS: Mapping[str, int | None] = _Depths()
 """Default plies by game id (``None``: searched to the end), as the games declare them."""
 
 
-def can_search(game: type[Game[Any]] | Game[Any]) -> bool:
+def can_search(game: type[Game[GameState]] | Game[GameState]) -> bool:
     """Whether ``minimax`` plays ``game``: two players taking turns, and a declared search."""
     two_players = len(game.player_names) == 2 and not game.simultaneous
     return two_players and parts_of(game).search is not None
@@ -121,7 +121,7 @@ class MinimaxPlayer(SearchPlayer):
             described["max_nodes"] = self.max_nodes
         return described
 
-    def _settings(self, game: Game[Any]) -> tuple[int | None, Evaluator | None]:
+    def _settings(self, game: Game[GameState]) -> tuple[int | None, Evaluator | None]:
         if game.simultaneous or game.num_players != 2:
             raise ValueError(f"minimax needs a two-player turn-based game; {game.id!r} is not one")
         search = parts_of(game).search
@@ -164,7 +164,7 @@ class MinimaxPlayer(SearchPlayer):
 
     def _root(
         self,
-        game: Game[Any],
+        game: Game[GameState],
         state: GameState,
         root: int,
         actions: list[str],
@@ -185,7 +185,7 @@ class MinimaxPlayer(SearchPlayer):
 
     def _deepening(
         self,
-        game: Game[Any],
+        game: Game[GameState],
         state: GameState,
         root: int,
         actions: list[str],
@@ -217,7 +217,7 @@ class MinimaxPlayer(SearchPlayer):
 
     def _search(
         self,
-        game: Game[Any],
+        game: Game[GameState],
         state: GameState,
         root: int,
         depth: int,

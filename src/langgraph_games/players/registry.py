@@ -35,6 +35,7 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
 from langgraph_games.models.factory import ACCEPTED_FORMS
 from langgraph_games.players.base import Player
 from langgraph_games.players.entry import PlayerEntry, PlayerRecipe
@@ -352,7 +353,7 @@ def complete_model(text: str, model: str | None) -> str:
 
 def make_player(
     spec: str | PlayerSpec,
-    game: Game[Any] | None = None,
+    game: Game[GameState] | None = None,
     *,
     model: BaseChatModel | None = None,
     settings: Mapping[str, Any] | None = None,

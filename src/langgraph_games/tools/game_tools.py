@@ -40,7 +40,7 @@ from langgraph_games.games.base import Game
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.move_schema import MoveArgumentsError
 from langgraph_games.games.session import GameSession
-from langgraph_games.games.state import derive_rng
+from langgraph_games.games.state import GameState, derive_rng
 from langgraph_games.players import request_for
 from langgraph_games.players.base import Decision, Player
 from langgraph_games.players.registry import make_player
@@ -119,7 +119,7 @@ class SessionToolkit:
     # ----- what the tools say ---------------------------------------------------------
 
     @property
-    def game(self) -> Game[Any]:
+    def game(self) -> Game[GameState]:
         """The engine."""
         return self.session.game
 
@@ -404,7 +404,7 @@ class SessionToolkit:
 
 
 def create_session_tools(
-    game: str | Game[Any] | GameSession,
+    game: str | Game[GameState] | GameSession,
     *,
     player: int = 0,
     opponents: Mapping[int, Player | str] | None = None,

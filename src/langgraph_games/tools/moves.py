@@ -20,7 +20,6 @@ typed=False)`` is the generic ``action: str`` for every game.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.move_schema import (
@@ -50,7 +49,9 @@ MOVE_SCHEMAS: Mapping[str, SchemaBuilder] = PartsView(lambda parts: parts.move_s
 listed use the generic ``action: str``."""
 
 
-def move_schema(game: Game[Any], typed: bool = True, state: GameState | None = None) -> MoveSchema:
+def move_schema(
+    game: Game[GameState], typed: bool = True, state: GameState | None = None
+) -> MoveSchema:
     """The move schema for ``game``: its typed one if ``typed`` and one exists, else generic.
 
     Args:

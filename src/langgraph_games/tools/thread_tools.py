@@ -54,6 +54,7 @@ from langgraph_games.games.errors import GameError
 from langgraph_games.games.move_schema import GENERIC, MoveSchema, _problems
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import GameState
 from langgraph_games.players.base import Player
 from langgraph_games.players.budget import within_budget
 from langgraph_games.players.errors import PlayerSpecError
@@ -217,7 +218,7 @@ class ThreadGameToolkit:
     ) -> None:
         if game is None and options:
             raise TypeError("game options need a fixed game; a lobby's model passes them")
-        self.game: Game[Any] | None = None if game is None else make(game, **options)
+        self.game: Game[GameState] | None = None if game is None else make(game, **options)
         self.schema: MoveSchema = GENERIC
         if self.game is not None:
             self.schema = move_schema(self.game, typed, self.game.initial_state(0))

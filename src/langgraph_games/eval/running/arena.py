@@ -42,7 +42,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -77,6 +77,7 @@ from langgraph_games.eval.scoring.tables import arena_csv, arena_markdown
 from langgraph_games.games.base import Game
 from langgraph_games.games.errors import GameError
 from langgraph_games.games.registry import make
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.secrets import ModelSettings
 from langgraph_games.players.base import Player
@@ -190,7 +191,7 @@ class ArenaSpec(BaseModel):
             roster.append("random")
         return roster
 
-    def engine(self) -> Game[Any]:
+    def engine(self) -> Game[GameState]:
         """The game engine this arena plays (``make`` of its game and options).
 
         Raises:
@@ -199,7 +200,7 @@ class ArenaSpec(BaseModel):
         """
         return make(self.game, **self.options)
 
-    def spec_hash(self, game: Game[Any] | None = None) -> str:
+    def spec_hash(self, game: Game[GameState] | None = None) -> str:
         """Short hash of everything that changes results (not how or where it runs).
 
         Args:
@@ -214,7 +215,7 @@ class ArenaSpec(BaseModel):
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
-    def protocol_settings(self, game: Game[Any] | None = None) -> ArenaSettings:
+    def protocol_settings(self, game: Game[GameState] | None = None) -> ArenaSettings:
         """The spec's settings in a protocol's terms (``game``: its engine, if made)."""
         game = game or self.engine()
         temperature = self.model.get("temperature")
@@ -232,7 +233,7 @@ class ArenaSpec(BaseModel):
             options=game.options.model_dump(mode="json"),
         )
 
-    def protocol_summary(self, game: Game[Any] | None = None) -> str:
+    def protocol_summary(self, game: Game[GameState] | None = None) -> str:
         """``paper protocol (...)``, or ``paper protocol except: ...`` naming what differs.
 
         Args:
@@ -247,7 +248,7 @@ class ArenaSpec(BaseModel):
         game = game or self.engine()
         return protocol_summary(arena_protocol_for(game.id), self.protocol_settings(game))
 
-    def schedule(self, game: Game[Any] | None = None) -> list[MatchSpec]:
+    def schedule(self, game: Game[GameState] | None = None) -> list[MatchSpec]:
         """Every match of the round robin, in a stable order.
 
         Args:
@@ -339,7 +340,9 @@ class ArenaReport:
     protocol: str = ""
 
 
-def results_path_for(spec: ArenaSpec, out_dir: str | Path, game: Game[Any] | None = None) -> Path:
+def results_path_for(
+    spec: ArenaSpec, out_dir: str | Path, game: Game[GameState] | None = None
+) -> Path:
     """``<out_dir>/arena-<game>-<hash>.jsonl`` (``game``: the spec's engine, if made)."""
     game = game or spec.engine()
     return Path(out_dir) / f"arena-{game.id}-{spec.spec_hash(game)}.jsonl"

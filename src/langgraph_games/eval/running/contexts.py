@@ -22,6 +22,7 @@ from langchain_core.outputs import LLMResult
 from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.study.documents import Format, StudyError, read_document
 from langgraph_games.graphs.study.graph import (
     DEFAULT_STUDY_CONCURRENCY,
@@ -83,7 +84,7 @@ class _CallProgress(BaseCallbackHandler):
         self.bar.update(1)
 
 
-def game_document(game: Game[Any]) -> str:
+def game_document(game: Game[GameState]) -> str:
     """The game's own manual (the document SPRING studies by default here).
 
     Raises:

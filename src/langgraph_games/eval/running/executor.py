@@ -43,6 +43,7 @@ from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.eval.running.workers import default_workers
 from langgraph_games.eval.running.workers_dispatch import run_on_workers, slots_for
 from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.factory import describe_model
 from langgraph_games.models.limiter import CallLimiter
@@ -52,7 +53,7 @@ from langgraph_games.players.entry import PlayerRecipe
 __all__ = ["Job", "preflight", "run_jobs", "write_manifest"]
 
 
-def preflight(players: Sequence[PlayerRecipe], game: Game[Any]) -> list[dict[str, object]]:
+def preflight(players: Sequence[PlayerRecipe], game: Game[GameState]) -> list[dict[str, object]]:
     """Build every player once and check every model before any episode starts.
 
     Returns:
@@ -108,7 +109,7 @@ async def run_jobs(
     concurrency: int,
     progress: bool,
     total: int,
-    finish: Callable[[PlayedRecord, Game[Any]], None] | None = None,
+    finish: Callable[[PlayedRecord, Game[GameState]], None] | None = None,
     on_record: Callable[[PlayedRecord], None] | None = None,
     truths: Mapping[int, Sequence[str]] | None = None,
     workers: int | Literal["auto"] = 1,

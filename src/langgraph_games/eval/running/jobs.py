@@ -20,6 +20,7 @@ from typing import Any, Protocol, cast
 
 from langgraph_games.eval.running.records import JobFields, PlayedRecord, RunFields
 from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import finished_result
 from langgraph_games.graphs.episode.run import run_episode
@@ -64,7 +65,7 @@ class Job:
     seats: list[PlayerRecipe]
     seed: int
     extra: JobFields
-    game: Game[Any]
+    game: Game[GameState]
 
 
 class PlayerCache:
@@ -73,7 +74,7 @@ class PlayerCache:
     def __init__(self) -> None:
         self._built: dict[tuple[int, str, str], Player] = {}
 
-    def get(self, recipe: PlayerRecipe, game: Game[Any], seed: int) -> Player:
+    def get(self, recipe: PlayerRecipe, game: Game[GameState], seed: int) -> Player:
         """The player of ``recipe`` for an episode of ``game`` with seed ``seed``."""
         if recipe.model is None:
             return recipe.build(game, seed=seed)
@@ -194,7 +195,7 @@ def finish_record(
     job: Job,
     base: RunFields,
     record: PlayedRecord,
-    finish: Callable[[PlayedRecord, Game[Any]], None] | None,
+    finish: Callable[[PlayedRecord, Game[GameState]], None] | None,
 ) -> PlayedRecord:
     """``record`` with the fields ``finish`` adds (an error's record is kept as it is).
 
@@ -224,7 +225,7 @@ class Episode(Protocol):
         """The job's own record fields."""
 
     @property
-    def game(self) -> Game[Any]:
+    def game(self) -> Game[GameState]:
         """The game played."""
 
     @property

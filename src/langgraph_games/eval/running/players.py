@@ -27,6 +27,7 @@ from typing import Any
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
 from langgraph_games.models.factory import check_model, load_chat_model
 from langgraph_games.players import registry
 from langgraph_games.players.base import Player
@@ -153,7 +154,7 @@ def is_llm_spec(spec: str) -> bool:
 
 def build_player(
     spec: str | PlayerSpec,
-    game: Game[Any],
+    game: Game[GameState],
     *,
     models: ModelPool | None = None,
     seed: int = 0,

@@ -42,6 +42,7 @@ from langgraph_games.eval.scoring.metric_lines import table_family
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.memory.hooks import TruthSource
 from langgraph_games.memory.stores import open_store, with_async_api
@@ -150,11 +151,11 @@ class EvalSpec(BaseModel):
             return self.label
         return f"{self.agent} +truths" if self.truths or self.truths_digest else self.agent
 
-    def engine(self) -> Game[Any]:
+    def engine(self) -> Game[GameState]:
         """The engine of the fixed options (``make`` of the game and ``options``)."""
         return make(self.game, **self.options)
 
-    def spec_hash(self, game: Game[Any] | None = None) -> str:
+    def spec_hash(self, game: Game[GameState] | None = None) -> str:
         """Short hash of everything that changes results (not how or where it runs).
 
         Args:
@@ -182,7 +183,7 @@ class EvalSpec(BaseModel):
         """
         return [(e.episode_id, e.options, e.seed) for e in self.plan()]
 
-    def plan(self, base: Game[Any] | None = None) -> list[EpisodePlan]:
+    def plan(self, base: Game[GameState] | None = None) -> list[EpisodePlan]:
         """Every episode with its engine, in :meth:`schedule`'s order.
 
         Each distinct combination of options is made once and shared by its episodes.
@@ -224,7 +225,7 @@ class EpisodePlan:
     episode_id: str
     options: JsonObject
     seed: int
-    game: Game[Any]
+    game: Game[GameState]
 
 
 @dataclass
@@ -241,13 +242,15 @@ class EvalReport:
     truths: list[str] = field(default_factory=list)
 
 
-def results_path_for(spec: EvalSpec, out_dir: str | Path, game: Game[Any] | None = None) -> Path:
+def results_path_for(
+    spec: EvalSpec, out_dir: str | Path, game: Game[GameState] | None = None
+) -> Path:
     """``<out_dir>/eval-<game>-<hash>.jsonl`` (``game``: the spec's engine, if made)."""
     game = game or spec.engine()
     return Path(out_dir) / f"eval-{game.id}-{spec.spec_hash(game)}.jsonl"
 
 
-def _add_metrics(record: PlayedRecord, game: Game[Any]) -> None:
+def _add_metrics(record: PlayedRecord, game: Game[GameState]) -> None:
     played = record["result"]["record"]
     session = GameSession(game, seed=int(played["seed"]), actions=played["actions"])
     family = family_of(session.game.id)

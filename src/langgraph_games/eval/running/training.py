@@ -50,6 +50,7 @@ from langgraph_games.eval.scoring.families import counters_of, decisions_of, fam
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import game_class, make
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.records import EpisodeResult, Step
 from langgraph_games.graphs.expver.episodes import InProcessEpisodes
 from langgraph_games.graphs.expver.graph import create_expver_graph
@@ -143,7 +144,7 @@ class TrainSpec(BaseModel):
         mode = self.expver.weave_mode.value
         return "expver" if mode == "merge" else f"expver-{mode}"
 
-    def spec_hash(self, game: Game[Any] | None = None) -> str:
+    def spec_hash(self, game: Game[GameState] | None = None) -> str:
         """Short hash of what changes results (not the rounds, concurrency, workers or label).
 
         Args:
@@ -216,7 +217,7 @@ class TrainSpec(BaseModel):
 
 
 def training_paths(
-    spec: TrainSpec, out_dir: str | Path, game: Game[Any] | None = None
+    spec: TrainSpec, out_dir: str | Path, game: Game[GameState] | None = None
 ) -> tuple[Path, Path]:
     """``(results file, default store directory)`` of a run in ``out_dir``.
 
@@ -327,8 +328,8 @@ def _model_part(agent: str) -> str:
     return registry.parse_spec(agent).model or registry.DEFAULT_MODEL
 
 
-def _strategy_player(recipe: PlayerRecipe) -> Callable[[Any, Game[Any]], Player]:
-    def build(model: Any, game: Game[Any]) -> Player:
+def _strategy_player(recipe: PlayerRecipe) -> Callable[[Any, Game[GameState]], Player]:
+    def build(model: Any, game: Game[GameState]) -> Player:
         return recipe.build(game)
 
     return build

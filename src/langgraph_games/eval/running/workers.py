@@ -31,7 +31,7 @@ import os
 import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from typing_extensions import NotRequired, TypedDict
@@ -46,6 +46,7 @@ from langgraph_games.eval.running.jobs import (
 from langgraph_games.eval.running.players import HeldPlayer, ModelPool
 from langgraph_games.eval.running.records import JobFields, PlayedRecord, RunFields
 from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.models.limiter import limiter_for
 from langgraph_games.models.ratelimit import (
@@ -184,7 +185,7 @@ class Setup:
     truths: dict[int, list[str]] | None
     progress: bool
     slots: int = 1
-    finish: Callable[[PlayedRecord, Game[Any]], None] | None = None
+    finish: Callable[[PlayedRecord, Game[GameState]], None] | None = None
 
 
 class SetupFields(TypedDict):
@@ -194,7 +195,7 @@ class SetupFields(TypedDict):
     options: EpisodeOptions
     truths: NotRequired[dict[int, list[str]] | None]
     progress: NotRequired[bool]
-    finish: NotRequired[Callable[[PlayedRecord, Game[Any]], None] | None]
+    finish: NotRequired[Callable[[PlayedRecord, Game[GameState]], None] | None]
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ class Task:
     seats: list[PortableSeat]
     seed: int
     extra: JobFields
-    game: Game[Any]
+    game: Game[GameState]
     truths: dict[int, list[str]] | None = None
 
     def lost_record(self, base: RunFields, why: str) -> PlayedRecord:
@@ -233,7 +234,7 @@ class SlotPlayer:
         self.pool = ModelPool(**setup.model_settings)
         self.recipes: dict[str, PlayerRecipe] = {}
         self.built = PlayerCache()
-        self.games: dict[tuple[str, str], Game[Any]] = {}
+        self.games: dict[tuple[str, str], Game[GameState]] = {}
 
     def recipe_of(self, seat: PortableSeat) -> PlayerRecipe:
         """The seat's recipe in this process (resolved on first use)."""
@@ -245,7 +246,7 @@ class SlotPlayer:
                 share.apply(recipe.model, self.number)
         return self.recipes[key]
 
-    def game_of(self, task: Task) -> Game[Any]:
+    def game_of(self, task: Task) -> Game[GameState]:
         """One engine per game and options in this process (each task brings a copy).
 
         Engines cache what they compute (answer patterns, prompts, ground truth); a fresh

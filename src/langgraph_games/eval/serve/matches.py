@@ -39,6 +39,7 @@ from langgraph_games.games.base import Game
 from langgraph_games.games.parts import BoardGrid, PartsView, parts_of
 from langgraph_games.games.registry import list_games, make
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import (
     EpisodeOutput,
@@ -244,7 +245,7 @@ def catalog(opponents: Opponents | None = None) -> Catalog:
     return {"games": games, "players": players, "opponents": offered}
 
 
-def grid_view(game: Game[Any], state: object, legal: list[str]) -> GridView | None:
+def grid_view(game: Game[GameState], state: object, legal: list[str]) -> GridView | None:
     """A clickable grid of a :data:`GRID_GAMES` game, or ``None``.
 
     Rows come top first as shown to people; each cell has its mark (``""`` when empty)
@@ -318,7 +319,7 @@ def agent_decision(trajectory: Sequence[Step], seat: int) -> AgentView | None:
     return None
 
 
-def _actions(game: Game[Any], trajectory: Sequence[Step]) -> list[str | dict[str, str]]:
+def _actions(game: Game[GameState], trajectory: Sequence[Step]) -> list[str | dict[str, str]]:
     actions: list[str | dict[str, str]] = []
     for step in trajectory:
         joint = {str(k): str(v) for k, v in (step.get("actions") or {}).items()}
@@ -340,7 +341,7 @@ class Match:
     """One match of a person against an agent (use :meth:`MatchTable.new`)."""
 
     match_id: str
-    game: Game[Any]
+    game: Game[GameState]
     opponent: str
     human_seat: int
     seed: int

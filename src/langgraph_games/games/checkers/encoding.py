@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from langgraph_games.games.base import Game
@@ -14,7 +12,7 @@ from langgraph_games.games.state import GameState
 __all__ = ["ENCODINGS"]
 
 
-def _encoding(game: Game[Any]) -> Encoding:
+def _encoding(game: Game[GameState]) -> Encoding:
     def encode(state: GameState, player: int) -> Observation:
         board: str = state.board  # type: ignore[attr-defined]
         pieces = (MEN[player], KINGS[player], MEN[1 - player], KINGS[1 - player])

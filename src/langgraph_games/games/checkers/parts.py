@@ -10,12 +10,13 @@ from langgraph_games.games.checkers.rules import (
     KINGS,
     MEN,
     SIZE,
+    CheckersState,
     Move,
     initial_board,
     move_name,
 )
 from langgraph_games.games.move_schema import MoveArgs, MoveSchema, coordinate, fixed
-from langgraph_games.games.parts import GameParts, Search
+from langgraph_games.games.parts import GameParts, Search, own_state
 from langgraph_games.games.state import GameState
 
 __all__ = ["PARTS", "CheckersArgs", "checkers_actions", "checkers_eval"]
@@ -30,11 +31,11 @@ class CheckersArgs(MoveArgs):
     to_col: int = coordinate(0, 7, "Column 0-7 of the square it moves to.")
 
 
-def _checkers(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _checkers(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return f"({args['from_row']},{args['from_col']})->({args['to_row']},{args['to_col']})"
 
 
-def checkers_actions(game: Game[Any]) -> list[str]:
+def checkers_actions(game: Game[GameState]) -> list[str]:
     """Steps and jumps (one or two diagonal squares) between dark squares, both ways."""
     board = initial_board()
     dark = {(i // SIZE + i % SIZE) % 2 for i, piece in enumerate(board) if piece != EMPTY}
@@ -52,10 +53,11 @@ def checkers_actions(game: Game[Any]) -> list[str]:
     return moves
 
 
-def checkers_eval(game: Any, state: Any, player: int) -> float:
+def checkers_eval(game: Game[GameState], state: GameState, player: int) -> float:
     """Material (kings worth 1.6 men), advancement of men, and a guarded back row."""
+    board = own_state(state, CheckersState, "checkers_eval").board
     score = 0.0
-    for index, piece in enumerate(state.board):
+    for index, piece in enumerate(board):
         if piece in MEN:
             owner = MEN.index(piece)
             row = index // SIZE

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.replay_frames import (
     CellStyle,
@@ -31,7 +29,7 @@ CHECKERS = {
 
 
 @drawer("checkers")
-def draw_checkers(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_checkers(game: Game[GameState], state: GameState) -> list[Panel]:
     """8x8 board, row 0 at the top; light squares are never played on."""
     board: str = state.board  # type: ignore[attr-defined]
     cells = "".join(" " if sum(divmod(i, 8)) % 2 == 0 else piece for i, piece in enumerate(board))

@@ -6,9 +6,9 @@ from typing import Any
 
 from langgraph_games.games._grid import line_score, windows
 from langgraph_games.games.base import Game
-from langgraph_games.games.connect4 import CELLS, COLS, MARKS, ROWS
+from langgraph_games.games.connect4 import CELLS, COLS, MARKS, ROWS, Connect4State
 from langgraph_games.games.move_schema import MoveArgs, MoveSchema, coordinate, fixed
-from langgraph_games.games.parts import BoardGrid, GameParts, Search, fixed_actions
+from langgraph_games.games.parts import BoardGrid, GameParts, Search, fixed_actions, own_state
 from langgraph_games.games.state import GameState
 
 __all__ = ["PARTS", "ColumnArgs", "connect4_eval"]
@@ -20,14 +20,14 @@ class ColumnArgs(MoveArgs):
     column: int = coordinate(0, 6, "Column index, 0 (left) to 6 (right).")
 
 
-def _column(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _column(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     cell = game.drop_cell(state, int(args["column"]))  # type: ignore[attr-defined]
     return cell if cell is not None else f"column {args['column']}"
 
 
-def connect4_eval(game: Any, state: Any, player: int) -> float:
+def connect4_eval(game: Game[GameState], state: GameState, player: int) -> float:
     """Open windows of four weighted by how many discs they hold, plus centre control."""
-    board = state.board
+    board = own_state(state, Connect4State, "connect4_eval").board
     score = line_score(board, MARKS, player, windows(ROWS, COLS, 4))
     mine, theirs = MARKS[player], MARKS[1 - player]
     centre = [board[r * COLS + COLS // 2] for r in range(ROWS)]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.replay_frames import (
     CellStyle,
@@ -27,7 +25,7 @@ CONNECT4 = {
 
 
 @drawer("connect4")
-def draw_connect4(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_connect4(game: Game[GameState], state: GameState) -> list[Panel]:
     """6x7 board, the bottom row (row 0) drawn at the bottom."""
     board: str = state.board  # type: ignore[attr-defined]
     rows = split_rows(board, 7)[::-1]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.crafter.data import ACTION_NAMES
 from langgraph_games.games.move_schema import MoveSchema, named_actions
@@ -13,7 +11,7 @@ from langgraph_games.games.state import GameState
 __all__ = ["PARTS"]
 
 
-def _schema(game: Game[Any], state: GameState | None) -> MoveSchema:
+def _schema(game: Game[GameState], state: GameState | None) -> MoveSchema:
     return named_actions(ACTION_NAMES, game)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.crafter.render import local_map
 from langgraph_games.games.replay_frames import CellStyle, Grid, Panel, Table, Text, drawer
@@ -39,7 +37,7 @@ CRAFTER = {
 
 
 @drawer("crafter")
-def draw_crafter(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_crafter(game: Game[GameState], state: GameState) -> list[Panel]:
     """The 9x7 local view, vitals and inventory, and the text descriptor the model reads."""
     snap = game.snapshot(state)  # type: ignore[attr-defined]
     rows = local_map(snap).splitlines()

@@ -22,7 +22,7 @@ from langgraph_games.games.state import GameState
 __all__ = ["PARTS", "match2_actions", "match2_schema"]
 
 
-def match2_schema(game: Game[Any], state: GameState | None) -> MoveSchema:
+def match2_schema(game: Game[GameState], state: GameState | None) -> MoveSchema:
     """The move schema of a configured Match-2 (its props option shapes it)."""
     with_props = cast(Match2Options, game.options).props
     kinds = ("eliminate", *PROPS) if with_props else ("eliminate",)
@@ -54,7 +54,7 @@ def match2_schema(game: Game[Any], state: GameState | None) -> MoveSchema:
     )
 
 
-def _action(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _action(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     kind, row, col = args["action"], args["row"], args["col"]
     needs = {"row": ("row",), "col": ("col",)}.get(kind, ("row", "col"))
     missing = [name for name in needs if args[name] is None]
@@ -72,7 +72,7 @@ def _action(game: Game[Any], state: GameState, player: int, args: dict[str, Any]
     return f"{kind},{row},{col}"
 
 
-def match2_actions(game: Game[Any]) -> list[str]:
+def match2_actions(game: Game[GameState]) -> list[str]:
     """``eliminate`` on every tile, each prop on every target, and ``invalid`` in step mode."""
     options = cast(Match2Options, game.options)
     cells = [f"{r},{c}" for r in range(SIZE) for c in range(SIZE)]

@@ -21,7 +21,7 @@ MATCH2 = {
 
 
 @drawer("match2")
-def draw_match2(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_match2(game: Game[GameState], state: GameState) -> list[Panel]:
     """The 8x8 board, the colour targets and the props left."""
     s: Any = state
     rows = [s.board[i : i + 8] for i in range(0, len(s.board), 8)]

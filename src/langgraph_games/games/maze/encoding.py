@@ -9,8 +9,6 @@ magnet, key held.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from langgraph_games.games.base import Game
@@ -35,7 +33,7 @@ _CELL_PLANES = {WALL: 1, COIN: 2} | {ch: 3 + i for i, ch in enumerate(ITEM_CHARS
 _STATUS = ("lives", "steps", "coins", "shovel uses", "sword", "magnet", "key")
 
 
-def _encoding(game: Game[Any]) -> Encoding:
+def _encoding(game: Game[GameState]) -> Encoding:
     assert isinstance(game, Maze)
     n, full_vision, max_steps = game.size, game.options.full_vision, game.options.max_steps
 

@@ -26,7 +26,7 @@ class MazeArgs(MoveArgs):
     steps: int = Field(1, ge=1, le=3, description="Cells to move, 1-3 (default 1).")
 
 
-def _maze(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _maze(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return str(_DIRECTIONS.index(args["direction"]) * 3 + args["steps"] - 1)
 
 

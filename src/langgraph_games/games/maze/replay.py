@@ -25,7 +25,7 @@ MAZE = {
 
 
 @drawer("maze")
-def draw_maze(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_maze(game: Game[GameState], state: GameState) -> list[Panel]:
     """The whole map; cells the agent has not seen yet are greyed out."""
     s: Any = state
     n = s.size

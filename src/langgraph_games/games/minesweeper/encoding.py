@@ -7,8 +7,6 @@ revealed mine (the game is then lost), and a constant plane of operations so far
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from langgraph_games.games.base import Game
@@ -22,7 +20,7 @@ __all__ = ["ENCODINGS"]
 DIGITS = "012345678"
 
 
-def _encoding(game: Game[Any]) -> Encoding:
+def _encoding(game: Game[GameState]) -> Encoding:
     assert isinstance(game, Minesweeper)
     rows, cols, max_steps = game.options.rows, game.options.cols, game.options.max_steps
 

@@ -15,7 +15,7 @@ from langgraph_games.games.state import GameState
 __all__ = ["PARTS", "minesweeper_actions", "minesweeper_schema"]
 
 
-def minesweeper_schema(game: Game[Any], state: GameState | None) -> MoveSchema:
+def minesweeper_schema(game: Game[GameState], state: GameState | None) -> MoveSchema:
     """The move schema of a configured Minesweeper (its board size shapes it)."""
     options = cast(MinesweeperOptions, game.options)
     rows, cols = options.rows, options.cols
@@ -39,11 +39,11 @@ def minesweeper_schema(game: Game[Any], state: GameState | None) -> MoveSchema:
     )
 
 
-def _action(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _action(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return f"{'r' if args['action'] == 'reveal' else 'f'},{args['row']},{args['col']}"
 
 
-def minesweeper_actions(game: Game[Any]) -> list[str]:
+def minesweeper_actions(game: Game[GameState]) -> list[str]:
     """``r``/``f`` triples on every cell, and the ``invalid:*`` answers in step mode."""
     options = cast(MinesweeperOptions, game.options)
     names = [

@@ -27,7 +27,7 @@ MINESWEEPER = {
 
 
 @drawer("minesweeper")
-def draw_minesweeper(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_minesweeper(game: Game[GameState], state: GameState) -> list[Panel]:
     """The player's view; covered mines are marked (hidden from the player, not from you)."""
     s: Any = state
     mines = set(s.mines)

@@ -39,7 +39,7 @@ class NegotiationArgs(MoveArgs):
     )
 
 
-def _negotiation(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _negotiation(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     p1, p2 = args["p1"], args["p2"]
     if args["agree"]:
         if p1 is not None or p2 is not None:
@@ -55,7 +55,7 @@ def _negotiation(game: Game[Any], state: GameState, player: int, args: dict[str,
     return proposal_name(cast(Proposal, (*p1, *p2)))
 
 
-def negotiation_actions(game: Game[Any]) -> list[str]:
+def negotiation_actions(game: Game[GameState]) -> list[str]:
     """``Agree`` and every division of every pool the deal can draw.
 
     Three item types, 8-12 items, at least one of each: 12,544 actions, of which about a

@@ -12,7 +12,7 @@ __all__ = ["draw_negotiation"]
 
 
 @drawer("negotiation")
-def draw_negotiation(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_negotiation(game: Game[GameState], state: GameState) -> list[Panel]:
     """The pool, each player's private values, and every offer with its worth to each side."""
     s: Any = state
     values = Table(

@@ -8,8 +8,8 @@ from pydantic import Field, field_validator
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.move_schema import MoveArgs, MoveSchema, coordinate, fixed
-from langgraph_games.games.othello.rules import COLORS, EMPTY, SQUARES, legal_moves
-from langgraph_games.games.parts import GameParts, Search, fixed_actions
+from langgraph_games.games.othello.rules import COLORS, EMPTY, SQUARES, OthelloState, legal_moves
+from langgraph_games.games.parts import GameParts, Search, fixed_actions, own_state
 from langgraph_games.games.state import GameState
 
 __all__ = ["PARTS", "OthelloArgs", "othello_eval"]
@@ -29,7 +29,7 @@ class OthelloArgs(MoveArgs):
         return value.strip().upper() if isinstance(value, str) else value
 
 
-def _othello(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _othello(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return f"({args['column']},{args['row']})"
 
 
@@ -46,9 +46,9 @@ _WEIGHTS = (
 )
 
 
-def othello_eval(game: Any, state: Any, player: int) -> float:
+def othello_eval(game: Game[GameState], state: GameState, player: int) -> float:
     """Positional weights plus mobility, with disc count weighing in near the end."""
-    board = state.board
+    board = own_state(state, OthelloState, "othello_eval").board
     mine, theirs = COLORS[player], COLORS[1 - player]
     positional = sum(
         w if ch == mine else -w if ch == theirs else 0

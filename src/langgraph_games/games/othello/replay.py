@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.replay_frames import (
     CellStyle,
@@ -25,7 +23,7 @@ OTHELLO = {
 
 
 @drawer("othello")
-def draw_othello(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_othello(game: Game[GameState], state: GameState) -> list[Panel]:
     """8x8 board, rows 1-8 and columns A-H, with the disc count."""
     board: str = state.board  # type: ignore[attr-defined]
     counts = f"Black {board.count('B')}, White {board.count('W')}"

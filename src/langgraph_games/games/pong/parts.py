@@ -25,7 +25,7 @@ class PongArgs(MoveArgs):
     )
 
 
-def _pong(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _pong(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return _MOVES[args["direction"]]
 
 

@@ -23,7 +23,7 @@ PONG = {
 
 
 @drawer("pong")
-def draw_pong(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_pong(game: Game[GameState], state: GameState) -> list[Panel]:
     """The field in 8-pixel cells (y grows upwards, as in the prompt), paddles and ball."""
     s: Any = state
     top, bottom = rules.UPPER_WALL, rules.LOWER_WALL

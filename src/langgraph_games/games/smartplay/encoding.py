@@ -7,8 +7,6 @@ learner that wants the history stacks frames). Messenger has none.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from langgraph_games.games.base import Game
@@ -31,7 +29,7 @@ def _one_hot(index: int | None, size: int) -> list[float]:
     return [1.0 if index == i else 0.0 for i in range(size)]
 
 
-def _bandit(game: Game[Any]) -> Encoding:
+def _bandit(game: Game[GameState]) -> Encoding:
     assert isinstance(game, Bandit)
     rounds = game.rollout()
 
@@ -49,7 +47,7 @@ def _bandit(game: Game[Any]) -> Encoding:
     )
 
 
-def _hanoi(game: Game[Any]) -> Encoding:
+def _hanoi(game: Game[GameState]) -> Encoding:
     assert isinstance(game, Hanoi)
     disks, steps = game.num_disks, game.rollout()
 
@@ -70,7 +68,7 @@ def _hanoi(game: Game[Any]) -> Encoding:
     )
 
 
-def _rock_paper_scissors(game: Game[Any]) -> Encoding:
+def _rock_paper_scissors(game: Game[GameState]) -> Encoding:
     assert isinstance(game, RockPaperScissors)
     rounds = game.rollout()
     best = game.return_scale / rounds  # the most one round can score, over both variants

@@ -47,6 +47,7 @@ from langgraph_games.games._tables import markdown_table
 from langgraph_games.games.base import Game
 from langgraph_games.games.crafter.metrics import episode_metrics as crafter_metrics
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import GameState
 
 __all__ = [
     "CAPABILITIES",
@@ -158,7 +159,7 @@ class SmartPlayOutcome:
 
 
 Scorer = Callable[[GameSession], SmartPlayOutcome]
-ColumnOf = Callable[[Game[Any]], str]
+ColumnOf = Callable[[Game[GameState]], str]
 
 _REGISTRY: dict[str, tuple[ColumnOf, Scorer]] = {}
 
@@ -415,11 +416,11 @@ def _messenger(session: GameSession) -> SmartPlayOutcome:
     )
 
 
-def _rps_column(game: Game[Any]) -> str:
+def _rps_column(game: Game[GameState]) -> str:
     return "RPS" if game.options.variant == "basic" else "RPSDifferentScore"  # type: ignore[attr-defined]
 
 
-def _hanoi_column(game: Game[Any]) -> str:
+def _hanoi_column(game: Game[GameState]) -> str:
     disks, steps = game.options.disks, game.options.steps  # type: ignore[attr-defined]
     if disks == 3 and steps == 30:
         return "Hanoi"
@@ -442,7 +443,7 @@ def _crafter(session: GameSession) -> SmartPlayOutcome:
     return SmartPlayOutcome(float(record["smartplay_score"]), False, float(record["reward"]))
 
 
-def _crafter_column(game: Game[Any]) -> str:
+def _crafter_column(game: Game[GameState]) -> str:
     length = int(game.options.length)  # type: ignore[attr-defined]
     return "Crafter" if length == SETTINGS["Crafter"].steps else f"Crafter{length}Steps"
 

@@ -5,8 +5,6 @@ Hanoi has an objective (the tower moved), so its completion rate is reported.
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.move_schema import MoveSchema, named_actions
 from langgraph_games.games.parts import GameParts, fixed_actions
@@ -16,7 +14,7 @@ from langgraph_games.games.state import GameState
 __all__ = ["PARTS", "smartplay_schema"]
 
 
-def smartplay_schema(game: Game[Any], state: GameState | None) -> MoveSchema:
+def smartplay_schema(game: Game[GameState], state: GameState | None) -> MoveSchema:
     """A SmartPlay game's move: one of its listed actions, by name."""
     at = state if state is not None else game.initial_state(0)
     return named_actions(game.action_list(at), game)  # type: ignore[attr-defined]

@@ -27,7 +27,7 @@ HANOI = {
 
 
 @drawer("bandit")
-def draw_bandit(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_bandit(game: Game[GameState], state: GameState) -> list[Panel]:
     """The two machines, their payout probabilities and the last pull."""
     s: Any = state
     rows = []
@@ -41,7 +41,7 @@ def draw_bandit(game: Game[Any], state: GameState) -> list[Panel]:
 
 
 @drawer("rock_paper_scissors")
-def draw_rps(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_rps(game: Game[GameState], state: GameState) -> list[Panel]:
     """The hands, the opponent's hidden mix and the last round."""
     s: Any = state
     hands = ("Rock", "Paper", "Scissor")
@@ -63,7 +63,7 @@ def draw_rps(game: Game[Any], state: GameState) -> list[Panel]:
 
 
 @drawer("hanoi")
-def draw_hanoi(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_hanoi(game: Game[GameState], state: GameState) -> list[Panel]:
     """The three rods, disks numbered by size (1 smallest), bottom row at the bottom."""
     s: Any = state
     disks = len(s.rods)

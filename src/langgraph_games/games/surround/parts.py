@@ -25,7 +25,7 @@ class SurroundArgs(MoveArgs):
     )
 
 
-def _surround(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _surround(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return _MOVES[args["direction"]]
 
 

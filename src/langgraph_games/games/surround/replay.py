@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.replay_frames import CellStyle, Grid, Panel, drawer
 from langgraph_games.games.state import GameState
@@ -23,7 +21,7 @@ _SURROUND_CODES = {"0": ".", "1": "#", "5": "A", "4": "a", "3": "B", "2": "b"}
 
 
 @drawer("surround")
-def draw_surround(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_surround(game: Game[GameState], state: GameState) -> list[Panel]:
     """The 20x40 arena with walls, trails and both heads."""
     grid: str = state.grid  # type: ignore[attr-defined]
     width = len(grid) // 20

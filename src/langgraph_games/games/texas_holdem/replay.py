@@ -14,7 +14,7 @@ __all__ = ["draw_texas"]
 
 
 @drawer("texas_holdem")
-def draw_texas(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_texas(game: Game[GameState], state: GameState) -> list[Panel]:
     """Each seat's cards and chips, the board dealt so far, the pot and the street."""
     s: Any = state
     rows = []

@@ -7,9 +7,9 @@ from typing import Any
 from langgraph_games.games._grid import line_score, windows
 from langgraph_games.games.base import Game
 from langgraph_games.games.move_schema import MoveArgs, MoveSchema, coordinate, fixed
-from langgraph_games.games.parts import BoardGrid, GameParts, Search, fixed_actions
+from langgraph_games.games.parts import BoardGrid, GameParts, Search, fixed_actions, own_state
 from langgraph_games.games.state import GameState
-from langgraph_games.games.tictactoe import CELLS, MARKS, SIZE
+from langgraph_games.games.tictactoe import CELLS, MARKS, SIZE, TicTacToeState
 
 __all__ = ["PARTS", "CellArgs", "tictactoe_eval"]
 
@@ -21,13 +21,14 @@ class CellArgs(MoveArgs):
     col: int = coordinate(0, 2, "Column 0-2, left to right.")
 
 
-def _cell(game: Game[Any], state: GameState, player: int, args: dict[str, Any]) -> str:
+def _cell(game: Game[GameState], state: GameState, player: int, args: dict[str, Any]) -> str:
     return f"({args['row']},{args['col']})"
 
 
-def tictactoe_eval(game: Any, state: Any, player: int) -> float:
+def tictactoe_eval(game: Game[GameState], state: GameState, player: int) -> float:
     """Open lines weighted by how full they are (rarely used: TicTacToe is searched fully)."""
-    return line_score(state.board, MARKS, player, windows(SIZE, SIZE, SIZE))
+    board = own_state(state, TicTacToeState, "tictactoe_eval").board
+    return line_score(board, MARKS, player, windows(SIZE, SIZE, SIZE))
 
 
 PARTS = {

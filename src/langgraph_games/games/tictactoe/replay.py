@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.replay_frames import (
     CellStyle,
@@ -25,7 +23,7 @@ TICTACTOE = {
 
 
 @drawer("tictactoe")
-def draw_tictactoe(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_tictactoe(game: Game[GameState], state: GameState) -> list[Panel]:
     """3x3 board, rows and columns numbered as in the prompt ``(row,col)``."""
     board: str = state.board  # type: ignore[attr-defined]
     return [

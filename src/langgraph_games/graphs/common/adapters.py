@@ -41,6 +41,7 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.move_schema import MoveArgumentsError
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.common.async_node import run_blocking
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
@@ -354,7 +355,7 @@ def _make_move(**args: Any) -> str:
     return f"You played {action}. Your turn is over: answer briefly and call no more tools."
 
 
-def seat_tools(game: Game[Any], *, typed: bool = True) -> list[BaseTool]:
+def seat_tools(game: Game[GameState], *, typed: bool = True) -> list[BaseTool]:
     """The game tools of an agent that plays as a player: observe, legal_moves, make_move.
 
     Build the agent with them (``create_agent(model, seat_tools(game))``) and wrap it with

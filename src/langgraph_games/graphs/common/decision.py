@@ -113,7 +113,7 @@ class LiveGame:
         state: The state to decide in.
     """
 
-    game: Game[Any]
+    game: Game[GameState]
     state: GameState
 
 
@@ -152,11 +152,11 @@ def request_to_input(request: DecisionRequest, *, observations: int | None = Non
 
 
 @lru_cache(maxsize=256)
-def _engine(game_id: str, options_json: str) -> Game[Any]:
+def _engine(game_id: str, options_json: str) -> Game[GameState]:
     return make(game_id, **json.loads(options_json))
 
 
-def engine_of(data: Mapping[str, Any]) -> Game[Any]:
+def engine_of(data: Mapping[str, Any]) -> Game[GameState]:
     """The game engine named by a decision-graph input (cached per id and options)."""
     return _engine(data["game"], json.dumps(data.get("options") or {}, sort_keys=True))
 
@@ -184,7 +184,7 @@ class _ParsedStates:
         self._entries: dict[int, tuple[Any, dict[str, Any], GameState]] = {}
         self._lock = threading.Lock()
 
-    def get(self, game: Game[Any], raw: Any) -> GameState:
+    def get(self, game: Game[GameState], raw: Any) -> GameState:
         with self._lock:
             hit = self._entries.get(id(raw))
         if hit is not None and hit[0] is raw and isinstance(hit[2], game.State) and hit[1] == raw:

@@ -93,7 +93,7 @@ class EebState(DecisionInput, total=False):
     decision: Decision
 
 
-def _check_game(game: Game[Any]) -> None:
+def _check_game(game: Game[GameState]) -> None:
     if game.id not in EEB_GAMES:
         raise ValueError(
             f"The EvoEmpirBench agent plays {', '.join(EEB_GAMES)}; got {game.id!r} "
@@ -142,7 +142,7 @@ def _parse_match2(
 
 def create_eeb_agent(
     model: BaseChatModel,
-    game: Game[Any] | str,
+    game: Game[GameState] | str,
     *,
     pick: Pick = "first",
     detect_refusal: bool = False,
@@ -222,7 +222,7 @@ def create_eeb_agent(
 
 
 def build_eeb_messages(
-    game: Game[Any],
+    game: Game[GameState],
     state: GameState,
     *,
     truths: Sequence[str] = (),
@@ -242,7 +242,7 @@ def build_eeb_messages(
 
 
 def parse_eeb_reply(
-    game: Game[Any],
+    game: Game[GameState],
     state: GameState,
     text: str,
     *,
@@ -274,7 +274,7 @@ def parse_eeb_reply(
 
 def eeb_player(
     model: BaseChatModel,
-    game: Game[Any] | str,
+    game: Game[GameState] | str,
     *,
     name: str | None = None,
     **settings: Any,

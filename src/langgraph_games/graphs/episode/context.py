@@ -9,6 +9,7 @@ from typing import Any
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.memory import SeatMemories, SeatMemory
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.players.base import Player
@@ -24,7 +25,7 @@ def record_key(record: Mapping[str, Any]) -> str:
 class _Sessions:
     """Live sessions beside the graph, checked against (and rebuilt from) the record."""
 
-    def __init__(self, game: Game[Any] | None) -> None:
+    def __init__(self, game: Game[GameState] | None) -> None:
         self._game = game
         self._live: dict[str, GameSession] = {}
 
@@ -68,7 +69,7 @@ class EpisodeContext:
     """
 
     players: Sequence[Player]
-    game: Game[Any] | None = None
+    game: Game[GameState] | None = None
     options: EpisodeOptions = field(default_factory=EpisodeOptions)
     truths: Mapping[int, Sequence[str]] = field(default_factory=dict)
     sessions: _Sessions = field(init=False)

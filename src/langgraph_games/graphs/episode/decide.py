@@ -9,7 +9,7 @@ from typing import Any
 from langgraph_games.games.base import Game
 from langgraph_games.games.errors import IllegalActionError
 from langgraph_games.games.session import GameSession
-from langgraph_games.games.state import derive_rng
+from langgraph_games.games.state import GameState, derive_rng
 from langgraph_games.graphs.episode.memory import SeatMemory, exchange_of
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import AttemptEntry, DecisionRecord
@@ -30,7 +30,7 @@ def _history_lines(session: GameSession, count: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _problem(decision: Decision, game: Game[Any], state: Any, seat: int) -> str:
+def _problem(decision: Decision, game: Game[GameState], state: GameState, seat: int) -> str:
     """The feedback a player gets when its answer is rejected."""
     if decision.action is None:
         reason = decision.info.get("problem") or "your answer contained no move I could read"

@@ -25,6 +25,7 @@ from langgraph.types import Checkpointer, Command
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
@@ -36,7 +37,7 @@ __all__ = ["run_episode"]
 
 
 async def run_episode(
-    game: Game[Any] | str,
+    game: Game[GameState] | str,
     players: Sequence[Player],
     *,
     seed: int = 0,

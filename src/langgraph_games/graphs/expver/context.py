@@ -20,6 +20,7 @@ from langgraph.store.base import BaseStore
 from typing_extensions import TypedDict
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.expver.episodes import EpisodeRunner
 from langgraph_games.graphs.expver.parts import (
     ExpVerOptions,
@@ -146,7 +147,7 @@ class ExpVerContext:
     """
 
     game: str
-    engine: Game[Any]
+    engine: Game[GameState]
     model: BaseChatModel
     thinker: BaseChatModel
     store: BaseStore

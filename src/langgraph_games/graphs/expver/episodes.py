@@ -20,11 +20,12 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from langgraph_games.games.base import Game
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import EpisodeResult, Step, finished_result
 from langgraph_games.graphs.episode.run import run_episode
@@ -44,7 +45,7 @@ class EpisodeRequest:
     """
 
     level: Level
-    engine: Game[Any]
+    engine: Game[GameState]
     truths: tuple[str, ...]
 
 

@@ -28,6 +28,7 @@ from langgraph_games.games.base import Game
 from langgraph_games.games.match2.metrics import episode_metrics as match2_metrics
 from langgraph_games.games.maze.metrics import episode_metrics as maze_metrics
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.options import EpisodeOptions
 from langgraph_games.graphs.episode.records import EpisodeResult, Step
 from langgraph_games.graphs.expver.records import LedgerRecord
@@ -56,7 +57,7 @@ __all__ = [
 MetricsFn = Callable[[GameSession, EpisodeResult, Sequence[Step]], dict[str, Any]]
 """``(session, result, trajectory) -> metrics`` of one finished episode."""
 
-PlayerFactory = Callable[[BaseChatModel, Game[Any]], Player]
+PlayerFactory = Callable[[BaseChatModel, Game[GameState]], Player]
 """``(model, engine) -> player``: GeoLink's policy for one episode (the truths come in
 every :class:`~langgraph_games.players.base.DecisionRequest`)."""
 

@@ -103,7 +103,7 @@ class GamebotState(DecisionInput, total=False):
     decision: Decision
 
 
-def load_prompt(game: Game[Any] | str) -> ModuleType:
+def load_prompt(game: Game[GameState] | str) -> ModuleType:
     """The prompt module of a game (``RULES``, ``INPUT``, ``OUTPUT`` and friends).
 
     Raises:
@@ -134,7 +134,7 @@ def _label(prompt: ModuleType) -> str:
     return str(getattr(prompt, "FINAL_LABEL", "Chosen Move"))
 
 
-def _definitions(game: Game[Any], prompt: ModuleType) -> dict[int, str]:
+def _definitions(game: Game[GameState], prompt: ModuleType) -> dict[int, str]:
     """The prompt's definition of every subproblem of ``game`` (what its truth computes).
 
     Raises:
@@ -149,7 +149,7 @@ def _definitions(game: Game[Any], prompt: ModuleType) -> dict[int, str]:
     return definitions
 
 
-def _output_section(game: Game[Any], prompt: ModuleType, variant: str) -> str:
+def _output_section(game: Game[GameState], prompt: ModuleType, variant: str) -> str:
     answer = _answer_format(prompt)
     if variant == "gamebot":
         return str(prompt.OUTPUT)
@@ -175,7 +175,7 @@ def _output_section(game: Game[Any], prompt: ModuleType, variant: str) -> str:
 
 
 def build_gamebot_messages(
-    game: Game[Any],
+    game: Game[GameState],
     observation: str,
     *,
     variant: str = "gamebot",
@@ -205,7 +205,7 @@ def build_gamebot_messages(
 
 def create_gamebot_agent(
     model: BaseChatModel,
-    game: Game[Any] | str,
+    game: Game[GameState] | str,
     *,
     variant: Variant = "gamebot",
     call_attempts: int = 3,
@@ -316,7 +316,7 @@ def create_gamebot_agent(
 
 
 def parse_gamebot_reply(
-    game: Game[Any],
+    game: Game[GameState],
     state: GameState,
     player: int,
     text: str,
@@ -407,7 +407,7 @@ def _check_reader(reader: str) -> None:
 
 
 def score_intermediate(
-    game: Game[Any],
+    game: Game[GameState],
     state: GameState,
     player: int,
     intermediate: Mapping[int, str] | Mapping[str, str],
@@ -435,7 +435,7 @@ def score_intermediate(
 
 def gamebot_player(
     model: BaseChatModel,
-    game: Game[Any] | str,
+    game: Game[GameState] | str,
     *,
     variant: Variant = "gamebot",
     name: str | None = None,

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from langgraph_games.games._answer import AnswerStatus, Reading
 from langgraph_games.games._grid import cell_name
@@ -84,13 +83,13 @@ def _after_last(text: str, label: str) -> tuple[str, bool]:
     return (text, False) if at < 0 else (text[at + len(label) :], True)
 
 
-def _tictactoe(game: Game[Any], state: GameState, text: str) -> tuple[str | None, bool]:
+def _tictactoe(game: Game[GameState], state: GameState, text: str) -> tuple[str | None, bool]:
     section, labelled = _after_last(text, "Chosen Move")
     cell = _CELL.search(section)
     return (None if cell is None else cell_name(int(cell[1]), int(cell[2]))), labelled
 
 
-def _connect4(game: Game[Any], state: GameState, text: str) -> tuple[str | None, bool]:
+def _connect4(game: Game[GameState], state: GameState, text: str) -> tuple[str | None, bool]:
     section, labelled = _after_last(text.lower(), "chosen move")
     cell = _CELL.search(section)
     if cell is None:
@@ -102,7 +101,7 @@ def _connect4(game: Game[Any], state: GameState, text: str) -> tuple[str | None,
     return landing or f"column {column}", labelled
 
 
-def _othello(game: Game[Any], state: GameState, text: str) -> tuple[str | None, bool]:
+def _othello(game: Game[GameState], state: GameState, text: str) -> tuple[str | None, bool]:
     last = None
     for last in _SQUARE.finditer(text):  # noqa: B007 - the last match is wanted
         pass
@@ -113,7 +112,7 @@ def _othello(game: Game[Any], state: GameState, text: str) -> tuple[str | None, 
     return f"({letter},{row})", False
 
 
-def _checkers(game: Game[Any], state: GameState, text: str) -> tuple[str | None, bool]:
+def _checkers(game: Game[GameState], state: GameState, text: str) -> tuple[str | None, bool]:
     section, labelled = _after_last(text.lower(), "chosen move")
     move = _MOVE.search(section)
     if move is None:
@@ -125,23 +124,23 @@ def _first_written(section: str, preference: tuple[tuple[str, str], ...]) -> str
     return next((action for phrase, action in preference if phrase in section), None)
 
 
-def _pong(game: Game[Any], state: GameState, text: str) -> tuple[str | None, bool]:
+def _pong(game: Game[GameState], state: GameState, text: str) -> tuple[str | None, bool]:
     section, labelled = _after_last(text.lower(), "[action]")
     return _first_written(section, _PONG), labelled
 
 
-def _surround(game: Game[Any], state: GameState, text: str) -> tuple[str | None, bool]:
+def _surround(game: Game[GameState], state: GameState, text: str) -> tuple[str | None, bool]:
     section, labelled = _after_last(text.lower(), "chosen action")
     return _first_written(section, _SURROUND), labelled
 
 
-def _texas(game: Game[Any], state: GameState, text: str) -> tuple[str | None, bool]:
+def _texas(game: Game[GameState], state: GameState, text: str) -> tuple[str | None, bool]:
     section, labelled = _after_last(text.lower(), "chosen action")
     phrase = _TEXAS.search(section)
     return (None if phrase is None else _TEXAS_NAMES[phrase[0]]), labelled
 
 
-def _negotiation(game: Game[Any], state: GameState, text: str) -> tuple[str | None, bool]:
+def _negotiation(game: Game[GameState], state: GameState, text: str) -> tuple[str | None, bool]:
     section, labelled = _after_last(text.lower(), "proposal:")
     if "agree" in section:
         return AGREE, labelled
@@ -152,7 +151,7 @@ def _negotiation(game: Game[Any], state: GameState, text: str) -> tuple[str | No
     return proposal_name((a, b, c, x, y, z)), labelled
 
 
-_READERS: dict[str, Callable[[Game[Any], GameState, str], tuple[str | None, bool]]] = {
+_READERS: dict[str, Callable[[Game[GameState], GameState, str], tuple[str | None, bool]]] = {
     "tictactoe": _tictactoe,
     "connect4": _connect4,
     "othello": _othello,
@@ -167,7 +166,7 @@ RELEASED_GAMES: tuple[str, ...] = tuple(_READERS)
 """The games whose released parser :func:`read_released` reproduces."""
 
 
-def read_released(game: Game[Any], state: GameState, player: int, text: str) -> Reading:
+def read_released(game: Game[GameState], state: GameState, player: int, text: str) -> Reading:
     r"""Read the move of ``text`` as GAMEBoT's released runner of ``game`` did.
 
     Args:

@@ -18,8 +18,6 @@ model call is made before a person's answer is in, and none is repeated on resum
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.types import interrupt
 from typing_extensions import NotRequired, TypedDict
 
@@ -35,7 +33,7 @@ HUMAN_REQUEST_KIND = "human_move"
 
 
 def read_human_move(
-    game: Game[Any], state: GameState, seat: int, answer: object
+    game: Game[GameState], state: GameState, seat: int, answer: object
 ) -> tuple[str | None, str | None]:
     """Read a person's answer with the game's reader.
 

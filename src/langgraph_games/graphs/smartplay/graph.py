@@ -51,6 +51,7 @@ from langgraph.runtime import Runtime
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.common.async_node import async_node
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
@@ -102,7 +103,7 @@ class SmartPlayAgentState(DecisionInput, total=False):
     decision: Decision
 
 
-def _check_game(game: Game[Any]) -> None:
+def _check_game(game: Game[GameState]) -> None:
     if game.num_players != 1:
         raise ValueError(
             f"the SmartPlay baseline plays single-player games; {game.id} has "
@@ -321,7 +322,7 @@ class SmartPlayPlayer(GraphPlayer):
 
 def smartplay_player(
     model: BaseChatModel,
-    game: Game[Any] | str,
+    game: Game[GameState] | str,
     *,
     question_variant: QuestionVariant = "code",
     history_length: int | None = None,

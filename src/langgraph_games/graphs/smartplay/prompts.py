@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
@@ -92,12 +92,12 @@ class SmartPlayView:
     history_length: int
 
 
-def smartplay_history_length(game: Game[Any]) -> int:
+def smartplay_history_length(game: Game[GameState]) -> int:
     """The history window of ``game``: its ``history_length``, else 5 (Crafter's, Table 1)."""
     return int(getattr(game, "history_length", DEFAULT_HISTORY_LENGTH))
 
 
-def smartplay_view(game: Game[Any], state: GameState) -> SmartPlayView:
+def smartplay_view(game: Game[GameState], state: GameState) -> SmartPlayView:
     """The manual, ordered action list and history window the baseline uses for ``game``.
 
     SmartPlay engines give their own; an engine with ``action_names`` (the released order)

@@ -9,12 +9,11 @@ history window per game with ``--history``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.smartplay._base import SmartPlayGame
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.smartplay.graph import QuestionVariant, smartplay_player
 from langgraph_games.players.base import Player
 from langgraph_games.players.entry import PlayerBuild, PlayerEntry
@@ -47,7 +46,7 @@ class SmartPlaySettings(PlayerSettings):
     )
 
 
-def plays_smartplay(cls: type[Game[Any]]) -> bool:
+def plays_smartplay(cls: type[Game[GameState]]) -> bool:
     """Whether the baseline plays a game: one seat, a manual and an ordered action list.
 
     SmartPlay's games have both; so do engines with ``action_names`` and ``manual()``

@@ -147,7 +147,7 @@ def actions_context(actions: Sequence[str], descriptions: Mapping[str, str] | No
     return "The actions of the game and their requirements:\n" + "\n".join(lines)
 
 
-def manual_per_episode(game: Game[Any] | Sequence[str]) -> bool:
+def manual_per_episode(game: Game[GameState] | Sequence[str]) -> bool:
     """Whether ``game``'s manual depends on the episode (the SmartPlay games').
 
     Example:
@@ -159,7 +159,7 @@ def manual_per_episode(game: Game[Any] | Sequence[str]) -> bool:
 
 
 def _game_parts(
-    game_or_actions: Game[Any] | Sequence[str], state: GameState | None = None
+    game_or_actions: Game[GameState] | Sequence[str], state: GameState | None = None
 ) -> tuple[tuple[str, ...], str, str | None, dict[str, str] | None]:
     """Actions in order, display name, manual and action descriptions of a game.
 
@@ -168,7 +168,7 @@ def _game_parts(
     the SmartPlay baseline (SPRING lists the actions itself).
     """
     if isinstance(game_or_actions, SmartPlayGame):
-        game: Game[Any] = game_or_actions
+        game: Game[GameState] = game_or_actions
         at = state if state is not None else game.initial_state(0)
         return (
             tuple(game_or_actions.action_list(at)),
@@ -219,7 +219,7 @@ def studied_actions(context: str) -> str | None:
 
 
 def spring_context(
-    game_or_actions: Game[Any] | Sequence[str],
+    game_or_actions: Game[GameState] | Sequence[str],
     context: str | None = None,
     variant: SpringVariant | str = SpringVariant.FULL,
     state: GameState | None = None,
@@ -254,7 +254,7 @@ def spring_context(
 
 
 def context_per_episode(
-    game_or_actions: Game[Any] | Sequence[str],
+    game_or_actions: Game[GameState] | Sequence[str],
     context: str | None = None,
     variant: SpringVariant | str = SpringVariant.FULL,
 ) -> bool:
@@ -278,7 +278,7 @@ def context_per_episode(
 
 
 def context_source(
-    game_or_actions: Game[Any] | Sequence[str],
+    game_or_actions: Game[GameState] | Sequence[str],
     context: str | None = None,
     variant: SpringVariant | str = SpringVariant.FULL,
 ) -> str:
@@ -308,7 +308,7 @@ def context_source(
 
 def create_spring_agent(
     model: BaseChatModel,
-    game_or_actions: Game[Any] | Sequence[str],
+    game_or_actions: Game[GameState] | Sequence[str],
     context: str | None = None,
     *,
     variant: SpringVariant | str = SpringVariant.FULL,

@@ -43,6 +43,7 @@ from langgraph.runtime import Runtime
 
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.common.async_node import async_node
 from langgraph_games.graphs.common.decision import (
     DecisionInput,
@@ -87,14 +88,14 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def _game_default(engine: Game[Any], key: str, fallback: Any) -> Any:
+def _game_default(engine: Game[GameState], key: str, fallback: Any) -> Any:
     """An option of the game (Crafter's ``default_action``, ``parse_rule``), if it has one."""
     return getattr(engine.options, key, fallback)
 
 
 def create_spring_decision_graph(
     model: BaseChatModel,
-    game: Game[Any] | str,
+    game: Game[GameState] | str,
     context: str | None = None,
     *,
     variant: SpringVariant | str = SpringVariant.FULL,
@@ -300,7 +301,7 @@ class SpringPlayer(GraphPlayer):
 
 def spring_player(
     model: BaseChatModel,
-    game: Game[Any] | str,
+    game: Game[GameState] | str,
     *,
     variant: SpringVariant | str = SpringVariant.FULL,
     context: str | None = None,

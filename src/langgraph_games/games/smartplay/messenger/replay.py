@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph_games.games.base import Game
 from langgraph_games.games.replay_frames import CellStyle, Grid, Panel, drawer
 from langgraph_games.games.state import GameState
@@ -22,7 +20,7 @@ MESSENGER = {
 
 
 @drawer("messenger")
-def draw_messenger(game: Game[Any], state: GameState) -> list[Panel]:
+def draw_messenger(game: Game[GameState], state: GameState) -> list[Panel]:
     """The 10x10 map with the entities' roles underneath."""
     text = game.render(state).splitlines()
     size = len(text[0])
