@@ -1,9 +1,10 @@
 """The type of a value JSON can hold, for code that passes JSON on without reading it.
 
-``JsonValue`` is what :func:`json.loads` gives back and :func:`json.dumps` accepts (with
-its default settings): a string, a number, a boolean, ``None``, a list of such values, or
-an object with string keys. ``JsonObject`` is the object. Both may annotate the fields of
-a graph's state: LangGraph and pydantic resolve them (a graph's JSON schema names them).
+``JsonValue`` (pydantic's) is what :func:`json.loads` gives back and :func:`json.dumps`
+accepts (with its default settings): a string, a number, a boolean, ``None``, a list of
+such values, or an object with string keys. ``JsonObject`` is the object. Both may
+annotate the fields of a graph's state: LangGraph and pydantic resolve them (a graph's
+JSON schema names them).
 
 Example:
     >>> import json
@@ -14,22 +15,14 @@ Example:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias, Union
+from typing import TypeAlias
 
-from typing_extensions import TypeAliasType
+from pydantic import JsonValue
 
 __all__ = ["JsonObject", "JsonValue"]
 
-if TYPE_CHECKING:  # mypy follows a recursive alias, not yet a recursive TypeAliasType
-    JsonValue: TypeAlias = Union[  # noqa: UP007 - the same spelling as below
-        str, int, float, bool, list["JsonValue"], dict[str, "JsonValue"], None
-    ]
-else:  # a named alias: typing.get_type_hints and pydantic (a graph's JSON schema) follow it
-    JsonValue = TypeAliasType(
-        "JsonValue",
-        Union[str, int, float, bool, list["JsonValue"], dict[str, "JsonValue"], None],  # noqa: UP007
-    )
-"""Any value JSON can hold."""
+# pydantic's JsonValue: a recursive alias to type checkers and a named alias at run time,
+# which typing.get_type_hints and pydantic (a graph's JSON schema) follow.
 
 JsonObject: TypeAlias = dict[str, JsonValue]
 """A JSON object (a mapping with string keys)."""

@@ -32,6 +32,7 @@ from typing_extensions import NotRequired, TypedDict
 from langgraph_games.eval.running.records import EpisodeLine, FailedLine, MatchLine, is_failed
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
+from langgraph_games.games.state import GameState
 from langgraph_games.games.subproblems import (
     ScoreCounts,
     add_counts,
@@ -72,7 +73,7 @@ class Scoring:
 
 
 def outcome_score(
-    game: Game[Any],
+    game: Game[GameState],
     returns: Sequence[float],
     seat: int,
     *,
@@ -120,12 +121,12 @@ def _answer_scores(
     return [s for scores in per_attempt for s in scores], retried
 
 
-def _mean_scored(game: Game[Any], per_sub: Mapping[int, float]) -> float | None:
+def _mean_scored(game: Game[GameState], per_sub: Mapping[int, float]) -> float | None:
     counted = [per_sub[s.index] for s in game.subproblems if s.scored and s.index in per_sub]
     return sum(counted) / len(counted) if counted else None
 
 
-def _per_sub(game: Game[Any], counts: Mapping[int, ScoreCounts]) -> dict[int, float]:
+def _per_sub(game: Game[GameState], counts: Mapping[int, ScoreCounts]) -> dict[int, float]:
     per_sub: dict[int, float] = {}
     for sub in game.subproblems:
         value = aggregate_counts(sub, counts.get(sub.index))
@@ -191,7 +192,7 @@ class PlayerRow(TypedDict):
 def player_rows(
     records: Sequence[MatchLine | EpisodeLine | FailedLine],
     scoring: Scoring | None = None,
-    game: Game[Any] | None = None,
+    game: Game[GameState] | None = None,
 ) -> list[PlayerRow]:
     """One row per player over finished match records of one game.
 

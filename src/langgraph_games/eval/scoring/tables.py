@@ -11,11 +11,12 @@ from langgraph_games.eval.scoring.metrics import PlayerRow, Scoring
 from langgraph_games.games._tables import cell, markdown_table
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
+from langgraph_games.games.state import GameState
 
 __all__ = ["arena_csv", "arena_markdown", "markdown_table"]
 
 
-def _sub_headers(game: Game[Any]) -> list[tuple[int, str]]:
+def _sub_headers(game: Game[GameState]) -> list[tuple[int, str]]:
     return [
         (
             s.index,
@@ -25,7 +26,9 @@ def _sub_headers(game: Game[Any]) -> list[tuple[int, str]]:
     ]
 
 
-def _player_table(game: Game[Any], rows: Sequence[PlayerRow]) -> tuple[list[str], list[list[Any]]]:
+def _player_table(
+    game: Game[GameState], rows: Sequence[PlayerRow]
+) -> tuple[list[str], list[list[Any]]]:
     subs = _sub_headers(game)
     headers = [
         "player",
@@ -64,7 +67,7 @@ def _player_table(game: Game[Any], rows: Sequence[PlayerRow]) -> tuple[list[str]
     return headers, body
 
 
-def _notes(game: Game[Any], rows: Sequence[PlayerRow], scoring: Scoring) -> list[str]:
+def _notes(game: Game[GameState], rows: Sequence[PlayerRow], scoring: Scoring) -> list[str]:
     notes = []
     if any(not s.scored for s in game.subproblems):
         notes.append("`*` reported but not part of I (as in the paper).")
@@ -90,7 +93,7 @@ def arena_markdown(
     rows: Sequence[PlayerRow],
     pairs: Mapping[tuple[str, str], Sequence[int]],
     scoring: Scoring | None = None,
-    game: Game[Any] | None = None,
+    game: Game[GameState] | None = None,
     *,
     protocol: str | None = None,
 ) -> str:
@@ -132,7 +135,7 @@ def arena_markdown(
     return "\n".join(parts) + "\n"
 
 
-def arena_csv(game_id: str, rows: Sequence[PlayerRow], game: Game[Any] | None = None) -> str:
+def arena_csv(game_id: str, rows: Sequence[PlayerRow], game: Game[GameState] | None = None) -> str:
     """The per-player table as CSV (``game``: the engine of ``game_id``, if made)."""
     headers, body = _player_table(game or make(game_id), rows)
     out = io.StringIO()

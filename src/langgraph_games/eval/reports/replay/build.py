@@ -17,6 +17,7 @@ from langgraph_games.eval.running.records import ResultsLine, is_failed
 from langgraph_games.games.base import Game
 from langgraph_games.games.replay_frames import PaletteTable, draw, draw_fallback, drawer_for
 from langgraph_games.games.session import GameSession
+from langgraph_games.games.state import GameState
 from langgraph_games.graphs.episode.records import DecisionRecord, Step, first_answers
 
 __all__ = ["build_replay", "outcome_text", "record_id", "seat_names"]
@@ -34,7 +35,7 @@ def record_id(record: ResultsLine) -> str:
     return record.get("episode_id") or ("" if is_failed(record) else record.get("id", ""))
 
 
-def seat_names(record: ResultsLine, game: Game[Any] | None) -> list[str]:
+def seat_names(record: ResultsLine, game: Game[GameState] | None) -> list[str]:
     """``"X (minimax)"`` per seat (just the player spec when the game is unknown)."""
     seats = [] if record["kind"] == "round" else record.get("seats", [])
     if game is None:
@@ -42,7 +43,7 @@ def seat_names(record: ResultsLine, game: Game[Any] | None) -> list[str]:
     return [f"{game.player_label(i)} ({spec})" for i, spec in enumerate(seats)]
 
 
-def outcome_text(record: ResultsLine, game: Game[Any] | None) -> str:
+def outcome_text(record: ResultsLine, game: Game[GameState] | None) -> str:
     """One line: who won, or the score and status of a single-agent episode."""
     if record["kind"] == "round":
         return f"round {record['round']}"
@@ -73,7 +74,7 @@ def outcome_text(record: ResultsLine, game: Game[Any] | None) -> str:
     return f"draw ({status}, {result.get('steps', '?')} moves)"
 
 
-def _answers(game: Game[Any], decision: DecisionRecord) -> list[dict[str, Any]]:
+def _answers(game: Game[GameState], decision: DecisionRecord) -> list[dict[str, Any]]:
     subs = {s.index: s for s in game.subproblems}
     said, scores = first_answers(decision)
     raw = {str(k): v for k, v in said.items()}
@@ -120,7 +121,7 @@ def _answers(game: Game[Any], decision: DecisionRecord) -> list[dict[str, Any]]:
 
 
 def _decision(
-    game: Game[Any],
+    game: Game[GameState],
     seat: int,
     decision: DecisionRecord,
     players: Sequence[str],
