@@ -40,6 +40,8 @@ from typing import Any, Literal, cast
 from pydantic import TypeAdapter, ValidationError
 from typing_extensions import NotRequired, TypedDict, TypeIs
 
+from langgraph_games._json import JsonObject, JsonValue
+from langgraph_games.eval.running.provenance import GitSource, Host
 from langgraph_games.eval.running.results import ResultsFile
 from langgraph_games.games.errors import UnknownGameError
 from langgraph_games.games.registry import game_class, list_games
@@ -136,8 +138,8 @@ class ScoreLine(TypedDict):
     fn: int
     tn: NotRequired[int]
     answered: NotRequired[bool]
-    parsed: NotRequired[Any]
-    truth: NotRequired[Any]
+    parsed: NotRequired[JsonValue]
+    truth: NotRequired[JsonValue]
     value: NotRequired[float | None]
     metric: NotRequired[str]
     scored: NotRequired[bool]
@@ -172,7 +174,7 @@ class _Played(TypedDict):
     """Keys the executor writes on every played line (match or episode)."""
 
     spec_hash: NotRequired[str]
-    options: NotRequired[dict[str, Any]]
+    options: NotRequired[JsonObject]
     seed: NotRequired[int]
     started_at: NotRequired[float]
     duration_s: NotRequired[float]
@@ -232,7 +234,7 @@ class FailedLine(TypedDict):
     label: NotRequired[str]
     seats: NotRequired[list[str]]
     seed: NotRequired[int]
-    options: NotRequired[dict[str, Any]]
+    options: NotRequired[JsonObject]
     round: NotRequired[int]
     started_at: NotRequired[float]
     duration_s: NotRequired[float]
@@ -306,7 +308,7 @@ class PlayedRecord(RunFields, JobFields):
     """
 
     game: str
-    options: NotRequired[dict[str, Any]]
+    options: NotRequired[JsonObject]
     seed: int
     seats: list[str]
     started_at: NotRequired[float]
@@ -331,10 +333,10 @@ class Manifest(TypedDict):
     spec_hash: str
     package_version: str
     python: str
-    models: dict[str, Any]
+    models: JsonObject
     dependencies: NotRequired[dict[str, str | None]]
-    git: NotRequired[dict[str, Any] | None]
-    host: NotRequired[dict[str, Any]]
+    git: NotRequired[GitSource | None]
+    host: NotRequired[Host]
     started_at: NotRequired[str]
     finished_at: NotRequired[str]
 
@@ -487,7 +489,7 @@ class Loaded:
         return list(seen)
 
 
-def _same_game(game: type[Any], game_id: str) -> bool:
+def _same_game(game: type[object], game_id: str) -> bool:
     try:
         return game_class(game_id) is game
     except UnknownGameError:
