@@ -27,9 +27,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Literal, NamedTuple
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.games._numbers import read_int, read_number
 
 __all__ = [
@@ -119,8 +120,8 @@ class SubproblemScore:
 
     index: int
     answered: bool
-    parsed: Any
-    truth: Any
+    parsed: JsonValue
+    truth: JsonValue
     correct: bool
     value: float
     tp: int = 0
@@ -129,7 +130,7 @@ class SubproblemScore:
     tn: int = 0
     metric: str = field(default=Metric.F1.value)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """JSON-friendly form for trajectories."""
         return {
             "index": self.index,
@@ -419,9 +420,9 @@ def parse_answer(sub: Subproblem, text: str | None) -> Answer | None:
     raise ValueError(f"unknown answer kind {sub.kind!r}")
 
 
-def _jsonable(answer: Answer | None) -> Any:
+def _jsonable(answer: Answer | None) -> JsonValue:
     if isinstance(answer, frozenset):
-        return sorted(answer)
+        return list[JsonValue](sorted(answer))
     if isinstance(answer, tuple):
         return {k: v for k, v in answer}
     return answer
@@ -446,55 +447,52 @@ def score_answer(sub: Subproblem, text: str | None, truth: Answer) -> Subproblem
         (1, 1, 0, 0.667)
     """
     parsed = parse_answer(sub, text)
-    common = {"index": sub.index, "truth": _jsonable(truth), "metric": sub.metric.value}
+    score = partial(
+        SubproblemScore, index=sub.index, truth=_jsonable(truth), metric=sub.metric.value
+    )
     if sub.kind is AnswerKind.SET:
         if not isinstance(truth, frozenset):
             raise TypeError(f"subproblem {sub.index}: set truth expected, got {truth!r}")
         if not isinstance(parsed, frozenset):
-            return SubproblemScore(
+            return score(
                 answered=False,
                 parsed=None,
                 correct=False,
                 value=0.0,
                 fn=len(truth),
                 fp=0 if truth else 1,
-                **common,
             )
         tp = len(parsed & truth)
         fp = len(parsed - truth)
         fn = len(truth - parsed)
         if not parsed and not truth:
-            return SubproblemScore(
-                answered=True, parsed=[], correct=True, value=1.0, tn=1, **common
-            )
+            return score(answered=True, parsed=[], correct=True, value=1.0, tn=1)
         value = 2 * tp / (2 * tp + fp + fn)
         if sub.metric is Metric.ACCURACY:
             value = float(parsed == truth)
-        return SubproblemScore(
+        return score(
             answered=True,
-            parsed=sorted(parsed),
+            parsed=_jsonable(parsed),
             correct=parsed == truth,
             value=value,
             tp=tp,
             fp=fp,
             fn=fn,
-            **common,
         )
     if sub.kind is AnswerKind.BOOL and sub.metric is Metric.F1:
         if not isinstance(truth, bool):
             raise TypeError(f"subproblem {sub.index}: yes/no truth expected, got {truth!r}")
         if not isinstance(parsed, bool):
-            return SubproblemScore(
+            return score(
                 answered=False,
                 parsed=None,
                 correct=False,
                 value=0.0,
                 fn=int(truth),
                 fp=int(not truth),
-                **common,
             )
         correct = parsed == truth
-        return SubproblemScore(
+        return score(
             answered=True,
             parsed=parsed,
             correct=correct,
@@ -503,20 +501,17 @@ def score_answer(sub: Subproblem, text: str | None, truth: Answer) -> Subproblem
             fp=int(parsed and not truth),
             fn=int(not parsed and truth),
             tn=int(not parsed and not truth),
-            **common,
         )
     # Accuracy on a scalar answer.
     if parsed is None:
-        return SubproblemScore(answered=False, parsed=None, correct=False, value=0.0, **common)
+        return score(answered=False, parsed=None, correct=False, value=0.0)
     if sub.kind is AnswerKind.NUMBER:
         if not isinstance(truth, (int, float)) or not isinstance(parsed, float):
             raise TypeError(f"subproblem {sub.index}: numeric truth expected, got {truth!r}")
         correct = abs(parsed - float(truth)) <= sub.tolerance + 1e-9
     else:
         correct = parsed == truth
-    return SubproblemScore(
-        answered=True, parsed=_jsonable(parsed), correct=correct, value=float(correct), **common
-    )
+    return score(answered=True, parsed=_jsonable(parsed), correct=correct, value=float(correct))
 
 
 def aggregate_scores(
@@ -527,7 +522,9 @@ def aggregate_scores(
     Accepts :class:`SubproblemScore` objects or their ``to_dict()`` form. Returns
     ``None`` when there are no scores.
     """
-    items = [s.to_dict() if isinstance(s, SubproblemScore) else dict(s) for s in scores]
+    items: list[Mapping[str, Any]] = [
+        s.to_dict() if isinstance(s, SubproblemScore) else s for s in scores
+    ]
     if not items:
         return None
     if sub.metric is Metric.F1:
