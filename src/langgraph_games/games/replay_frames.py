@@ -30,8 +30,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games.base import Game
 from langgraph_games.games.parts import companion_module
 from langgraph_games.games.state import GameState
@@ -121,9 +121,9 @@ class Grid:
         if self.dim is not None and [len(r) for r in self.dim] != [len(r) for r in self.rows]:
             raise ValueError("dim must have the shape of rows")
 
-    def to_json(self, palette_id: str) -> dict[str, Any]:
+    def to_json(self, palette_id: str) -> JsonObject:
         """The page's form, with the palette given by reference."""
-        data: dict[str, Any] = {"kind": "grid", "rows": list(self.rows), "palette": palette_id}
+        data: JsonObject = {"kind": "grid", "rows": list(self.rows), "palette": palette_id}
         if self.row_labels is not None:
             data["rowLabels"] = list(self.row_labels)
         if self.col_labels is not None:
@@ -140,10 +140,10 @@ class Table:
     """Rows of text with headers."""
 
     headers: Sequence[str]
-    rows: Sequence[Sequence[Any]]
+    rows: Sequence[Sequence[object]]
     caption: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The page's form."""
         return {
             "kind": "table",
@@ -160,7 +160,7 @@ class Text:
     text: str
     caption: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The page's form."""
         return {"kind": "text", "text": self.text, "caption": self.caption}
 
@@ -268,7 +268,7 @@ class PaletteTable:
             self.data[palette_id] = {ch: style.to_json() for ch, style in palette.items()}
         return self.ids[key]
 
-    def panel_json(self, panel: Panel) -> dict[str, Any]:
+    def panel_json(self, panel: Panel) -> JsonObject:
         """A panel's page form."""
         if isinstance(panel, Grid):
             return panel.to_json(self.ref(panel.palette))

@@ -17,6 +17,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.games.errors import StateFormatError
 
 __all__ = ["GameState", "derive_rng"]
@@ -51,7 +52,7 @@ class GameState:
 
     type_name: ClassVar[str] = "game"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """Return the state as a JSON-compatible dict (tuples become lists)."""
         return {f.name: _to_jsonable(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
@@ -60,7 +61,7 @@ class GameState:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls: type[S], data: Mapping[str, Any]) -> S:
+    def from_dict(cls: type[S], data: Mapping[str, object]) -> S:
         """Rebuild a state from :meth:`to_dict` output, checking every field.
 
         Raises:
@@ -108,20 +109,22 @@ class GameState:
         return None
 
 
-def _to_jsonable(value: Any) -> Any:
+def _to_jsonable(value: object) -> JsonValue:
     if isinstance(value, tuple):
         return [_to_jsonable(v) for v in value]
-    return value
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    raise TypeError(f"a state field holds a {type(value).__name__}, which JSON cannot hold")
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     return "null" if value is None else type(value).__name__
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
+_HINTS: dict[type, dict[str, object]] = {}
 
 
-def _field_hints(cls: type[GameState]) -> dict[str, Any]:
+def _field_hints(cls: type[GameState]) -> dict[str, object]:
     """Resolved type hints of the dataclass fields (computed once per class)."""
     hints = _HINTS.get(cls)
     if hints is None:
@@ -130,7 +133,7 @@ def _field_hints(cls: type[GameState]) -> dict[str, Any]:
     return hints
 
 
-def _coerce(value: Any, hint: Any, type_name: str, path: str) -> Any:
+def _coerce(value: object, hint: object, type_name: str, path: str) -> Any:
     """Convert a JSON value to the hinted type, raising on the first mismatch."""
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):

@@ -27,11 +27,12 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Literal, NamedTuple
 
 from typing_extensions import TypedDict
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.games._numbers import read_int, read_number
 
 __all__ = [
@@ -125,8 +126,8 @@ class SubproblemScore:
 
     index: int
     answered: bool
-    parsed: Any
-    truth: Any
+    parsed: JsonValue
+    truth: JsonValue
     correct: bool
     value: float
     tp: int = 0
@@ -135,7 +136,7 @@ class SubproblemScore:
     tn: int = 0
     metric: str = field(default=Metric.F1.value)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """JSON-friendly form for trajectories."""
         return {
             "index": self.index,
@@ -425,9 +426,9 @@ def parse_answer(sub: Subproblem, text: str | None) -> Answer | None:
     raise ValueError(f"unknown answer kind {sub.kind!r}")
 
 
-def _jsonable(answer: Answer | None) -> Any:
+def _jsonable(answer: Answer | None) -> JsonValue:
     if isinstance(answer, frozenset):
-        return sorted(answer)
+        return list[JsonValue](sorted(answer))
     if isinstance(answer, tuple):
         return {k: v for k, v in answer}
     return answer
@@ -452,55 +453,52 @@ def score_answer(sub: Subproblem, text: str | None, truth: Answer) -> Subproblem
         (1, 1, 0, 0.667)
     """
     parsed = parse_answer(sub, text)
-    common = {"index": sub.index, "truth": _jsonable(truth), "metric": sub.metric.value}
+    score = partial(
+        SubproblemScore, index=sub.index, truth=_jsonable(truth), metric=sub.metric.value
+    )
     if sub.kind is AnswerKind.SET:
         if not isinstance(truth, frozenset):
             raise TypeError(f"subproblem {sub.index}: set truth expected, got {truth!r}")
         if not isinstance(parsed, frozenset):
-            return SubproblemScore(
+            return score(
                 answered=False,
                 parsed=None,
                 correct=False,
                 value=0.0,
                 fn=len(truth),
                 fp=0 if truth else 1,
-                **common,
             )
         tp = len(parsed & truth)
         fp = len(parsed - truth)
         fn = len(truth - parsed)
         if not parsed and not truth:
-            return SubproblemScore(
-                answered=True, parsed=[], correct=True, value=1.0, tn=1, **common
-            )
+            return score(answered=True, parsed=[], correct=True, value=1.0, tn=1)
         value = 2 * tp / (2 * tp + fp + fn)
         if sub.metric is Metric.ACCURACY:
             value = float(parsed == truth)
-        return SubproblemScore(
+        return score(
             answered=True,
-            parsed=sorted(parsed),
+            parsed=_jsonable(parsed),
             correct=parsed == truth,
             value=value,
             tp=tp,
             fp=fp,
             fn=fn,
-            **common,
         )
     if sub.kind is AnswerKind.BOOL and sub.metric is Metric.F1:
         if not isinstance(truth, bool):
             raise TypeError(f"subproblem {sub.index}: yes/no truth expected, got {truth!r}")
         if not isinstance(parsed, bool):
-            return SubproblemScore(
+            return score(
                 answered=False,
                 parsed=None,
                 correct=False,
                 value=0.0,
                 fn=int(truth),
                 fp=int(not truth),
-                **common,
             )
         correct = parsed == truth
-        return SubproblemScore(
+        return score(
             answered=True,
             parsed=parsed,
             correct=correct,
@@ -509,20 +507,17 @@ def score_answer(sub: Subproblem, text: str | None, truth: Answer) -> Subproblem
             fp=int(parsed and not truth),
             fn=int(not parsed and truth),
             tn=int(not parsed and not truth),
-            **common,
         )
     # Accuracy on a scalar answer.
     if parsed is None:
-        return SubproblemScore(answered=False, parsed=None, correct=False, value=0.0, **common)
+        return score(answered=False, parsed=None, correct=False, value=0.0)
     if sub.kind is AnswerKind.NUMBER:
         if not isinstance(truth, (int, float)) or not isinstance(parsed, float):
             raise TypeError(f"subproblem {sub.index}: numeric truth expected, got {truth!r}")
         correct = abs(parsed - float(truth)) <= sub.tolerance + 1e-9
     else:
         correct = parsed == truth
-    return SubproblemScore(
-        answered=True, parsed=_jsonable(parsed), correct=correct, value=float(correct), **common
-    )
+    return score(answered=True, parsed=_jsonable(parsed), correct=correct, value=float(correct))
 
 
 class ScoreCounts(TypedDict):
@@ -553,14 +548,21 @@ def count_scores(scores: Iterable[SubproblemScore | Mapping[str, Any]]) -> dict[
     for score in scores:
         item = score.to_dict() if isinstance(score, SubproblemScore) else score
         into = counts.setdefault(
-            int(item["index"]), {"count": 0, "correct": 0, "tp": 0, "fp": 0, "fn": 0}
+            _whole(item["index"]), {"count": 0, "correct": 0, "tp": 0, "fp": 0, "fn": 0}
         )
         into["count"] += 1
         into["correct"] += int(bool(item["correct"]))
-        into["tp"] += int(item.get("tp", 0))
-        into["fp"] += int(item.get("fp", 0))
-        into["fn"] += int(item.get("fn", 0))
+        into["tp"] += _whole(item.get("tp", 0))
+        into["fp"] += _whole(item.get("fp", 0))
+        into["fn"] += _whole(item.get("fn", 0))
     return counts
+
+
+def _whole(value: object) -> int:
+    """A score's count field (validated records hold ints; JSON may give ``2.0``)."""
+    if isinstance(value, (int, float)):
+        return int(value)
+    raise TypeError(f"a score's count must be a number, not {value!r}")
 
 
 def add_counts(into: dict[int, ScoreCounts], more: Mapping[int, ScoreCounts]) -> None:

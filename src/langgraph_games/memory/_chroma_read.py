@@ -7,6 +7,7 @@ from typing import Any
 
 from langgraph.store.base import Item, ListNamespacesOp, MatchCondition, SearchItem, SearchOp
 
+from langgraph_games._json import JsonObject
 from langgraph_games.memory._codec import (
     Metadata,
     decode_ns,
@@ -18,13 +19,13 @@ from langgraph_games.memory._codec import (
 from langgraph_games.memory._filters import matches, pushdown
 
 
-def and_where(clauses: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+def and_where(clauses: Sequence[JsonObject]) -> JsonObject | None:
     """Chroma needs ``$and`` for two or more clauses and nothing for none."""
     if not clauses:
         return None
     if len(clauses) == 1:
         return dict(clauses[0])
-    return {"$and": list(clauses)}
+    return {"$and": [*clauses]}
 
 
 def _record_where(meta: Metadata) -> str:
@@ -65,9 +66,9 @@ def get_items(items: Any, ids: Sequence[str]) -> dict[str, SearchItem]:
     }
 
 
-def search_where(op: SearchOp) -> dict[str, Any] | None:
+def search_where(op: SearchOp) -> JsonObject | None:
     """Namespace-prefix and filter push-down for a search."""
-    clauses: list[dict[str, Any]] = []
+    clauses: list[JsonObject] = []
     if op.namespace_prefix:
         clauses.append({"nsp": {"$contains": encode_ns(op.namespace_prefix)}})
     clauses.extend(pushdown(op.filter))
@@ -203,7 +204,7 @@ def _condition_matches(condition: MatchCondition, namespace: tuple[str, ...]) ->
 
 def list_namespaces(items: Any, op: ListNamespacesOp) -> list[tuple[str, ...]]:
     """Distinct namespaces holding at least one item, sorted, truncated to ``max_depth``."""
-    clauses: list[dict[str, Any]] = []
+    clauses: list[JsonObject] = []
     for condition in op.match_conditions or ():
         if condition.match_type == "prefix":
             lead = _literal_prefix(condition.path)

@@ -26,6 +26,7 @@ from typing import Any
 
 from langgraph.store.base import InvalidNamespaceError
 
+from langgraph_games._json import JsonObject
 from langgraph_games.memory._filters import mirror_metadata
 from langgraph_games.memory.errors import InvalidValueError, StoreOpenError
 
@@ -90,7 +91,7 @@ def _where(namespace: tuple[str, ...], key: str, path: str) -> str:
     return f"value at {namespace}/{key!r}{path}"
 
 
-def check_json_value(value: Any, namespace: tuple[str, ...], key: str, path: str = "") -> None:
+def check_json_value(value: object, namespace: tuple[str, ...], key: str, path: str = "") -> None:
     """Raise :class:`InvalidValueError` unless ``value`` is a JSON value (``path`` says where)."""
     if value is None or isinstance(value, (bool, str)):
         return
@@ -121,7 +122,7 @@ def check_json_value(value: Any, namespace: tuple[str, ...], key: str, path: str
     )
 
 
-def check_put_value(value: Any, namespace: tuple[str, ...], key: str) -> None:
+def check_put_value(value: object, namespace: tuple[str, ...], key: str) -> None:
     """A put value must be a mapping of JSON values."""
     if not isinstance(value, Mapping):
         raise InvalidValueError(
@@ -131,12 +132,12 @@ def check_put_value(value: Any, namespace: tuple[str, ...], key: str) -> None:
     check_json_value(value, namespace, key)
 
 
-def dump_value(value: Mapping[str, Any]) -> str:
+def dump_value(value: Mapping[str, object]) -> str:
     """The JSON document stored for a value."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def load_value(document: str | None, where: str) -> dict[str, Any]:
+def load_value(document: str | None, where: str) -> JsonObject:
     """Parse a stored document, naming the record if it is damaged."""
     try:
         value = json.loads(document or "")
@@ -152,7 +153,7 @@ def load_value(document: str | None, where: str) -> dict[str, Any]:
 def item_metadata(
     namespace: tuple[str, ...],
     key: str,
-    value: Mapping[str, Any],
+    value: Mapping[str, object],
     *,
     created_us: int,
     updated_us: int,

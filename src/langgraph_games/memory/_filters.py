@@ -17,18 +17,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeGuard, TypeVar
+
+from langgraph_games._json import JsonObject
 
 OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
 MIRROR_MAX_FIELD = 128
 MIRROR_MAX_STRING = 128
 
 
-def _is_number(value: Any) -> bool:
+_Ordered = TypeVar("_Ordered", float, str)
+
+
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def json_equal(a: Any, b: Any) -> bool:
+def json_equal(a: object, b: object) -> bool:
     """Equality of JSON values where ``True`` is not ``1`` and lists equal tuples."""
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
@@ -41,7 +46,7 @@ def json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and bool(a == b)
 
 
-def _compare(value: Any, operator: str, operand: Any) -> bool:
+def _compare(value: object, operator: str, operand: object) -> bool:
     if operator == "$eq":
         return json_equal(value, operand)
     if operator == "$ne":
@@ -51,12 +56,13 @@ def _compare(value: Any, operator: str, operand: Any) -> bool:
             f"unsupported filter operator {operator!r}; supported: {', '.join(OPERATORS)}"
         )
     if _is_number(value) and _is_number(operand):
-        pair: tuple[Any, Any] = (value, operand)
-    elif isinstance(value, str) and isinstance(operand, str):
-        pair = (value, operand)
-    else:
-        return False
-    left, right = pair
+        return _order(operator, value, operand)
+    if isinstance(value, str) and isinstance(operand, str):
+        return _order(operator, value, operand)
+    return False
+
+
+def _order(operator: str, left: _Ordered, right: _Ordered) -> bool:
     if operator == "$gt":
         return bool(left > right)
     if operator == "$gte":
@@ -66,7 +72,7 @@ def _compare(value: Any, operator: str, operand: Any) -> bool:
     return bool(left <= right)
 
 
-def _match_value(value: Any, condition: Any) -> bool:
+def _match_value(value: object, condition: object) -> bool:
     if isinstance(condition, Mapping):
         if any(str(k).startswith("$") for k in condition):
             return all(_compare(value, op, operand) for op, operand in condition.items())
@@ -82,7 +88,7 @@ def _match_value(value: Any, condition: Any) -> bool:
     return json_equal(value, condition)
 
 
-def matches(value: Mapping[str, Any], filter: Mapping[str, Any] | None) -> bool:
+def matches(value: Mapping[str, object], filter: Mapping[str, object] | None) -> bool:
     """Whether a stored value satisfies a LangGraph search filter.
 
     Example:
@@ -101,7 +107,7 @@ def mirrorable_field(name: str) -> bool:
     return 0 < len(name) <= MIRROR_MAX_FIELD
 
 
-def mirror_metadata(value: Mapping[str, Any]) -> dict[str, str | int | float | bool]:
+def mirror_metadata(value: Mapping[str, object]) -> dict[str, str | int | float | bool]:
     """Chroma metadata mirroring the top-level scalars of ``value`` (see module docstring)."""
     out: dict[str, str | int | float | bool] = {}
     for name, field in value.items():
@@ -118,7 +124,7 @@ def mirror_metadata(value: Mapping[str, Any]) -> dict[str, str | int | float | b
     return out
 
 
-def _equality_clause(name: str, operand: Any) -> dict[str, Any] | None:
+def _equality_clause(name: str, operand: object) -> JsonObject | None:
     if isinstance(operand, bool):
         return {f"b:{name}": operand}
     if _is_number(operand):
@@ -134,14 +140,14 @@ def _equality_clause(name: str, operand: Any) -> dict[str, Any] | None:
 _RANGE = {"$gt": "$gte", "$gte": "$gte", "$lt": "$lte", "$lte": "$lte"}
 
 
-def pushdown(filter: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+def pushdown(filter: Mapping[str, object] | None) -> list[JsonObject]:
     """Chroma ``where`` clauses implied by ``filter``; their conjunction is a superset.
 
     Example:
         >>> pushdown({"kind": "truth", "n": {"$gt": 2}, "meta": {"a": 1}})
         [{'s:kind': 'truth'}, {'n:n': {'$gte': 2.0}}]
     """
-    clauses: list[dict[str, Any]] = []
+    clauses: list[JsonObject] = []
     for name, condition in (filter or {}).items():
         if not mirrorable_field(name):
             continue

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from langgraph.store.base import BaseStore
 
@@ -71,7 +70,7 @@ def round_of_changes(truth: Truth) -> set[int]:
 def _undo(truth: Truth, round_: int, report: RevertReport) -> Truth | None:
     """``truth`` without what ``round_`` did to it (``None``: nothing to undo)."""
     undone = [c for c in truth.history if c.round == round_ and c.action != "reverted"]
-    update: dict[str, Any] = {}
+    update: dict[str, object] = {}
     for change in reversed(undone):
         if change.before is not None:
             update.update(change.before)

@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
@@ -166,7 +166,7 @@ class ChromaStore(BaseStore):
         # What close() (or garbage collection) must let go of: the Chroma client this store
         # made, then the directory lock. Closing the client matters: Chroma keeps one cached
         # index per path and process, which would not see another process's later writes.
-        self._held: dict[str, Any] = {"client": None, "lock": self._lock_token}
+        self._held = _Held(lock=self._lock_token)
         self._finalizer = weakref.finalize(self, _release, self._held)
         try:
             if self._directory is not None and first_here:
@@ -175,7 +175,7 @@ class ChromaStore(BaseStore):
                 check_database(self._directory)
             self._client, self.location = connect(path, client, host, port, ssl, headers)
             if client is None:
-                self._held["client"] = self._client
+                self._held.client = self._client
             self._items = open_collection(
                 self._client, self.name, "items", self.location, hnsw, self._directory
             )
@@ -283,7 +283,9 @@ class ChromaStore(BaseStore):
         plan.queries = list(dict.fromkeys(plan.queries))
         return plan
 
-    def _texts(self, value: Mapping[str, Any], index: Any) -> list[tuple[str, str]]:
+    def _texts(
+        self, value: Mapping[str, object], index: Literal[False] | list[str] | None
+    ) -> list[tuple[str, str]]:
         """(path, text) pairs to embed for a value, following LangGraph's rules."""
         if self.embeddings is None or index is False:
             return []
@@ -479,8 +481,17 @@ class ChromaStore(BaseStore):
         return f"ChromaStore({self.location!r}, name={self.name!r}{dims}, format={FORMAT})"
 
 
-def _release(held: dict[str, Any]) -> None:
-    client, token = held.pop("client", None), held.pop("lock", None)
+@dataclass
+class _Held:
+    """What a store must let go of when it closes (each is let go of once)."""
+
+    client: object = None
+    lock: str | None = None
+
+
+def _release(held: _Held) -> None:
+    client, token = held.client, held.lock
+    held.client = held.lock = None
     try:
         if client is not None and hasattr(client, "close"):
             client.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from langgraph.store.base import BaseStore, PutOp, SearchItem
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -156,7 +156,7 @@ class Candidate(_Record):
 R = TypeVar("R", bound=_Record)
 
 
-def parse_record(kind: type[R], value: Mapping[str, Any], where: str) -> R:
+def parse_record(kind: type[R], value: Mapping[str, object], where: str) -> R:
     """Validate a stored value as a record, naming the item when it does not fit."""
     try:
         return kind.model_validate(value)
@@ -234,7 +234,7 @@ def load_experiences(
     level: str | None = None,
 ) -> list[Experience]:
     """A game's experiences by round then id, optionally only of one status or level."""
-    filters: dict[str, Any] = {}
+    filters: dict[str, object] = {}
     if status is not None:
         filters["status"] = status.value
     if level is not None:
@@ -248,13 +248,14 @@ def load_experiences(
 
 
 def iterate(
-    store: BaseStore, namespace: tuple[str, ...], filter: dict[str, Any] | None = None
+    store: BaseStore, namespace: tuple[str, ...], filter: Mapping[str, object] | None = None
 ) -> list[SearchItem]:
     """Every item in exactly ``namespace`` (not its sub-namespaces), paging through search."""
     out: list[SearchItem] = []
     offset = 0
+    where = None if filter is None else dict(filter)
     while True:
-        batch = store.search(namespace, filter=filter, limit=_PAGE, offset=offset)
+        batch = store.search(namespace, filter=where, limit=_PAGE, offset=offset)
         out.extend(item for item in batch if tuple(item.namespace) == tuple(namespace))
         if len(batch) < _PAGE:
             return out
@@ -262,13 +263,14 @@ def iterate(
 
 
 async def aiterate(
-    store: BaseStore, namespace: tuple[str, ...], filter: dict[str, Any] | None = None
+    store: BaseStore, namespace: tuple[str, ...], filter: Mapping[str, object] | None = None
 ) -> list[SearchItem]:
     """Async :func:`iterate` (``await store.asearch``): for async nodes and async-only stores."""
     out: list[SearchItem] = []
     offset = 0
+    where = None if filter is None else dict(filter)
     while True:
-        batch = await store.asearch(namespace, filter=filter, limit=_PAGE, offset=offset)
+        batch = await store.asearch(namespace, filter=where, limit=_PAGE, offset=offset)
         out.extend(item for item in batch if tuple(item.namespace) == tuple(namespace))
         if len(batch) < _PAGE:
             return out

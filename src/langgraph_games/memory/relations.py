@@ -36,6 +36,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
+from langgraph_games._json import JsonObject
 from langgraph_games.memory.merge_prompts import ask, normalize_text
 from langgraph_games.models.messages import reply_too_long
 from langgraph_games.models.structured import json_schema_model
@@ -61,7 +62,7 @@ class Meaning(str, Enum):
     UNRELATED = "unrelated"
 
 
-RELATION_SCHEMA = {
+RELATION_SCHEMA: JsonObject = {
     "type": "object",
     "properties": {
         "relation": {"type": "string", "enum": [m.value for m in Meaning]},

@@ -20,10 +20,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping
 from enum import Enum
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, model_validator
 
+from langgraph_games._json import JsonObject
 from langgraph_games.memory.errors import MemoryLayerError
 
 __all__ = [
@@ -212,7 +213,7 @@ class Change(_Record):
     detail: str = ""
     level: str | None = None
     context: str | None = None
-    before: dict[str, Any] | None = None
+    before: JsonObject | None = None
 
     @classmethod
     def of(cls, candidate: Proposed, action: str, detail: str = "") -> Change:
@@ -279,7 +280,7 @@ class Truth(_Record):
 
     @model_validator(mode="before")
     @classmethod
-    def _derived(cls, data: Any) -> Any:
+    def _derived(cls, data: object) -> object:
         # ``support`` and ``strength`` are written with every value for readers of the raw
         # store, but they are derived: what a value says about them is not read back. A
         # value without ``format`` was written by format 1.
@@ -320,7 +321,7 @@ class Truth(_Record):
         """Whether it is part of the truth base's current state (anything but reverted)."""
         return self.status != TruthStatus.REVERTED
 
-    def to_value(self) -> dict[str, Any]:
+    def to_value(self) -> JsonObject:
         """The JSON value stored for this truth (``support`` and ``strength`` included)."""
         return {**self.model_dump(mode="json"), "format": TRUTH_FORMAT}
 
@@ -333,7 +334,7 @@ class Truth(_Record):
         actions = ("refused", "contest-lost")
         return {c.other for c in self.history if c.action in actions and c.other}
 
-    def status_fields(self) -> dict[str, Any]:
+    def status_fields(self) -> JsonObject:
         """The status fields as JSON (undo data of a change)."""
         return {
             "status": self.status.value,
@@ -341,7 +342,7 @@ class Truth(_Record):
             "superseded_round": self.superseded_round,
         }
 
-    def changed(self, change: Change, **update: Any) -> Truth:
+    def changed(self, change: Change, **update: object) -> Truth:
         """A copy with ``update`` applied and ``change`` appended to the history.
 
         When ``update`` sets a status field, the change records the fields before it.
@@ -368,7 +369,7 @@ def context_digest(texts: Iterable[str]) -> str:
     return hashlib.sha1("\n".join(tidy).encode(), usedforsecurity=False).hexdigest()[:16]
 
 
-def parse_truth(value: Mapping[str, Any], where: str) -> Truth:
+def parse_truth(value: Mapping[str, object], where: str) -> Truth:
     """Read a stored truth value.
 
     Raises:

@@ -73,9 +73,9 @@ def _key(prompt: str, llm_string: str) -> str:
 
 
 def _encode(generations: Sequence[Generation]) -> str:
-    items: list[dict[str, Any]] = []
+    items: list[dict[str, object]] = []
     for generation in generations:
-        item: dict[str, Any] = {"info": generation.generation_info}
+        item: dict[str, object] = {"info": generation.generation_info}
         if isinstance(generation, ChatGeneration):
             item["message"] = message_to_dict(generation.message)
         else:

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from langgraph_games._json import JsonObject
 from langgraph_games.models.local import LocalChatModel
 
 __all__ = [
@@ -127,18 +127,18 @@ def answer_grammar(label: str, legal: Sequence[str], *, max_reasoning_chars: int
     )
 
 
-def answer_response_format(legal: Sequence[str], *, name: str = "game_answer") -> dict[str, Any]:
+def answer_response_format(legal: Sequence[str], *, name: str = "game_answer") -> JsonObject:
     """An OpenAI ``response_format``: free ``reasoning`` and a ``move`` among ``legal``.
 
     Raises:
         ValueError: No legal moves, or an empty or multi-line move.
     """
     moves = _check_moves(legal)
-    schema = {
+    schema: JsonObject = {
         "type": "object",
         "properties": {
             "reasoning": {"type": "string", "description": "your analysis of the position"},
-            "move": {"type": "string", "enum": moves, "description": "your move"},
+            "move": {"type": "string", "enum": [*moves], "description": "your move"},
         },
         "required": ["reasoning", "move"],
         "additionalProperties": False,

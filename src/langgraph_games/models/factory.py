@@ -179,7 +179,7 @@ def _openai(rest: str, settings: Mapping[str, Any]) -> BaseChatModel:
                 f"base_url of an OpenAI-compatible server. Accepted forms: {ACCEPTED_FORMS}."
             )
         api_key = "sk-no-key"  # local servers accept any key
-    kwargs: dict[str, Any] = {
+    kwargs: dict[str, object] = {
         "model": model,
         "api_key": api_key,
         "base_url": base_url,

@@ -67,7 +67,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "max_tokens": ("max_tokens", "max_output_tokens", "num_predict", "max_new_tokens"),
     "timeout": ("timeout", "request_timeout", "default_request_timeout"),
 }
-_DEFAULTS: dict[str, Any] = {"max_retries": 0, "timeout": 120.0}
+_DEFAULTS: dict[str, object] = {"max_retries": 0, "timeout": 120.0}
 _PROVIDER = re.compile(r"[a-z][a-z0-9_]*")
 _URL = re.compile(r"^(.*?)@(https?://\S+)$")
 _PIP = re.compile(r"pip install ([\w.\-\[\]]+)")
@@ -185,7 +185,7 @@ def provider_chat_model(
     needed = {k: v for k, v in given.items() if k in ("api_key", "base_url")}
     probe = _init(provider, model, needed, spec)
     names = _names(type(probe))
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, object] = {}
     unknown = []
     for key, value in given.items():
         target = next((n for n in _SYNONYMS.get(key, (key,)) if n in names), None)

@@ -50,6 +50,7 @@ from tenacity import (
     stop_after_attempt,
 )
 
+from langgraph_games._json import JsonObject
 from langgraph_games.models.cache import peek
 from langgraph_games.models.errors import ModelCallError, ModelError
 from langgraph_games.models.limiter import CallLimiter, limiter_for
@@ -129,7 +130,7 @@ class RetryWait:
             "the provider's Retry-After said"
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """JSON-friendly form."""
         return asdict(self)
 

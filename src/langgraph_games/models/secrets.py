@@ -32,7 +32,7 @@ def is_secret_setting(name: str) -> bool:
     return _SECRET.search(name) is not None
 
 
-def redact_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+def redact_settings(settings: Mapping[str, object]) -> dict[str, object]:
     """``settings`` with every credential's value replaced by :data:`REDACTED`.
 
     Example:

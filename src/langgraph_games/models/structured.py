@@ -14,17 +14,17 @@ the reply's length.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.models.local import LocalChatModel
 from langgraph_games.models.messages import reply_too_long
 
 __all__ = ["json_schema_model", "read_json_object", "schema_grammar"]
 
 
-def schema_grammar(schema: dict[str, Any]) -> str:
+def schema_grammar(schema: JsonObject) -> str:
     r"""A llama.cpp GBNF grammar of a JSON schema, bounded so a reply always ends.
 
     Covers what our schemas use: objects (every property, in order), strings (at most
@@ -53,24 +53,35 @@ def schema_grammar(schema: dict[str, Any]) -> str:
     def literal(text: str) -> str:
         return json.dumps(json.dumps(text))
 
-    def of(node: dict[str, Any]) -> str:
+    def bound(node: JsonObject, key: str, default: int) -> int:
+        value = node.get(key, default)
+        if not isinstance(value, int):
+            raise ValueError(f"schema_grammar needs an integer {key}, not {value!r}")
+        return value
+
+    def of(node: JsonValue) -> str:
+        if not isinstance(node, dict):
+            raise ValueError(f"schema_grammar needs a schema object, not {node!r}")
         kind = node.get("type")
-        if "enum" in node:
-            return rule(" | ".join(literal(str(v)) for v in node["enum"]))
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            return rule(" | ".join(literal(str(v)) for v in enum))
         if kind == "string":
-            return f'"\\"" [^"\\\\\\x00-\\x1f]{{0,{int(node.get("maxLength", 200))}}} "\\""'
+            return f'"\\"" [^"\\\\\\x00-\\x1f]{{0,{bound(node, "maxLength", 200)}}} "\\""'
         if kind == "array":
-            item = of(node["items"])
-            least = int(node.get("minItems", 0))
-            more = max(0, int(node.get("maxItems", 8)) - 1)
+            item = of(node.get("items"))
+            least = bound(node, "minItems", 0)
+            more = max(0, bound(node, "maxItems", 8) - 1)
             repeat = f'("," ws {item} ws){{{max(0, least - 1)},{more}}}'
             body = f"{item} ws {repeat}"
             return rule(f'"[" ws {body} "]"' if least else f'"[" ws ({body})? "]"')
         if kind == "object":
-            parts = [
-                f'{literal(key)} ws ":" ws {of(value)}'
-                for key, value in node.get("properties", {}).items()
-            ]
+            properties = node.get("properties", {})
+            if not isinstance(properties, dict):
+                raise ValueError(
+                    f"schema_grammar needs an object of properties, not {properties!r}"
+                )
+            parts = [f'{literal(key)} ws ":" ws {of(value)}' for key, value in properties.items()]
             inner = ' ws "," ws '.join(parts)
             return f'"{{" ws {inner} ws "}}"'
         raise ValueError(f"schema_grammar covers objects, strings, enums and arrays, not {node}")
@@ -79,7 +90,7 @@ def schema_grammar(schema: dict[str, Any]) -> str:
     return "\n".join([f"root ::= {root}", *rules, "ws ::= [ \\t\\n]{0,4}"])
 
 
-def json_schema_model(model: BaseChatModel, schema: dict[str, Any], name: str) -> BaseChatModel:
+def json_schema_model(model: BaseChatModel, schema: JsonObject, name: str) -> BaseChatModel:
     """A copy of ``model`` held to ``schema`` where the model allows it (else ``model``).
 
     Args:
@@ -97,7 +108,7 @@ def json_schema_model(model: BaseChatModel, schema: dict[str, Any], name: str) -
     return model
 
 
-def _unbounded(node: Any) -> Any:
+def _unbounded(node: JsonValue) -> JsonValue:
     """``node`` without length bounds (a strict ``response_format`` refuses them)."""
     if isinstance(node, dict):
         bounds = ("maxLength", "maxItems", "minItems")
@@ -107,7 +118,7 @@ def _unbounded(node: Any) -> Any:
     return node
 
 
-def read_json_object(reply: str) -> tuple[dict[str, Any] | None, str]:
+def read_json_object(reply: str) -> tuple[JsonObject | None, str]:
     r"""The JSON object of a reply, by the module's rule.
 
     Returns:

@@ -49,6 +49,7 @@ from langgraph.types import Command
 from pydantic import BaseModel, Field, ValidationError
 from typing_extensions import NotRequired, Required, TypedDict
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games.base import Game
 from langgraph_games.games.errors import GameError
 from langgraph_games.games.move_schema import GENERIC, MoveSchema, _problems
@@ -429,7 +430,7 @@ class ThreadGameToolkit:
         func: Callable[..., Any],
         coroutine: Callable[..., Awaitable[Any]] | None,
         description: str,
-        schema: dict[str, Any] | None = None,
+        schema: JsonObject | None = None,
     ) -> BaseTool:
         # A JSON schema (or none): the bodies read their own arguments, so refusals name
         # the legal moves; ``runtime`` is injected by ToolNode and hidden from the model.

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
+from langgraph_games._json import JsonObject
 from langgraph_games.eval.running.records import JobFields, PlayedRecord, RunFields
 from langgraph_games.games.base import Game
 from langgraph_games.games.state import GameState
@@ -168,7 +169,7 @@ def job_record(
     game: str,
     seed: int,
     seats: list[str],
-    options: dict[str, Any] | None = None,
+    options: JsonObject | None = None,
     started_at: float | None = None,
     error: str | None = None,
 ) -> PlayedRecord:

@@ -133,7 +133,9 @@ def describe_event(event: ExpVerEvent, score_key: str = "score") -> str | None:
     again = " (recorded earlier)" if event["cached"] else ""
     if event["event"] == "reflect":
         exp = event["experience"]
-        text = exp.get("text") or (exp.get("provenance") or {}).get("verdict", "")
+        provenance = exp.get("provenance")
+        verdict = provenance.get("verdict", "") if isinstance(provenance, dict) else ""
+        text = exp.get("text") or verdict
         return f"{where}: experience{again}: {str(text)[:100]}"
     m = event["metrics"]
     ok = "success" if m.get("success") else "no success"

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from typing_extensions import NotRequired, TypedDict
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.games.crafter import Crafter, CrafterState
 from langgraph_games.games.crafter.data import ACHIEVEMENTS, TECH_TREE_DEPTH
 from langgraph_games.games.session import GameSession
@@ -88,7 +89,7 @@ def achievement_depth(unlocked: Iterable[str]) -> int:
     return depth
 
 
-def episode_metrics(session: GameSession, **counters: Any) -> dict[str, Any]:
+def episode_metrics(session: GameSession, **counters: int | float) -> JsonObject:
     """The metrics of one Crafter episode.
 
     Args:
@@ -123,7 +124,7 @@ def episode_metrics(session: GameSession, **counters: Any) -> dict[str, Any]:
         "length": final.step,
         "done": final.done,
         "died": final.dead,
-        "unlocked": unlocked,
+        "unlocked": dict[str, JsonValue](unlocked),
         "num_unlocked": len(unlocked),
         "depth": achievement_depth(unlocked),
         "smartplay_score": smartplay,

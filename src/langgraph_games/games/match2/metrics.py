@@ -17,6 +17,7 @@ from typing import Any
 
 from typing_extensions import NotRequired, TypedDict
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games._tables import text_table
 from langgraph_games.games.match2.rules import Match2State, Outcome
 from langgraph_games.games.session import GameSession
@@ -46,7 +47,7 @@ def episode_metrics(
     *,
     api_calls: int | None = None,
     valid_responses: int | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Metrics of one finished (or stopped) Match-2 episode.
 
     Args:

@@ -21,6 +21,7 @@ from typing import Any
 
 from typing_extensions import NotRequired, TypedDict
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games._tables import text_table
 from langgraph_games.games.maze.rules import MazeState, Outcome
 from langgraph_games.games.session import GameSession
@@ -68,7 +69,7 @@ class MazeMetrics(TypedDict):
     custom_score: NotRequired[float]
 
 
-def episode_metrics(session: GameSession, *, api_calls: int | None = None) -> dict[str, Any]:
+def episode_metrics(session: GameSession, *, api_calls: int | None = None) -> JsonObject:
     """Metrics of one finished (or stopped) maze episode.
 
     Args:

@@ -23,10 +23,11 @@ while some move was certain); :func:`reasoning_row` sums them over episodes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from typing_extensions import NotRequired, TypedDict
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games._numbers import read_int
 from langgraph_games.games._tables import markdown_table
 from langgraph_games.games.minesweeper.rules import COVERED, FLAG, MinesweeperState, Status
@@ -38,6 +39,7 @@ __all__ = [
     "REASONING_COLUMNS",
     "WIN_RULES",
     "MinesweeperMetrics",
+    "MoveCheck",
     "aggregate",
     "episode_metrics",
     "format_reasoning",
@@ -113,7 +115,16 @@ def win_rule_line(rules: Iterable[str | None]) -> str:
     return "Win rules differ between rows: each row names its own in brackets"
 
 
-def move_check(state: MinesweeperState, action: str) -> dict[str, Any] | None:
+class MoveCheck(TypedDict):
+    """The solver's word on one move (:func:`move_check`)."""
+
+    cell: str
+    claim: Literal["safe", "mine", "not_mine"]
+    verdict: Literal["proven", "guess", "wrong"]
+    certain_available: bool
+
+
+def move_check(state: MinesweeperState, action: str) -> MoveCheck | None:
     """What the solver says about the claim an operation makes (``None``: no claim).
 
     Only operations the rules carry out make a claim: ``r`` on a covered or flagged cell
@@ -145,7 +156,7 @@ def move_check(state: MinesweeperState, action: str) -> dict[str, Any] | None:
         return None  # refused by the flag cap
     analysis = analyse(state.view, state.rows, state.cols, len(state.mines))
     if parts[0] == "r" or shown == FLAG:
-        claim = "safe" if parts[0] == "r" else "not_mine"
+        claim: Literal["safe", "mine", "not_mine"] = "safe" if parts[0] == "r" else "not_mine"
         proven, wrong = cell in analysis.safe, cell in analysis.mines
     else:
         claim = "mine"
@@ -183,7 +194,7 @@ def _reasoning_counts(session: GameSession) -> dict[str, int]:
     return counts
 
 
-def episode_metrics(session: GameSession, *, rejected_answers: int = 0) -> dict[str, Any]:
+def episode_metrics(session: GameSession, *, rejected_answers: int = 0) -> JsonObject:
     """Metrics of one finished (or stopped) Minesweeper episode.
 
     Args:
@@ -232,7 +243,7 @@ def format_table1(rows: Mapping[tuple[int, str], Mapping[str, Any]]) -> str:
     return _by_mines(COLUMNS, rows)
 
 
-def reasoning_row(episodes: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def reasoning_row(episodes: Iterable[Mapping[str, Any]]) -> dict[str, float | None]:
     """The solver check summed over episodes: moves checked and the share of each verdict.
 
     ``Avoidable guesses %`` is the share of guesses made while some move was certain.

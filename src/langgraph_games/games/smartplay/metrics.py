@@ -43,6 +43,7 @@ from typing import Any, Literal
 
 from typing_extensions import NotRequired, TypedDict
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games._tables import markdown_table
 from langgraph_games.games.base import Game
 from langgraph_games.games.crafter.metrics import episode_metrics as crafter_metrics
@@ -243,7 +244,7 @@ class SmartPlayMetrics(TypedDict):
     rejected_answers: NotRequired[int]
 
 
-def episode_metrics(session: GameSession, **counters: int | float) -> dict[str, Any]:
+def episode_metrics(session: GameSession, **counters: int | float) -> JsonObject:
     """One episode's SmartPlay metrics as a JSON-friendly dict.
 
     Args:
@@ -439,8 +440,11 @@ register_smartplay_game(
 
 def _crafter(session: GameSession) -> SmartPlayOutcome:
     record = crafter_metrics(session)
+    score, reward = record["smartplay_score"], record["reward"]
+    if not isinstance(score, int | float) or not isinstance(reward, int | float):
+        raise TypeError(f"Crafter's metrics hold no numbers smartplay_score and reward: {record}")
     # Crafter has no objective to complete (the paper reports no completion rate for it).
-    return SmartPlayOutcome(float(record["smartplay_score"]), False, float(record["reward"]))
+    return SmartPlayOutcome(float(score), False, float(reward))
 
 
 def _crafter_column(game: Game[GameState]) -> str:

@@ -29,6 +29,7 @@ from typing import Any, TypedDict
 
 from langgraph.graph.state import CompiledStateGraph
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
 from langgraph_games.games.state import GameState
@@ -81,8 +82,8 @@ class DecisionInput(TypedDict, total=False):
     """
 
     game: str
-    options: dict[str, Any]
-    state: dict[str, Any]
+    options: JsonObject
+    state: JsonObject
     player: int
     observation: str
     legal_actions: list[str]
@@ -156,7 +157,7 @@ def _engine(game_id: str, options_json: str) -> Game[GameState]:
     return make(game_id, **json.loads(options_json))
 
 
-def engine_of(data: Mapping[str, Any]) -> Game[GameState]:
+def engine_of(data: DecisionInput) -> Game[GameState]:
     """The game engine named by a decision-graph input (cached per id and options)."""
     return _engine(data["game"], json.dumps(data.get("options") or {}, sort_keys=True))
 
@@ -181,10 +182,10 @@ class _ParsedStates:
 
     def __init__(self, size: int = 64) -> None:
         self._size = size
-        self._entries: dict[int, tuple[Any, dict[str, Any], GameState]] = {}
+        self._entries: dict[int, tuple[object, JsonObject, GameState]] = {}
         self._lock = threading.Lock()
 
-    def get(self, game: Game[GameState], raw: Any) -> GameState:
+    def get(self, game: Game[GameState], raw: Mapping[str, object]) -> GameState:
         with self._lock:
             hit = self._entries.get(id(raw))
         if hit is not None and hit[0] is raw and isinstance(hit[2], game.State) and hit[1] == raw:
@@ -200,7 +201,7 @@ class _ParsedStates:
 _PARSED = _ParsedStates()
 
 
-def state_of(data: Mapping[str, Any]) -> GameState:
+def state_of(data: DecisionInput) -> GameState:
     """The game state of a decision-graph input (read and checked once per input)."""
     return _PARSED.get(engine_of(data), data["state"])
 
@@ -214,7 +215,7 @@ def live_context(context: object) -> LiveGame | None:
     return context if isinstance(context, LiveGame) else None
 
 
-def live_game(data: Mapping[str, Any], context: object) -> LiveGame:
+def live_game(data: DecisionInput, context: object) -> LiveGame:
     """The engine and state of a decision: the run's context, else rebuilt from the input.
 
     Nodes call it with ``runtime.context``; a graph invoked with the JSON alone has none.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -35,6 +35,7 @@ from langgraph_games.players.base import Decision, ParseStatus
 
 __all__ = [
     "INLINE_READ_CHARS",
+    "ModelReply",
     "call_model",
     "compile_model_check",
     "read_off_loop",
@@ -68,6 +69,14 @@ def to_messages(pairs: Sequence[tuple[str, str]]) -> list[BaseMessage]:
     return out
 
 
+class ModelReply(TypedDict, total=False):
+    """A model call's update of a graph state (:func:`call_model`)."""
+
+    reply: str
+    usage: dict[str, float]
+    latency_s: float
+
+
 async def call_model(
     model: BaseChatModel,
     messages: list[BaseMessage],
@@ -89,7 +98,7 @@ async def call_model(
 
 
 def reply_decision(
-    state: Mapping[str, Any],
+    state: ModelReply,
     action: str | None,
     status: ParseStatus,
     info: dict[str, object],

@@ -13,12 +13,13 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.store.base import BaseStore
 from typing_extensions import TypedDict
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games.base import Game
 from langgraph_games.games.state import GameState
 from langgraph_games.graphs.expver.episodes import EpisodeRunner
@@ -78,7 +79,7 @@ class RoundWork(TypedDict):
         refusals: Why each candidate refused in the round was turned away.
     """
 
-    results: dict[str, dict[str, Any]]
+    results: dict[str, JsonObject]
     evaluated: bool
     counts: dict[str, int]
     changed: bool
@@ -109,7 +110,7 @@ class ExpVerState(TypedDict, total=False):
     cursor: int
     retry: int
     ready: bool
-    levels: list[dict[str, Any]]
+    levels: list[JsonObject]
     index: int
     current: LevelWork
     verdicts: dict[str, ReplayVerdict]
@@ -158,7 +159,7 @@ class ExpVerContext:
     player_factory: PlayerFactory
     episodes: EpisodeRunner
     options: ExpVerOptions
-    pool: tuple[dict[str, Any], ...]
+    pool: tuple[JsonObject, ...]
     tests: tuple[Level, ...]
     run_id: str
     exclusive: bool = True
@@ -168,10 +169,10 @@ class ExpVerContext:
         """The game's registry id (``maze``)."""
         return self.engine.id
 
-    def score(self, metrics: Mapping[str, Any]) -> float:
+    def score(self, metrics: Mapping[str, object]) -> float:
         """The metric promotion and evaluation compare (``options.score_key``)."""
         return metric(metrics, self.options.score_key, self.game_id)
 
-    def success(self, metrics: Mapping[str, Any]) -> bool:
+    def success(self, metrics: Mapping[str, object]) -> bool:
         """Whether an episode succeeded (``options.success_key`` above 0)."""
         return metric(metrics, self.options.success_key, self.game_id) > 0

@@ -25,12 +25,12 @@ a ``text`` of at least 8 characters, else it is dropped with the reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
+from langgraph_games._json import JsonObject, JsonValue
 from langgraph_games.graphs.expver.prompts import MAX_ITEM, MAX_ITEMS, MAX_SUMMARY, Reflection
 from langgraph_games.memory.records import Lesson
 from langgraph_games.models.messages import reply_text
@@ -46,9 +46,9 @@ __all__ = [
     "types_schema",
 ]
 
-_KINDS = ["advice", "observation"]
+_KINDS: list[JsonValue] = ["advice", "observation"]
 
-REFLECTION_SCHEMA: dict[str, Any] = {
+REFLECTION_SCHEMA: JsonObject = {
     "type": "object",
     "properties": {
         "summary": {"type": "string", "maxLength": 300},
@@ -74,20 +74,20 @@ REFLECTION_SCHEMA: dict[str, Any] = {
 }
 """The JSON schema of InsightForce's reply (bounds apply to the embedded model's grammar)."""
 
-TYPES_SCHEMA: dict[str, Any] = {
+_TYPES_ARRAY: JsonObject = {"type": "array", "items": {"type": "string", "enum": _KINDS}}
+
+TYPES_SCHEMA: JsonObject = {
     "type": "object",
-    "properties": {
-        "types": {"type": "array", "items": {"type": "string", "enum": _KINDS}, "maxItems": 20}
-    },
+    "properties": {"types": {**_TYPES_ARRAY, "maxItems": 20}},
     "required": ["types"],
     "additionalProperties": False,
 }
 """The JSON schema of a typing reply: one type per item, in order."""
 
 
-def types_schema(count: int) -> dict[str, Any]:
+def types_schema(count: int) -> JsonObject:
     """:data:`TYPES_SCHEMA` for exactly ``count`` items (a grammar then writes that many)."""
-    types = {**TYPES_SCHEMA["properties"]["types"], "minItems": count, "maxItems": count}
+    types: JsonObject = {**_TYPES_ARRAY, "maxItems": count, "minItems": count}
     return {**TYPES_SCHEMA, "properties": {"types": types}}
 
 
@@ -98,7 +98,7 @@ _TYPE_SYSTEM = (
 )
 
 
-def _text(value: Any, limit: int) -> str:
+def _text(value: object, limit: int) -> str:
     text = " ".join(str(value).split()) if isinstance(value, str) else ""
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
@@ -117,11 +117,12 @@ def read_typed_reflection(reply: str) -> Reflection | None:
         True
     """
     data, _ = read_json_object(reply)
-    if data is None or not isinstance(data.get("lessons"), list):
+    lessons = None if data is None else data.get("lessons")
+    if data is None or not isinstance(lessons, list):
         return None
     result = Reflection(summary=_text(data.get("summary"), MAX_SUMMARY), typed=True)
     seen = {result.summary.casefold()}
-    for raw in data["lessons"]:
+    for raw in lessons:
         if not isinstance(raw, dict):
             result.dropped.append(f"not an object: {str(raw)[:60]}")
             continue
@@ -177,7 +178,7 @@ async def type_items(
     game: str,
     items: Sequence[tuple[str, str]],
     config: RunnableConfig | None = None,
-) -> tuple[list[Lesson] | None, dict[str, Any]]:
+) -> tuple[list[Lesson] | None, dict[str, float]]:
     """Type untyped reflection items with one structured call.
 
     Returns:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
@@ -147,7 +147,8 @@ async def plan(ctx: ExpVerContext, state: ExpVerState, runtime: Runtime[None]) -
     pool = ctx.pool
     count = min(ctx.options.levels_per_round, len(pool))
     levels = [pool[(state["cursor"] + j) % len(pool)] for j in range(count)]
-    runtime.stream_writer(PlanEvent(event="plan", round=round_, levels=[lv["id"] for lv in levels]))
+    ids = [str(lv["id"]) for lv in levels]
+    runtime.stream_writer(PlanEvent(event="plan", round=round_, levels=ids))
     return {"ready": True, "levels": levels, "index": 0, "verdicts": {}}
 
 
@@ -237,7 +238,7 @@ async def _new_experience(
     )
 
 
-def _tokens(usage: Mapping[str, Any]) -> int:
+def _tokens(usage: Mapping[str, float]) -> int:
     return int(usage.get("input_tokens", 0)) + int(usage.get("output_tokens", 0))
 
 

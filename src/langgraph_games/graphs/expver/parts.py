@@ -19,11 +19,12 @@ import math
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict, Field
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games.base import Game
 from langgraph_games.games.match2.metrics import episode_metrics as match2_metrics
 from langgraph_games.games.maze.metrics import episode_metrics as maze_metrics
@@ -54,7 +55,7 @@ __all__ = [
     "round_truth_counts",
 ]
 
-MetricsFn = Callable[[GameSession, EpisodeResult, Sequence[Step]], dict[str, Any]]
+MetricsFn = Callable[[GameSession, EpisodeResult, Sequence[Step]], JsonObject]
 """``(session, result, trajectory) -> metrics`` of one finished episode."""
 
 PlayerFactory = Callable[[BaseChatModel, Game[GameState]], Player]
@@ -81,7 +82,7 @@ class Level(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.:+-]+$")
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: JsonObject = Field(default_factory=dict)
     seed: int = 0
 
 
@@ -197,7 +198,7 @@ class MemoryLedger:
 
 def default_metrics(
     session: GameSession, result: EpisodeResult, trajectory: Sequence[Step]
-) -> dict[str, Any]:
+) -> JsonObject:
     """The paper's per-episode metrics for the maze and Match-2; ``return`` for other games.
 
     The same functions score evaluation runs (``eval/scoring/families.py`` routes to them), so
@@ -215,7 +216,7 @@ def default_metrics(
     return {"success": score > 0, "score": score, "steps": len(session.actions)}
 
 
-def metric(metrics: Mapping[str, Any], key: str, game: str) -> float:
+def metric(metrics: Mapping[str, object], key: str, game: str) -> float:
     """``metrics[key]`` as a number, or a clear error naming the metrics there are.
 
     Raises:
@@ -233,7 +234,7 @@ def metric(metrics: Mapping[str, Any], key: str, game: str) -> float:
     )
 
 
-def numbers(metrics: Mapping[str, Any]) -> dict[str, float]:
+def numbers(metrics: Mapping[str, object]) -> dict[str, float]:
     """The numeric metrics (booleans as 0/1), as experiences store them."""
     out: dict[str, float] = {}
     for key, value in metrics.items():

@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from langgraph_games.graphs.episode.records import Step
 from langgraph_games.memory.records import Lesson
 from langgraph_games.models.messages import reply_too_long
 
@@ -90,9 +90,9 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
-def _step_line(step: Mapping[str, Any], chars: int) -> str:
-    decision = (step.get("decisions") or {}).get("0") or {}
-    attempts = decision.get("attempts") or []
+def _step_line(step: Step, chars: int) -> str:
+    decision = (step.get("decisions") or {}).get("0")
+    attempts = (decision.get("attempts") if decision else None) or []
     outputs = (attempts[-1].get("raw_outputs") if attempts else None) or [""]
     reasoning = _clip(str(outputs[-1]), chars) or "(no answer)"
     action = (step.get("actions") or {}).get("0")
@@ -106,14 +106,14 @@ def _step_line(step: Mapping[str, Any], chars: int) -> str:
             parts[0] += f" ({event.get('name')})" if event.get("name") else ""
         elif kind:
             notes.append(kind)
-    if decision.get("fallback"):
+    if decision and decision.get("fallback"):
         notes.append("answer unreadable, fallback move played")
     if notes:
         parts.append("events: " + ", ".join(notes))
     return "; ".join(parts) + f'. Reasoning: "{reasoning}"'
 
 
-def _metric_text(metrics: Mapping[str, Any]) -> str:
+def _metric_text(metrics: Mapping[str, object]) -> str:
     shown = []
     for key, value in metrics.items():
         if isinstance(value, bool):
@@ -127,8 +127,8 @@ def _metric_text(metrics: Mapping[str, Any]) -> str:
 
 def reflection_messages(
     game_name: str,
-    metrics: Mapping[str, Any],
-    trajectory: Sequence[Mapping[str, Any]],
+    metrics: Mapping[str, object],
+    trajectory: Sequence[Step],
     *,
     truths: Sequence[str] = (),
     reverted: Sequence[str] = (),

@@ -18,6 +18,7 @@ from typing import Any, Literal, cast
 from pydantic import TypeAdapter
 from typing_extensions import NotRequired, TypedDict, TypeIs
 
+from langgraph_games._json import JsonObject
 from langgraph_games.graphs.episode.records import SessionRecord, Trajectory, check_record
 from langgraph_games.memory._weave_state import WeaveReport
 
@@ -57,7 +58,7 @@ class LedgerResult(TypedDict):
     winners: list[int]
     steps: int
     forfeit: int | None
-    players: list[dict[str, Any]]
+    players: list[dict[str, object]]
 
 
 class _Labelled(TypedDict):
@@ -81,14 +82,14 @@ class LedgerEpisode(_Labelled):
     split: Literal["train", "replay", "test", "contest"]
     level: str
     game: str
-    options: dict[str, Any]
+    options: JsonObject
     seed: int
     truths: list[str]
     started_at: float
     status: str
     result: LedgerResult
     trajectory: Trajectory
-    metrics: dict[str, Any]
+    metrics: JsonObject
     duration_s: float
     seats: NotRequired[list[str]]
     family: NotRequired[str]
@@ -196,7 +197,7 @@ class PlayEvent(TypedDict):
     round: int
     level: str
     cached: bool
-    metrics: dict[str, Any]
+    metrics: JsonObject
     truths: NotRequired[int]
 
 
@@ -207,7 +208,7 @@ class ReflectEvent(TypedDict):
     round: int
     level: str
     cached: bool
-    experience: dict[str, Any]
+    experience: JsonObject
 
 
 class WeaveCounts(TypedDict):
@@ -227,7 +228,7 @@ class WeaveCounts(TypedDict):
     already_present: int
 
 
-def woven(record: Mapping[str, Any]) -> dict[str, int]:
+def woven(record: Mapping[str, object]) -> dict[str, int]:
     """A round's truth changes as the tables show them, from a train record.
 
     ``merged`` counts every candidate recorded on an existing lesson (a repeat, a
@@ -237,7 +238,8 @@ def woven(record: Mapping[str, Any]) -> dict[str, int]:
     """
 
     def get(key: str) -> int:
-        return int(record.get(key) or 0)
+        value = record.get(key)
+        return int(value) if isinstance(value, int | float) else 0
 
     merged = get("truths_merged") + get("duplicates") + get("same_meaning") + get("supported")
     return {
@@ -295,7 +297,7 @@ _TYPES: dict[str, type[Any]] = {
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {key: TypeAdapter(t) for key, t in _TYPES.items()}
 
 
-def validate_ledger_record(record: dict[str, Any]) -> LedgerRecord:
+def validate_ledger_record(record: JsonObject) -> LedgerRecord:
     """Check one record read back from a ledger file; returns the record itself.
 
     Raises:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from statistics import fmean
-from typing import Any, Literal
+from typing import Literal
 
 from langchain_core.runnables import RunnableConfig
 
+from langgraph_games._json import JsonObject
 from langgraph_games.games.registry import make
 from langgraph_games.games.session import GameSession
 from langgraph_games.graphs.expver.context import ExpVerContext, marker_namespace
@@ -155,7 +156,7 @@ def episode_record(
     }
 
 
-async def evaluate_tests(ctx: ExpVerContext, round_: int) -> tuple[dict[str, dict[str, Any]], int]:
+async def evaluate_tests(ctx: ExpVerContext, round_: int) -> tuple[dict[str, JsonObject], int]:
     """Play every test level with the current truths, all in one batch for the runner.
 
     Levels the ledger already holds (a resumed run) are not played again; the runner
@@ -182,7 +183,7 @@ async def evaluate_tests(ctx: ExpVerContext, round_: int) -> tuple[dict[str, dic
 def test_record(
     ctx: ExpVerContext,
     round_: int,
-    results: Mapping[str, Mapping[str, Any]],
+    results: Mapping[str, Mapping[str, object]],
     scores: Mapping[str, float],
     judged: Judged,
 ) -> TestRound:
@@ -191,7 +192,7 @@ def test_record(
     ``judged`` holds eq. 6's decision and the judge's bookkeeping (see :class:`TestRound`).
     """
     # Family metrics name the step count differently (maze/Match-2: steps_used).
-    steps = [float(m.get("steps", m.get("steps_used", 0)) or 0) for m in results.values()]
+    steps = [_steps(m) for m in results.values()]
     return {
         "kind": "round",
         "id": f"round/{round_}/test",
@@ -207,10 +208,15 @@ def test_record(
     }
 
 
+def _steps(metrics: Mapping[str, object]) -> float:
+    value = metrics.get("steps", metrics.get("steps_used", 0))
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
 def train_record(
     ctx: ExpVerContext,
     round_: int,
-    levels: Sequence[Mapping[str, Any]],
+    levels: Sequence[JsonObject],
     counts: Mapping[str, int],
     reverted: bool,
     verdicts: Mapping[str, ReplayVerdict],
@@ -223,8 +229,9 @@ def train_record(
     Raises:
         ExpVerError: The ledger lost a play of the round.
     """
-    plays = [_play_of(ctx, f"r{round_}/train/{lv['id']}") for lv in levels]
-    found = [verdicts.get(lv["id"]) for lv in levels]
+    ids = [str(lv["id"]) for lv in levels]
+    plays = [_play_of(ctx, f"r{round_}/train/{level_id}") for level_id in ids]
+    found = [verdicts.get(level_id) for level_id in ids]
     statuses = [v.status for v in found if v is not None]
     metrics = [p["metrics"] for p in plays]
     return {
@@ -233,7 +240,7 @@ def train_record(
         "round": round_,
         "split": "train",
         "game": ctx.game_id,
-        "levels": [lv["id"] for lv in levels],
+        "levels": ids,
         "success_rate": mean([float(ctx.success(m)) for m in metrics]),
         "score": mean([ctx.score(m) for m in metrics]),
         "steps": mean([float(p["result"]["steps"]) for p in plays]),

@@ -73,6 +73,7 @@ __all__ = [
     "QuestionDagInput",
     "QuestionDagOutput",
     "QuestionDagState",
+    "QuestionRecord",
     "create_question_dag",
     "plan_question_dag",
 ]
@@ -90,6 +91,19 @@ class QuestionDagInput(TypedDict, total=False):
     context: str | None
 
 
+class QuestionRecord(TypedDict):
+    """One question's turn in a decision (an item of ``trace``)."""
+
+    node: str
+    question: str
+    parents: list[str]
+    level: int
+    answer: str
+    usage: dict[str, float]
+    calls: float
+    latency_s: float
+
+
 class QuestionDagOutput(TypedDict, total=False):
     """What a decision returns."""
 
@@ -98,7 +112,7 @@ class QuestionDagOutput(TypedDict, total=False):
     problem: str | None
     answers: dict[str, str]
     raw_outputs: list[str]
-    trace: list[dict[str, Any]]
+    trace: list[QuestionRecord]
     usage: dict[str, float]
     calls: int
 
@@ -108,7 +122,7 @@ class QuestionDagState(QuestionDagInput, QuestionDagOutput, total=False):
 
     # Written by question nodes, several at once within a level.
     answers_so_far: Annotated[dict[str, str], merge_dicts]
-    records: Annotated[dict[str, dict[str, Any]], merge_dicts]
+    records: Annotated[dict[str, QuestionRecord], merge_dicts]
 
 
 @dataclass(frozen=True)
@@ -123,7 +137,7 @@ class _Prompting:
     retry_delay_s: float = 0.5
 
 
-def _check_input(state: Mapping[str, Any]) -> None:
+def _check_input(state: Mapping[str, object]) -> None:
     observation = state.get("observation")
     if not isinstance(observation, str):
         raise DagError(
@@ -148,7 +162,7 @@ def _ordered_actions(builder: Sequence[str], legal: Sequence[str] | None) -> lis
     return ordered + [a for a in legal if a not in seen]
 
 
-def _observation_block(state: Mapping[str, Any], window: int) -> str:
+def _observation_block(state: QuestionDagState, window: int) -> str:
     current = state["observation"]
     earlier = list(state.get("recent_observations") or [])[-(window - 1) :] if window > 1 else []
     step = state.get("step")
@@ -167,7 +181,7 @@ def _observation_block(state: Mapping[str, Any], window: int) -> str:
 
 
 def _messages(
-    plan: DagPlan, node: str, state: Mapping[str, Any], prompting: _Prompting
+    plan: DagPlan, node: str, state: QuestionDagState, prompting: _Prompting
 ) -> list[BaseMessage]:
     context = state.get("context")
     context = prompting.context if context is None else str(context)
@@ -195,8 +209,8 @@ def _messages(
 
 def _question_node(
     model: BaseChatModel, plan: DagPlan, node: str, prompting: _Prompting
-) -> AsyncNode[dict[str, Any]]:
-    def record(reply: Any, counted: Mapping[str, Any]) -> dict[str, Any]:
+) -> AsyncNode[QuestionDagState]:
+    def record(reply: BaseMessage, counted: Mapping[str, float]) -> QuestionDagState:
         text = reply_text(reply)
         return {
             "answers_so_far": {node: text},
@@ -218,7 +232,7 @@ def _question_node(
             },
         }
 
-    async def ask(state: QuestionDagState, config: RunnableConfig) -> dict[str, Any]:
+    async def ask(state: QuestionDagState, config: RunnableConfig) -> QuestionDagState:
         _check_input(state)
         reply, counted = await ainvoke_measured(
             model,
@@ -313,7 +327,7 @@ def create_question_dag(
         retry_delay_s=retry_delay_s,
     )
 
-    async def choose_action(state: QuestionDagState) -> dict[str, Any]:
+    async def choose_action(state: QuestionDagState) -> QuestionDagState:
         candidates = _ordered_actions(prompting.actions, state.get("legal_actions"))
         answers = state.get("answers_so_far") or {}
         records = state.get("records") or {}

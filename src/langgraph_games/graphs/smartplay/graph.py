@@ -173,7 +173,7 @@ def create_smartplay_agent(
         raise ValueError(f"history_length must be >= 0, got {history_length}")
     think_question, choose_question = QUESTIONS[question_variant]
 
-    async def ask(messages: list[BaseMessage], config: RunnableConfig) -> dict[str, Any]:
+    async def ask(messages: list[BaseMessage], config: RunnableConfig) -> SmartPlayAgentState:
         started = time.perf_counter()
         reply = await ainvoke_with_retry(
             model, messages, config=config, attempts=call_attempts, base_delay_s=retry_delay_s
@@ -186,7 +186,7 @@ def create_smartplay_agent(
 
     async def build_context(
         state: SmartPlayAgentState, runtime: Runtime[LiveGame]
-    ) -> dict[str, Any]:
+    ) -> SmartPlayAgentState:
         live = live_game(state, runtime.context)
         game_state = live.state
         view = smartplay_view(live.game, game_state)
@@ -203,10 +203,10 @@ def create_smartplay_agent(
             context.append(SystemMessage(str(state["feedback"])))
         return {"actions": list(view.actions), "context": context, "window": length}
 
-    async def think(state: SmartPlayAgentState, config: RunnableConfig) -> dict[str, Any]:
+    async def think(state: SmartPlayAgentState, config: RunnableConfig) -> SmartPlayAgentState:
         return await ask(_with_questions(state["context"], [think_question], []), config)
 
-    async def choose(state: SmartPlayAgentState, config: RunnableConfig) -> dict[str, Any]:
+    async def choose(state: SmartPlayAgentState, config: RunnableConfig) -> SmartPlayAgentState:
         asked = [think_question, choose_question]
         return await ask(_with_questions(state["context"], asked, state["answers"]), config)
 

@@ -53,7 +53,7 @@ from langgraph_games.graphs.common.decision import (
     live_context,
     live_game,
 )
-from langgraph_games.graphs.question_dag.graph import Execution
+from langgraph_games.graphs.question_dag.graph import Execution, QuestionDagInput
 from langgraph_games.graphs.spring.graph import (
     SpringVariant,
     context_per_episode,
@@ -185,16 +185,17 @@ def create_spring_decision_graph(
 
     async def reason(
         state: SpringDecisionState, config: RunnableConfig, runtime: Runtime[LiveGame]
-    ) -> dict[str, Any]:
+    ) -> SpringDecisionState:
         observation = state["observation"]
         if state.get("feedback"):
             observation = f"{observation}\n\n{state['feedback']}"
         earlier = list(state.get("previous_observations") or [])
-        dag_input: dict[str, Any] = {
+        turn = (state.get("state") or {}).get("turn", 0)
+        dag_input: QuestionDagInput = {
             "observation": observation,
             "recent_observations": earlier[-(window - 1) :] if window > 1 else [],
             "legal_actions": list(state.get("legal_actions") or []),
-            "step": int((state.get("state") or {}).get("turn", 0)),
+            "step": int(turn) if isinstance(turn, int | float) else 0,
         }
         used = knowledge_for(state, runtime.context)
         truths = list(state.get("truths") or [])

@@ -67,7 +67,7 @@ STORE_NAMESPACE = ("langgraph_games", "study")
 
 Merge = Literal["items", "model"]
 
-Counted = tuple[AIMessage, dict[str, Any]]
+Counted = tuple[AIMessage, dict[str, float]]
 """A reply and its usage (:func:`~langgraph_games.models.usage.ainvoke_measured`)."""
 
 
@@ -91,6 +91,22 @@ class StudyOutput(TypedDict, total=False):
     calls: int
 
 
+class RelevanceRecord(TypedDict):
+    """The relevance answers about one paragraph, and whether it is kept."""
+
+    index: int
+    answers: list[str]
+    kept: bool
+
+
+class FoundRecord(TypedDict):
+    """One game question's answer about one kept paragraph."""
+
+    question: int
+    index: int
+    answer: str
+
+
 class StudyState(TypedDict, total=False):
     """The graph's working state."""
 
@@ -100,8 +116,8 @@ class StudyState(TypedDict, total=False):
     texts: list[str]
     paragraphs: int
     cache_key: str
-    relevance: Annotated[list[dict[str, Any]], operator.add]
-    found: Annotated[list[dict[str, Any]], operator.add]
+    relevance: Annotated[list[RelevanceRecord], operator.add]
+    found: Annotated[list[FoundRecord], operator.add]
     usage: Annotated[dict[str, float], add_usage]
     calls: Annotated[int, operator.add]
     kept: list[int]
