@@ -15,12 +15,22 @@ from typing import ClassVar, TypeVar
 from langgraph_games.games._grid import completes_line, has_line
 from langgraph_games.games.base import Event, Game
 from langgraph_games.games.state import GameState
-from langgraph_games.games.subproblems import Answer
+from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subproblem
 
-__all__ = ["EMPTY", "MARKS", "Lines", "MarkBoardState", "MarkLineGame"]
+__all__ = [
+    "COORD_PATTERN",
+    "EMPTY",
+    "MARKS",
+    "Lines",
+    "MarkBoardState",
+    "MarkLineGame",
+    "winning_move_subproblems",
+]
 
 EMPTY = "_"
 MARKS = ("X", "O")
+COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
+"""One ``(row,col)`` cell with one-digit indices, as the subproblem answers list them."""
 
 Lines = tuple[tuple[tuple[int, ...], ...], ...]
 """For each cell, the other cells of every line through it (see ``lines_through``)."""
@@ -56,6 +66,35 @@ class MarkBoardState(GameState):
         if actual != self.winner:
             return ("winner", f"is {self.winner!r} but the board says {actual!r}")
         return GameState.validate(self)
+
+
+def winning_move_subproblems(cells: str, line: str) -> tuple[Subproblem, Subproblem]:
+    """GAMEBoT's two subproblems of these games: my winning cells, then my opponent's.
+
+    Args:
+        cells: Which cells count, e.g. ``"empty cells"``.
+        line: What wins, e.g. ``"three in a row"``.
+    """
+    return (
+        Subproblem(
+            1,
+            "my_winning_moves",
+            AnswerKind.SET,
+            Metric.F1,
+            f"Which {cells} complete {line} for you now?",
+            "(X,X), (X,X), ... or None",
+            item_pattern=COORD_PATTERN,
+        ),
+        Subproblem(
+            2,
+            "opponent_winning_moves",
+            AnswerKind.SET,
+            Metric.F1,
+            f"Which {cells} would complete {line} for your opponent?",
+            "(X,X), (X,X), ... or None",
+            item_pattern=COORD_PATTERN,
+        ),
+    )
 
 
 M = TypeVar("M", bound=MarkBoardState)

@@ -26,10 +26,16 @@ from typing import ClassVar
 
 from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games._grid import cell_name, lines_through
-from langgraph_games.games._marks import EMPTY, MARKS, MarkBoardState, MarkLineGame
+from langgraph_games.games._marks import (
+    EMPTY,
+    MARKS,
+    MarkBoardState,
+    MarkLineGame,
+    winning_move_subproblems,
+)
 from langgraph_games.games.base import Event
 from langgraph_games.games.registry import register
-from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subproblem
+from langgraph_games.games.subproblems import Answer
 
 __all__ = ["Connect4", "Connect4State"]
 
@@ -37,7 +43,6 @@ ROWS, COLS = 6, 7
 LINES = lines_through(ROWS, COLS, 4)
 CELLS = tuple(cell_name(r, c) for r in range(ROWS) for c in range(COLS))
 CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
-COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
 _COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
 _LONE_COLUMN = re.compile(r"(?<![\d.])([0-6])(?![\d.])")
 _COLUMNS = regex_mentions(
@@ -87,26 +92,7 @@ class Connect4(MarkLineGame[Connect4State]):
     State = Connect4State
     lines = LINES
     cell_index = CELL_INDEX
-    subproblems = (
-        Subproblem(
-            1,
-            "my_winning_moves",
-            AnswerKind.SET,
-            Metric.F1,
-            "Which playable cells complete four in a row for you now?",
-            "(X,X), (X,X), ... or None",
-            item_pattern=COORD_PATTERN,
-        ),
-        Subproblem(
-            2,
-            "opponent_winning_moves",
-            AnswerKind.SET,
-            Metric.F1,
-            "Which playable cells would complete four in a row for your opponent?",
-            "(X,X), (X,X), ... or None",
-            item_pattern=COORD_PATTERN,
-        ),
-    )
+    subproblems = winning_move_subproblems("playable cells", "four in a row")
 
     def initial_state(self, seed: int = 0) -> Connect4State:
         """Return the empty grid with X to move."""

@@ -23,9 +23,15 @@ from typing import ClassVar
 
 from langgraph_games.games._answer import Mention, regex_mentions
 from langgraph_games.games._grid import cell_name, lines_through
-from langgraph_games.games._marks import EMPTY, MARKS, MarkBoardState, MarkLineGame
+from langgraph_games.games._marks import (
+    EMPTY,
+    MARKS,
+    MarkBoardState,
+    MarkLineGame,
+    winning_move_subproblems,
+)
 from langgraph_games.games.registry import register
-from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subproblem
+from langgraph_games.games.subproblems import Answer
 
 __all__ = ["TicTacToe", "TicTacToeState"]
 
@@ -33,7 +39,6 @@ SIZE = 3
 LINES = lines_through(SIZE, SIZE, SIZE)
 CELLS = tuple(cell_name(r, c) for r in range(SIZE) for c in range(SIZE))
 CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
-COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
 _COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
 _MENTIONS = regex_mentions([(_COORD, lambda m: cell_name(int(m[1]), int(m[2])))], starts=r"\(")
 
@@ -68,26 +73,7 @@ class TicTacToe(MarkLineGame[TicTacToeState]):
     State = TicTacToeState
     lines = LINES
     cell_index = CELL_INDEX
-    subproblems = (
-        Subproblem(
-            1,
-            "my_winning_moves",
-            AnswerKind.SET,
-            Metric.F1,
-            "Which empty cells complete three in a row for you now?",
-            "(X,X), (X,X), ... or None",
-            item_pattern=COORD_PATTERN,
-        ),
-        Subproblem(
-            2,
-            "opponent_winning_moves",
-            AnswerKind.SET,
-            Metric.F1,
-            "Which empty cells would complete three in a row for your opponent?",
-            "(X,X), (X,X), ... or None",
-            item_pattern=COORD_PATTERN,
-        ),
-    )
+    subproblems = winning_move_subproblems("empty cells", "three in a row")
 
     def initial_state(self, seed: int = 0) -> TicTacToeState:
         """Return the empty board with X to move."""
