@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from langgraph_games.games._answer import Mention, regex_mentions
-from langgraph_games.games._grid import cell_name, lines_through
+from langgraph_games.games._grid import cell_name, labelled_rows, lines_through
 from langgraph_games.games._marks import (
     EMPTY,
     MARKS,
@@ -138,18 +138,12 @@ class Connect4(MarkLineGame[Connect4State]):
             found.append(mention._replace(action=cell or f"column {column}"))
         return found
 
-    def _rows_text(self, state: Connect4State) -> list[str]:
-        return [
-            " ".join(f"{CELLS[r * COLS + c]}:{state.board[r * COLS + c]}" for c in range(COLS))
-            for r in reversed(range(ROWS))
-        ]
-
     def observation(self, state: Connect4State, player: int) -> str:
         """GAMEBoT's state text for ``player`` (top row first)."""
         legal = list(self.legal_actions(state, player))
         return (
             "Current Game Board:\n"
-            + "\n".join(self._rows_text(state))
+            + "\n".join(labelled_rows(state.board, CELLS, COLS, bottom_up=True))
             + f"\nYou are playing pieces {MARKS[player]}, choose a best move from valid moves: "
             + str(legal)
         )

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from langgraph_games.games._answer import Mention, regex_mentions
-from langgraph_games.games._grid import cell_name, lines_through
+from langgraph_games.games._grid import cell_name, labelled_rows, lines_through
 from langgraph_games.games._marks import (
     EMPTY,
     MARKS,
@@ -101,10 +101,7 @@ class TicTacToe(MarkLineGame[TicTacToeState]):
 
     def observation(self, state: TicTacToeState, player: int) -> str:
         """GAMEBoT's state text for ``player``."""
-        rows = [
-            " ".join(f"{CELLS[r * 3 + c]}:{state.board[r * 3 + c]}" for c in range(SIZE))
-            for r in range(SIZE)
-        ]
+        rows = labelled_rows(state.board, CELLS, SIZE)
         legal = [a for a in self.legal_actions(state, player)]
         return (
             "Current Game Board:\n"
