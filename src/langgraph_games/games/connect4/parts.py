@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from langgraph_games.games._grid import line_score, windows
+from langgraph_games.games._marks import MARKS
 from langgraph_games.games.base import Game
-from langgraph_games.games.connect4 import CELLS, COLS, MARKS, ROWS
+from langgraph_games.games.connect4 import CELLS, COLS, ROWS
 from langgraph_games.games.move_schema import MoveArgs, MoveSchema, coordinate, fixed
 from langgraph_games.games.parts import BoardGrid, GameParts, Search, fixed_actions
 from langgraph_games.games.state import GameState
