@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 __all__ = [
     "cell_name",
     "completes_line",
     "has_line",
+    "labelled_rows",
     "line_score",
     "lines_through",
     "windows",
@@ -19,6 +21,28 @@ _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 def cell_name(row: int, col: int) -> str:
     """Canonical ``(row,col)`` string used by the GAMEBoT grid games."""
     return f"({row},{col})"
+
+
+def labelled_rows(
+    board: str, names: Sequence[str], cols: int, *, bottom_up: bool = False
+) -> list[str]:
+    """GAMEBoT's board listing: a line per row, each cell as ``name:character``.
+
+    Args:
+        board: One character per cell, row 0 first.
+        names: The name of each cell, by flat index.
+        cols: Cells per row.
+        bottom_up: List the last row first (row 0 at the bottom).
+
+    Example:
+        >>> labelled_rows("XO_X", ["a", "b", "c", "d"], 2)
+        ['a:X b:O', 'c:_ d:X']
+    """
+    rows = range(len(board) // cols)
+    return [
+        " ".join(f"{names[r * cols + c]}:{board[r * cols + c]}" for c in range(cols))
+        for r in (reversed(rows) if bottom_up else rows)
+    ]
 
 
 @cache

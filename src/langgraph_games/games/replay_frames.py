@@ -44,6 +44,7 @@ __all__ = [
     "Panel",
     "Table",
     "Text",
+    "board_grid",
     "draw",
     "draw_fallback",
     "drawer",
@@ -245,6 +246,49 @@ def status_caption(game: Game[GameState], state: GameState) -> str:
         return f"game over: {game.player_label(winner)} wins"
     movers = ", ".join(game.player_label(p) for p in game.current_players(state))
     return f"{movers} to move"
+
+
+def board_grid(
+    game: Game[GameState],
+    state: GameState,
+    palette: Mapping[str, CellStyle],
+    width: int,
+    *,
+    cells: str | None = None,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    bottom_up: bool = False,
+    caption_prefix: str = "",
+) -> Grid:
+    """A board game's grid: a board string in rows of ``width``, captioned with the status.
+
+    Args:
+        game: The engine (for :func:`status_caption`).
+        state: A state with a ``board`` string, one character per cell, row 0 first.
+        palette: Style of each character.
+        width: Cells per row.
+        cells: What to draw instead of ``state.board`` (same length).
+        row_labels: Labels of the rows, row 0 first (default ``0`` to ``n - 1``).
+        col_labels: Labels of the columns (default ``0`` to ``width - 1``).
+        bottom_up: Draw row 0 at the bottom (labels follow their rows).
+        caption_prefix: Text put before the status, ``"; "`` between them.
+
+    Returns:
+        The :class:`Grid` panel.
+    """
+    board: str = state.board if cells is None else cells  # type: ignore[attr-defined]
+    rows = split_rows(board, width)
+    labels = list(row_labels) if row_labels is not None else index_labels(len(rows))
+    if bottom_up:
+        rows, labels = rows[::-1], labels[::-1]
+    status = status_caption(game, state)
+    return Grid(
+        rows,
+        palette,
+        row_labels=labels,
+        col_labels=list(col_labels) if col_labels is not None else index_labels(width),
+        caption=f"{caption_prefix}; {status}" if caption_prefix else status,
+    )
 
 
 def palette_key(palette: Mapping[str, CellStyle]) -> tuple[tuple[str, CellStyle], ...]:

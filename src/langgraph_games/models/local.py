@@ -28,7 +28,7 @@ import importlib.util
 import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -230,6 +230,23 @@ class LocalChatModel(BaseChatModel):
             params["grammar"] = self.grammar
         return params
 
+    def _llama(self) -> tuple[Any, threading.Lock]:
+        """The shared llama.cpp instance of this model's file and settings, and its lock."""
+        path = self.model_path or str(bundled_model_path())
+        return _shared_llama(path, self.n_ctx, self.n_threads)
+
+    def _request(
+        self, messages: list[BaseMessage], stop: list[str] | None, kwargs: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """llama.cpp's chat-completion arguments: the call's settings over the model's."""
+        return {
+            "messages": _as_chat_messages(messages),
+            "temperature": kwargs.get("temperature", self.temperature),
+            "max_tokens": kwargs.get("max_tokens", self.max_tokens),
+            "stop": stop,
+            "seed": kwargs.get("seed", self.seed),
+        }
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -237,19 +254,13 @@ class LocalChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        path = self.model_path or str(bundled_model_path())
-        llama, lock = _shared_llama(path, self.n_ctx, self.n_threads)
+        llama, lock = self._llama()
         grammar = _grammar(kwargs.get("grammar", self.grammar))
         started = time.perf_counter()
         try:
             with lock:
                 reply = llama.create_chat_completion(
-                    messages=_as_chat_messages(messages),
-                    temperature=kwargs.get("temperature", self.temperature),
-                    max_tokens=kwargs.get("max_tokens", self.max_tokens),
-                    stop=stop,
-                    seed=kwargs.get("seed", self.seed),
-                    grammar=grammar,
+                    **self._request(messages, stop, kwargs), grammar=grammar
                 )
         except ValueError as exc:  # e.g. the prompt does not fit the context window
             raise ModelCallError("local", str(exc)) from exc
@@ -287,18 +298,12 @@ class LocalChatModel(BaseChatModel):
 
         The generation holds the model's lock to the end (or until the stream is closed).
         """
-        path = self.model_path or str(bundled_model_path())
-        llama, lock = _shared_llama(path, self.n_ctx, self.n_threads)
+        llama, lock = self._llama()
         started = time.perf_counter()
         with lock:
             try:
                 stream = llama.create_chat_completion(
-                    messages=_as_chat_messages(messages),
-                    temperature=kwargs.get("temperature", self.temperature),
-                    max_tokens=kwargs.get("max_tokens", self.max_tokens),
-                    stop=stop,
-                    seed=kwargs.get("seed", self.seed),
-                    stream=True,
+                    **self._request(messages, stop, kwargs), stream=True
                 )
                 parts: list[str] = []
                 finish: str | None = None

@@ -87,34 +87,18 @@ class ArenaSettings:
 
 
 @dataclass(frozen=True)
-class ArenaProtocol:
+class ArenaProtocol(ArenaSettings):
     """How a paper played a game head to head; every field is a default a user may override.
 
+    The settings are those of :class:`ArenaSettings`, as the paper played them
+    (``max_steps`` ``None``: the game's own end; ``options``: the game options the paper
+    played, compared with the run's engine options), plus whose protocol it is.
+
     Attributes:
-        paper: Whose protocol (``"GAMEBoT"``).
-        matches: Matches per pair of players.
-        swap_seats: Each player plays half of a pair's matches from each seat.
-        baseline: The random player is among the players.
-        max_retries: Re-asks after an unusable answer.
-        fallback: What follows the last unusable answer.
-        max_steps: The episode's step limit (``None``: the game's own end).
-        history: Recent moves passed to the players as text.
-        max_tokens: Output tokens per model call.
-        temperature: Sampling temperature (``None``: each model's default).
-        options: Game options the paper played, compared with the run's engine options.
+        paper: Whose protocol (``"GAMEBoT"``), given by keyword.
     """
 
-    paper: str
-    matches: int
-    swap_seats: bool = True
-    baseline: bool = True
-    max_retries: int = 0
-    fallback: str = "game"
-    max_steps: int | None = None
-    history: int = 0
-    max_tokens: int | None = None
-    temperature: float | None = None
-    options: Mapping[str, JsonValue] = field(default_factory=dict)
+    paper: str = field(kw_only=True)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
@@ -123,7 +107,7 @@ class ArenaProtocol:
         """The protocol in words, e.g. ``GAMEBoT: 20 matches per pair, ...``.
 
         Example:
-            >>> ArenaProtocol("P", matches=4, max_tokens=64).describe().split(", ")[:4]
+            >>> ArenaProtocol(4, max_tokens=64, paper="P").describe().split(", ")[:4]
             ['P: 4 matches per pair', 'half from each seat', 'no re-asks', "the game's fallback"]
         """
         parts = [f"{self.matches} matches per pair"]
@@ -156,7 +140,7 @@ _FALLBACKS = {
     "forfeit": "forfeit",
 }
 
-GAMEBOT = ArenaProtocol("GAMEBoT", matches=20, max_retries=0, max_tokens=4096)
+GAMEBOT = ArenaProtocol(20, max_retries=0, max_tokens=4096, paper="GAMEBoT")
 """GAMEBoT's protocol, shared by its eight games (section 3.1.1)."""
 
 _PROTOCOLS: dict[str, ArenaProtocol] = {

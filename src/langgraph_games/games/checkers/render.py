@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+from langgraph_games.games._grid import labelled_rows
 from langgraph_games.games.checkers.rules import EMPTY, SIZE, square_name
 
 __all__ = ["board_text", "observation_text", "render_text"]
 
 PLAYER_NAMES = ("White", "Black")
+_SQUARES = tuple(square_name(i) for i in range(SIZE * SIZE))
 
 
 def board_text(board: str) -> str:
     """Eight lines, one per row from row 0: ``(0,0):_ (0,1):w ...``."""
-    return "\n".join(
-        " ".join(f"{square_name(r * SIZE + c)}:{board[r * SIZE + c]}" for c in range(SIZE))
-        for r in range(SIZE)
-    )
+    return "\n".join(labelled_rows(board, _SQUARES, SIZE))
 
 
 def observation_text(board: str, player: int, legal: tuple[str, ...], chained: bool) -> str:

@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 from langgraph_games.games.base import Game
-from langgraph_games.games.replay_frames import (
-    CellStyle,
-    Grid,
-    Panel,
-    Text,
-    drawer,
-    split_rows,
-    status_caption,
-)
+from langgraph_games.games.replay_frames import CellStyle, Panel, Text, board_grid, drawer
 from langgraph_games.games.state import GameState
 
 __all__ = ["draw_checkers"]
-
-_DIGITS = "0123456789"
 
 CHECKERS = {
     "w": CellStyle("White man", "#8d6e63", "disc", "#fafafa"),
@@ -36,12 +26,8 @@ def draw_checkers(game: Game[GameState], state: GameState) -> list[Panel]:
     white = sum(board.count(p) for p in "wW")
     black = sum(board.count(p) for p in "bB")
     panels: list[Panel] = [
-        Grid(
-            split_rows(cells, 8),
-            CHECKERS,
-            row_labels=list(_DIGITS[:8]),
-            col_labels=list(_DIGITS[:8]),
-            caption=f"White {white}, Black {black}; {status_caption(game, state)}",
+        board_grid(
+            game, state, CHECKERS, 8, cells=cells, caption_prefix=f"White {white}, Black {black}"
         )
     ]
     chain = getattr(state, "chain_from", None)

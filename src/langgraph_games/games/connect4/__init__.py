@@ -21,26 +21,28 @@ among the cells where a disc can be dropped now.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 from langgraph_games.games._answer import Mention, regex_mentions
-from langgraph_games.games._grid import cell_name, completes_line, has_line, lines_through
-from langgraph_games.games.base import Event, Game
+from langgraph_games.games._grid import cell_name, labelled_rows, lines_through
+from langgraph_games.games._marks import (
+    EMPTY,
+    MARKS,
+    MarkBoardState,
+    MarkLineGame,
+    winning_move_subproblems,
+)
+from langgraph_games.games.base import Event
 from langgraph_games.games.registry import register
-from langgraph_games.games.state import GameState
-from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subproblem
+from langgraph_games.games.subproblems import Answer
 
 __all__ = ["Connect4", "Connect4State"]
 
 ROWS, COLS = 6, 7
-EMPTY = "_"
-MARKS = ("X", "O")
 LINES = lines_through(ROWS, COLS, 4)
 CELLS = tuple(cell_name(r, c) for r in range(ROWS) for c in range(COLS))
 CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
-COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
 _COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
 _LONE_COLUMN = re.compile(r"(?<![\d.])([0-6])(?![\d.])")
 _COLUMNS = regex_mentions(
@@ -49,7 +51,7 @@ _COLUMNS = regex_mentions(
 
 
 @dataclass(frozen=True, slots=True)
-class Connect4State(GameState):
+class Connect4State(MarkBoardState):
     """A Connect Four position.
 
     Attributes:
@@ -57,10 +59,6 @@ class Connect4State(GameState):
         to_move: 0 (X) or 1 (O).
         winner: The player with four in a row, or ``None``.
     """
-
-    board: str
-    to_move: int
-    winner: int | None
 
     type_name: ClassVar[str] = "connect4"
 
@@ -72,13 +70,7 @@ class Connect4State(GameState):
             column = [self.board[r * COLS + c] for r in range(ROWS)]
             if EMPTY in column and any(ch != EMPTY for ch in column[column.index(EMPTY) :]):
                 return ("board", f"column {c} has a disc above an empty cell")
-        x, o = self.board.count("X"), self.board.count("O")
-        if x - o not in (0, 1) or self.to_move != x - o or self.turn != x + o:
-            return ("to_move", "does not match the number of discs on the board")
-        winner = next((p for p, m in enumerate(MARKS) if has_line(self.board, m, LINES)), None)
-        if winner != self.winner:
-            return ("winner", f"is {self.winner!r} but the board says {winner!r}")
-        return GameState.validate(self)
+        return self.check_turn_and_winner("discs", LINES)
 
 
 def _landing(board: str, col: int) -> int | None:
@@ -90,44 +82,21 @@ def _landing(board: str, col: int) -> int | None:
 
 
 @register
-class Connect4(Game[Connect4State]):
+class Connect4(MarkLineGame[Connect4State]):
     """Connect Four, GAMEBoT rules and coordinates."""
 
     id = "connect4"
     name = "Connect Four"
     description = "6x7 grid, discs fall to the lowest empty cell; four in a row wins."
     source = "GAMEBoT"
-    player_names = MARKS
     State = Connect4State
-    answer_labels = ("Chosen Move",)
-    subproblems = (
-        Subproblem(
-            1,
-            "my_winning_moves",
-            AnswerKind.SET,
-            Metric.F1,
-            "Which playable cells complete four in a row for you now?",
-            "(X,X), (X,X), ... or None",
-            item_pattern=COORD_PATTERN,
-        ),
-        Subproblem(
-            2,
-            "opponent_winning_moves",
-            AnswerKind.SET,
-            Metric.F1,
-            "Which playable cells would complete four in a row for your opponent?",
-            "(X,X), (X,X), ... or None",
-            item_pattern=COORD_PATTERN,
-        ),
-    )
+    lines = LINES
+    cell_index = CELL_INDEX
+    subproblems = winning_move_subproblems("playable cells", "four in a row")
 
     def initial_state(self, seed: int = 0) -> Connect4State:
         """Return the empty grid with X to move."""
         return Connect4State(seed=seed, turn=0, board=EMPTY * (ROWS * COLS), to_move=0, winner=None)
-
-    def current_players(self, state: Connect4State) -> tuple[int, ...]:
-        """The player to move, or nobody once the game is over."""
-        return () if self.is_terminal(state) else (state.to_move,)
 
     def playable_cells(self, state: Connect4State) -> tuple[int, ...]:
         """Flat indices of the lowest empty cell of every open column, by column."""
@@ -147,39 +116,8 @@ class Connect4(Game[Connect4State]):
             return False
         return _landing(state.board, index % COLS) == index
 
-    def _apply(
-        self, state: Connect4State, actions: Mapping[int, str]
-    ) -> tuple[Connect4State, list[Event]]:
-        player, action = next(iter(actions.items()))
-        index = CELL_INDEX[action]
-        mark = MARKS[player]
-        board = state.board[:index] + mark + state.board[index + 1 :]
-        wins = completes_line(board, index, mark, LINES)
-        new = Connect4State(
-            seed=state.seed,
-            turn=state.turn + 1,
-            board=board,
-            to_move=1 - player,
-            winner=player if wins else None,
-        )
-        events: list[Event] = [
-            {"type": "drop", "player": player, "cell": action, "column": index % COLS}
-        ]
-        if wins:
-            events.append({"type": "win", "player": player})
-        elif EMPTY not in board:
-            events.append({"type": "draw"})
-        return new, events
-
-    def is_terminal(self, state: Connect4State) -> bool:
-        """Four in a row, or a full grid."""
-        return state.winner is not None or EMPTY not in state.board
-
-    def returns(self, state: Connect4State) -> tuple[float, ...]:
-        """+1 for the winner and -1 for the loser; 0 each otherwise."""
-        if state.winner is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if state.winner == 0 else (-1.0, 1.0)
+    def _placed(self, player: int, action: str, index: int) -> Event:
+        return {"type": "drop", "player": player, "cell": action, "column": index % COLS}
 
     def drop_cell(self, state: Connect4State, column: int) -> str | None:
         """The cell a disc dropped into ``column`` lands on, or ``None`` if it is full."""
@@ -200,18 +138,12 @@ class Connect4(Game[Connect4State]):
             found.append(mention._replace(action=cell or f"column {column}"))
         return found
 
-    def _rows_text(self, state: Connect4State) -> list[str]:
-        return [
-            " ".join(f"{CELLS[r * COLS + c]}:{state.board[r * COLS + c]}" for c in range(COLS))
-            for r in reversed(range(ROWS))
-        ]
-
     def observation(self, state: Connect4State, player: int) -> str:
         """GAMEBoT's state text for ``player`` (top row first)."""
         legal = list(self.legal_actions(state, player))
         return (
             "Current Game Board:\n"
-            + "\n".join(self._rows_text(state))
+            + "\n".join(labelled_rows(state.board, CELLS, COLS, bottom_up=True))
             + f"\nYou are playing pieces {MARKS[player]}, choose a best move from valid moves: "
             + str(legal)
         )
@@ -227,11 +159,4 @@ class Connect4(Game[Connect4State]):
 
     def ground_truth(self, state: Connect4State, player: int) -> dict[int, Answer]:
         """Playable cells that win now for ``player`` (1) and for the opponent (2)."""
-        playable = self.playable_cells(state)
-        mine, theirs = MARKS[player], MARKS[1 - player]
-        return {
-            1: frozenset(CELLS[i] for i in playable if completes_line(state.board, i, mine, LINES)),
-            2: frozenset(
-                CELLS[i] for i in playable if completes_line(state.board, i, theirs, LINES)
-            ),
-        }
+        return self.winning_cells(state, player, self.playable_cells(state), CELLS)

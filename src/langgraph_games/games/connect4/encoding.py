@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from langgraph_games.games.connect4 import MARKS
+from langgraph_games.games._marks import MARKS
 from langgraph_games.games.encoding import EncodingFactory, grid_planes
 
 __all__ = ["ENCODINGS"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from langgraph_games.games._grid import line_score, windows
+from langgraph_games.games._marks import MARKS
 from langgraph_games.games.base import Game
-from langgraph_games.games.connect4 import CELLS, COLS, MARKS, ROWS, Connect4State
+from langgraph_games.games.connect4 import CELLS, COLS, ROWS, Connect4State
 from langgraph_games.games.move_schema import MoveArgs, MoveSchema, coordinate, fixed
 from langgraph_games.games.parts import BoardGrid, GameParts, Search, fixed_actions, own_state
 from langgraph_games.games.state import GameState

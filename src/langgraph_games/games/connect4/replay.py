@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 from langgraph_games.games.base import Game
-from langgraph_games.games.replay_frames import (
-    CellStyle,
-    Grid,
-    Panel,
-    drawer,
-    split_rows,
-    status_caption,
-)
+from langgraph_games.games.replay_frames import CellStyle, Panel, board_grid, drawer
 from langgraph_games.games.state import GameState
 
 __all__ = ["draw_connect4"]
-
-_DIGITS = "0123456789"
 
 CONNECT4 = {
     "X": CellStyle("X", "#1e4fa3", "disc", "#e53935"),
@@ -27,14 +18,4 @@ CONNECT4 = {
 @drawer("connect4")
 def draw_connect4(game: Game[GameState], state: GameState) -> list[Panel]:
     """6x7 board, the bottom row (row 0) drawn at the bottom."""
-    board: str = state.board  # type: ignore[attr-defined]
-    rows = split_rows(board, 7)[::-1]
-    return [
-        Grid(
-            rows,
-            CONNECT4,
-            row_labels=[str(r) for r in range(len(rows) - 1, -1, -1)],
-            col_labels=list(_DIGITS[:7]),
-            caption=status_caption(game, state),
-        )
-    ]
+    return [board_grid(game, state, CONNECT4, 7, bottom_up=True)]

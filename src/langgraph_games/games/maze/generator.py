@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_SIZES",
     "ITEMS",
     "MAP_SETS",
+    "Corners",
     "MazeMap",
     "fixed_map",
     "generate_map",
@@ -55,8 +56,25 @@ PIECE_SPAN = {1: 2, 2: 3, 3: 3}
 Cell = tuple[int, int]
 
 
+class Corners:
+    """The start and goal corners of a square maze of side ``size`` (a map or a state)."""
+
+    __slots__ = ()
+    size: int
+
+    @property
+    def start(self) -> Cell:
+        """Bottom-left corner."""
+        return (self.size - 1, 0)
+
+    @property
+    def goal(self) -> Cell:
+        """Top-right corner."""
+        return (0, self.size - 1)
+
+
 @dataclass(frozen=True)
-class MazeMap:
+class MazeMap(Corners):
     """A maze level before play.
 
     Attributes:
@@ -76,16 +94,6 @@ class MazeMap:
     coins: tuple[Cell, ...]
     monsters: tuple[Cell, ...]
     items: tuple[tuple[str, Cell], ...]
-
-    @property
-    def start(self) -> Cell:
-        """Bottom-left corner."""
-        return (self.size - 1, 0)
-
-    @property
-    def goal(self) -> Cell:
-        """Top-right corner."""
-        return (0, self.size - 1)
 
 
 def _piece(rng: random.Random, size: int, span: int) -> list[Cell]:

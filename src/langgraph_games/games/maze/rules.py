@@ -30,7 +30,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
-from langgraph_games.games.maze.generator import MazeMap
+from langgraph_games.games.maze.generator import Corners, MazeMap
 from langgraph_games.games.state import GameState
 
 __all__ = [
@@ -89,7 +89,7 @@ def action_name(action: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class MazeState(GameState):
+class MazeState(GameState, Corners):
     """A maze position.
 
     Attributes:
@@ -150,16 +150,6 @@ class MazeState(GameState):
         if self.outcome not in ("", Outcome.GOAL, Outcome.DEAD, Outcome.TIMEOUT):
             return ("outcome", "must be '', 'goal', 'dead' or 'timeout'")
         return GameState.validate(self)
-
-    @property
-    def start(self) -> Cell:
-        """Bottom-left corner."""
-        return (self.size - 1, 0)
-
-    @property
-    def goal(self) -> Cell:
-        """Top-right corner."""
-        return (0, self.size - 1)
 
     def at(self, cell: Cell) -> str:
         """The character of ``cell``."""

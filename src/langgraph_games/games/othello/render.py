@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from langgraph_games.games._grid import labelled_rows
 from langgraph_games.games.othello.rules import COLORS, COLUMNS, EMPTY, SIZE, SQUARES
 
 __all__ = ["board_text", "observation_text", "render_text"]
@@ -11,10 +12,7 @@ _PLAYER_NAMES = ("Black", "White")
 
 def board_text(board: str) -> str:
     """Eight lines, one per row from row 1: ``(A,1):O (B,1):B ...``."""
-    return "\n".join(
-        " ".join(f"{SQUARES[r * SIZE + c]}:{board[r * SIZE + c]}" for c in range(SIZE))
-        for r in range(SIZE)
-    )
+    return "\n".join(labelled_rows(board, SQUARES, SIZE))
 
 
 def observation_text(board: str, player: int, legal: tuple[str, ...]) -> str:

@@ -3,14 +3,7 @@
 from __future__ import annotations
 
 from langgraph_games.games.base import Game
-from langgraph_games.games.replay_frames import (
-    CellStyle,
-    Grid,
-    Panel,
-    drawer,
-    split_rows,
-    status_caption,
-)
+from langgraph_games.games.replay_frames import CellStyle, Panel, board_grid, drawer
 from langgraph_games.games.state import GameState
 
 __all__ = ["draw_othello"]
@@ -28,11 +21,13 @@ def draw_othello(game: Game[GameState], state: GameState) -> list[Panel]:
     board: str = state.board  # type: ignore[attr-defined]
     counts = f"Black {board.count('B')}, White {board.count('W')}"
     return [
-        Grid(
-            split_rows(board, 8),
+        board_grid(
+            game,
+            state,
             OTHELLO,
+            8,
             row_labels=[str(r) for r in range(1, 9)],
             col_labels=list("ABCDEFGH"),
-            caption=f"{counts}; {status_caption(game, state)}",
+            caption_prefix=counts,
         )
     ]

@@ -18,32 +18,33 @@ Subproblems (Appendix B): 1. the empty cells where I complete three in a row now
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 from langgraph_games.games._answer import Mention, regex_mentions
-from langgraph_games.games._grid import cell_name, completes_line, has_line, lines_through
-from langgraph_games.games.base import Event, Game
+from langgraph_games.games._grid import cell_name, labelled_rows, lines_through
+from langgraph_games.games._marks import (
+    EMPTY,
+    MARKS,
+    MarkBoardState,
+    MarkLineGame,
+    winning_move_subproblems,
+)
 from langgraph_games.games.registry import register
-from langgraph_games.games.state import GameState
-from langgraph_games.games.subproblems import Answer, AnswerKind, Metric, Subproblem
+from langgraph_games.games.subproblems import Answer
 
 __all__ = ["TicTacToe", "TicTacToeState"]
 
 SIZE = 3
-EMPTY = "_"
-MARKS = ("X", "O")
 LINES = lines_through(SIZE, SIZE, SIZE)
 CELLS = tuple(cell_name(r, c) for r in range(SIZE) for c in range(SIZE))
 CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
-COORD_PATTERN = r"\(\s*\d\s*,\s*\d\s*\)"
 _COORD = re.compile(r"\(\s*(\d)\s*,\s*(\d)\s*\)")
 _MENTIONS = regex_mentions([(_COORD, lambda m: cell_name(int(m[1]), int(m[2])))], starts=r"\(")
 
 
 @dataclass(frozen=True, slots=True)
-class TicTacToeState(GameState):
+class TicTacToeState(MarkBoardState):
     """A TicTacToe position.
 
     Attributes:
@@ -52,73 +53,31 @@ class TicTacToeState(GameState):
         winner: The player with three in a row, or ``None``.
     """
 
-    board: str
-    to_move: int
-    winner: int | None
-
     type_name: ClassVar[str] = "tictactoe"
 
     def validate(self) -> tuple[str, str] | None:
         """Check the board's size, symbols and turn order."""
         if len(self.board) != SIZE * SIZE or set(self.board) - {EMPTY, *MARKS}:
             return ("board", "must be 9 characters of 'X', 'O' or '_'")
-        x, o = self.board.count("X"), self.board.count("O")
-        if x - o not in (0, 1) or self.to_move != x - o or self.turn != x + o:
-            return ("to_move", "does not match the number of marks on the board")
-        if self.winner not in (None, 0, 1):
-            return ("winner", "must be null, 0 or 1")
-        actual = _winner(self.board)
-        if actual != self.winner:
-            return ("winner", f"is {self.winner!r} but the board says {actual!r}")
-        return GameState.validate(self)
-
-
-def _winner(board: str) -> int | None:
-    for player, mark in enumerate(MARKS):
-        if has_line(board, mark, LINES):
-            return player
-    return None
+        return self.check_turn_and_winner("marks", LINES)
 
 
 @register
-class TicTacToe(Game[TicTacToeState]):
+class TicTacToe(MarkLineGame[TicTacToeState]):
     """TicTacToe, GAMEBoT rules."""
 
     id = "tictactoe"
     name = "TicTacToe"
     description = "3x3 noughts and crosses; X moves first; three in a row wins."
     source = "GAMEBoT"
-    player_names = MARKS
     State = TicTacToeState
-    answer_labels = ("Chosen Move",)
-    subproblems = (
-        Subproblem(
-            1,
-            "my_winning_moves",
-            AnswerKind.SET,
-            Metric.F1,
-            "Which empty cells complete three in a row for you now?",
-            "(X,X), (X,X), ... or None",
-            item_pattern=COORD_PATTERN,
-        ),
-        Subproblem(
-            2,
-            "opponent_winning_moves",
-            AnswerKind.SET,
-            Metric.F1,
-            "Which empty cells would complete three in a row for your opponent?",
-            "(X,X), (X,X), ... or None",
-            item_pattern=COORD_PATTERN,
-        ),
-    )
+    lines = LINES
+    cell_index = CELL_INDEX
+    subproblems = winning_move_subproblems("empty cells", "three in a row")
 
     def initial_state(self, seed: int = 0) -> TicTacToeState:
         """Return the empty board with X to move."""
         return TicTacToeState(seed=seed, turn=0, board=EMPTY * 9, to_move=0, winner=None)
-
-    def current_players(self, state: TicTacToeState) -> tuple[int, ...]:
-        """X or O, or nobody once the game is over."""
-        return () if self.is_terminal(state) else (state.to_move,)
 
     def legal_actions(self, state: TicTacToeState, player: int) -> tuple[str, ...]:
         """Empty cells as ``(row,col)``, in row-major order."""
@@ -136,48 +95,13 @@ class TicTacToe(Game[TicTacToeState]):
             and state.board[index] == EMPTY
         )
 
-    def _apply(
-        self, state: TicTacToeState, actions: Mapping[int, str]
-    ) -> tuple[TicTacToeState, list[Event]]:
-        player, action = next(iter(actions.items()))
-        index = CELL_INDEX[action]
-        mark = MARKS[player]
-        board = state.board[:index] + mark + state.board[index + 1 :]
-        wins = completes_line(board, index, mark, LINES)
-        new = TicTacToeState(
-            seed=state.seed,
-            turn=state.turn + 1,
-            board=board,
-            to_move=1 - player,
-            winner=player if wins else None,
-        )
-        events: list[Event] = [{"type": "place", "player": player, "cell": action}]
-        if wins:
-            events.append({"type": "win", "player": player})
-        elif EMPTY not in board:
-            events.append({"type": "draw"})
-        return new, events
-
-    def is_terminal(self, state: TicTacToeState) -> bool:
-        """A line is complete or the board is full."""
-        return state.winner is not None or EMPTY not in state.board
-
-    def returns(self, state: TicTacToeState) -> tuple[float, ...]:
-        """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
-        if state.winner is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if state.winner == 0 else (-1.0, 1.0)
-
     def action_mentions(self, state: TicTacToeState, player: int, text: str) -> list[Mention]:
         """Cells written ``(r,c)`` with any spacing (legal or not)."""
         return _MENTIONS(text)
 
     def observation(self, state: TicTacToeState, player: int) -> str:
         """GAMEBoT's state text for ``player``."""
-        rows = [
-            " ".join(f"{CELLS[r * 3 + c]}:{state.board[r * 3 + c]}" for c in range(SIZE))
-            for r in range(SIZE)
-        ]
+        rows = labelled_rows(state.board, CELLS, SIZE)
         legal = [a for a in self.legal_actions(state, player)]
         return (
             "Current Game Board:\n"
@@ -196,9 +120,5 @@ class TicTacToe(Game[TicTacToeState]):
 
     def ground_truth(self, state: TicTacToeState, player: int) -> dict[int, Answer]:
         """Winning cells for ``player`` (1) and for the opponent (2)."""
-        empty = [i for i, ch in enumerate(state.board) if ch == EMPTY]
-        mine, theirs = MARKS[player], MARKS[1 - player]
-        return {
-            1: frozenset(CELLS[i] for i in empty if completes_line(state.board, i, mine, LINES)),
-            2: frozenset(CELLS[i] for i in empty if completes_line(state.board, i, theirs, LINES)),
-        }
+        empty = (i for i, ch in enumerate(state.board) if ch == EMPTY)
+        return self.winning_cells(state, player, empty, CELLS)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from langgraph_games.games._marks import MARKS
 from langgraph_games.games.encoding import EncodingFactory, grid_planes
-from langgraph_games.games.tictactoe import MARKS
 
 __all__ = ["ENCODINGS"]
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from langgraph_games.games._grid import line_score, windows
+from langgraph_games.games._marks import MARKS
 from langgraph_games.games.base import Game
 from langgraph_games.games.move_schema import MoveArgs, MoveSchema, coordinate, fixed
 from langgraph_games.games.parts import BoardGrid, GameParts, Search, fixed_actions, own_state
 from langgraph_games.games.state import GameState
-from langgraph_games.games.tictactoe import CELLS, MARKS, SIZE, TicTacToeState
+from langgraph_games.games.tictactoe import CELLS, SIZE, TicTacToeState
 
 __all__ = ["PARTS", "CellArgs", "tictactoe_eval"]
 

@@ -3,14 +3,7 @@
 from __future__ import annotations
 
 from langgraph_games.games.base import Game
-from langgraph_games.games.replay_frames import (
-    CellStyle,
-    Grid,
-    Panel,
-    drawer,
-    split_rows,
-    status_caption,
-)
+from langgraph_games.games.replay_frames import CellStyle, Panel, board_grid, drawer
 from langgraph_games.games.state import GameState
 
 __all__ = ["draw_tictactoe"]
@@ -25,13 +18,4 @@ TICTACTOE = {
 @drawer("tictactoe")
 def draw_tictactoe(game: Game[GameState], state: GameState) -> list[Panel]:
     """3x3 board, rows and columns numbered as in the prompt ``(row,col)``."""
-    board: str = state.board  # type: ignore[attr-defined]
-    return [
-        Grid(
-            split_rows(board, 3),
-            TICTACTOE,
-            row_labels=list("012"),
-            col_labels=list("012"),
-            caption=status_caption(game, state),
-        )
-    ]
+    return [board_grid(game, state, TICTACTOE, 3)]

@@ -32,8 +32,10 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph_games._json import JsonObject
 from langgraph_games.games.base import Game
 from langgraph_games.games.registry import make
+from langgraph_games.games.session import GameSession
 from langgraph_games.games.state import GameState
 from langgraph_games.graphs.common.direct import decide_unwatched
+from langgraph_games.players import request_for
 from langgraph_games.players.base import (
     Decision,
     DecisionRequest,
@@ -53,6 +55,7 @@ __all__ = [
     "live_context",
     "live_game",
     "request_to_input",
+    "session_input",
     "state_of",
 ]
 
@@ -150,6 +153,21 @@ def request_to_input(request: DecisionRequest, *, observations: int | None = Non
             "feedback": exchange.feedback,
         },
     }
+
+
+def session_input(session: GameSession, player: int | None = None) -> DecisionInput:
+    """The decision-graph input of ``player`` (default: the acting one) in ``session`` now.
+
+    The same as ``request_to_input(request_for(session, player))``: the seat's earlier
+    observations come from the session's states.
+
+    Example:
+        >>> from langgraph_games import GameSession
+        >>> data = session_input(GameSession("tictactoe"))
+        >>> data["game"], data["player"], len(data["legal_actions"])
+        ('tictactoe-v1', 0, 9)
+    """
+    return request_to_input(request_for(session, player))
 
 
 @lru_cache(maxsize=256)

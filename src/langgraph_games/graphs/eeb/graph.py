@@ -176,12 +176,11 @@ def create_eeb_agent(
     Example:
         >>> import asyncio
         >>> from langgraph_games import GameSession
-        >>> from langgraph_games.graphs.common.decision import request_to_input
+        >>> from langgraph_games.graphs.common.decision import session_input
         >>> from langgraph_games.models import ScriptedChatModel
-        >>> from langgraph_games.players import request_for
         >>> model = ScriptedChatModel(responses=["Right looks open. Action: 9"])
         >>> agent = create_eeb_agent(model, "maze")
-        >>> out = asyncio.run(agent.ainvoke(request_to_input(request_for(GameSession("maze")))))
+        >>> out = asyncio.run(agent.ainvoke(session_input(GameSession("maze"))))
         >>> out["decision"].action, out["decision"].status.value
         ('9', 'ok')
     """

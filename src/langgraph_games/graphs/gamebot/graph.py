@@ -243,14 +243,13 @@ def create_gamebot_agent(
     Example:
         >>> import asyncio
         >>> from langgraph_games import GameSession
-        >>> from langgraph_games.graphs.common.decision import request_to_input
+        >>> from langgraph_games.graphs.common.decision import session_input
         >>> from langgraph_games.models import ScriptedChatModel
-        >>> from langgraph_games.players import request_for
         >>> reply = ("[Intermediate Thinking Results 1: None]\n"
         ...          "[Intermediate Thinking Results 2: None]\nChosen Move: (1,1)")
         >>> agent = create_gamebot_agent(ScriptedChatModel(responses=[reply]), "tictactoe")
-        >>> request = request_for(GameSession("tictactoe"))
-        >>> out = asyncio.run(agent.ainvoke(request_to_input(request)))
+        >>> session = GameSession("tictactoe")
+        >>> out = asyncio.run(agent.ainvoke(session_input(session)))
         >>> out["decision"].action, [s["value"] for s in out["decision"].scores]
         ('(1,1)', [1.0, 1.0])
     """

@@ -270,13 +270,12 @@ def create_minesweeper_agent(
     Example:
         >>> import asyncio
         >>> from langgraph_games import GameSession
-        >>> from langgraph_games.graphs.common.decision import request_to_input
+        >>> from langgraph_games.graphs.common.decision import session_input
         >>> from langgraph_games.models import ScriptedChatModel
-        >>> from langgraph_games.players import request_for
         >>> model = ScriptedChatModel(responses=["Corners are safest: r,0,0"])
         >>> agent = create_minesweeper_agent(model, variant="tips")
-        >>> request = request_for(GameSession("minesweeper", seed=3))
-        >>> decision = asyncio.run(agent.ainvoke(request_to_input(request)))["decision"]
+        >>> session = GameSession("minesweeper", seed=3)
+        >>> decision = asyncio.run(agent.ainvoke(session_input(session)))["decision"]
         >>> decision.action, decision.info["move_check"]["verdict"]
         ('r,0,0', 'guess')
     """

@@ -154,13 +154,12 @@ def create_smartplay_agent(
     Example:
         >>> import asyncio
         >>> from langgraph_games import GameSession
-        >>> from langgraph_games.graphs.common.decision import request_to_input
+        >>> from langgraph_games.graphs.common.decision import session_input
         >>> from langgraph_games.models import ScriptedChatModel
-        >>> from langgraph_games.players import request_for
         >>> model = ScriptedChatModel(responses=["Rock loses to paper.", "Paper"])
         >>> agent = create_smartplay_agent(model)
-        >>> request = request_for(GameSession("rock_paper_scissors"))
-        >>> out = asyncio.run(agent.ainvoke(request_to_input(request)))
+        >>> session = GameSession("rock_paper_scissors")
+        >>> out = asyncio.run(agent.ainvoke(session_input(session)))
         >>> decision = out["decision"]
         >>> decision.action, decision.status.value, decision.usage["calls"]
         ('Paper', 'ok', 2)

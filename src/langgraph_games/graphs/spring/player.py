@@ -139,14 +139,13 @@ def create_spring_decision_graph(
     Example:
         >>> import asyncio
         >>> from langgraph_games import GameSession
-        >>> from langgraph_games.graphs.common.decision import request_to_input
+        >>> from langgraph_games.graphs.common.decision import session_input
         >>> from langgraph_games.models import ScriptedChatModel
-        >>> from langgraph_games.players import request_for
         >>> graph = create_spring_decision_graph(
         ...     ScriptedChatModel(responses=["I cannot tell."]), "crafter", variant="action_only"
         ... )
-        >>> request = request_for(GameSession("crafter", seed=1))
-        >>> decision = asyncio.run(graph.ainvoke(request_to_input(request)))["decision"]
+        >>> session = GameSession("crafter", seed=1)
+        >>> decision = asyncio.run(graph.ainvoke(session_input(session)))["decision"]
         >>> decision.action, decision.status.value, decision.info["defaulted"]
         ('Do', 'fallback', True)
     """
