@@ -20,8 +20,10 @@ from :func:`~langgraph_games.models.limiter.limiter_for`); the wait between atte
 none, so a failing call does not keep others out. A call the model-call cache answers
 (:mod:`~langgraph_games.models.cache`) holds no slot: it reaches no endpoint.
 
-The attempts are run by `tenacity <https://tenacity.readthedocs.io>`_ under one retry
-policy that the synchronous and the asynchronous call share.
+The first attempt is a plain call (most calls succeed, and a retry loop costs tens of
+microseconds per call even when nothing fails); once it fails with an error worth
+another attempt, `tenacity <https://tenacity.readthedocs.io>`_ runs the rest under one
+retry policy that the synchronous and the asynchronous call share.
 """
 
 from __future__ import annotations
@@ -297,7 +299,9 @@ async def _sleep_async(seconds: float) -> None:
 class _RetryPolicy:
     """The retry policy of one call, used by the sync and the async path alike.
 
-    tenacity runs the attempts: it stops after ``attempts``, retries only what
+    The caller makes the first attempt itself; when it fails with an error worth another
+    attempt, :meth:`first_failed` plans, records and returns the wait, and tenacity runs
+    the remaining attempts: it stops after ``attempts`` in all, retries only what
     :func:`_retried` accepts, and waits what :meth:`_wait` plans. tenacity computes the wait
     before it decides whether to stop, so the plan only takes effect (recorded, logged, the
     endpoint paused) in :meth:`_before_sleep`, which runs when another attempt follows.
@@ -322,10 +326,21 @@ class _RetryPolicy:
         self.waits: list[RetryWait] = []  # this call's waits
         self._sink = waits
         self._planned: RetryWait | None = None
+        self._before = 1  # attempts made before tenacity's first (the caller's own)
+
+    def retries(self, error: BaseException) -> bool:
+        """Whether the first attempt's ``error`` is worth another attempt."""
+        return self.attempts > 1 and _retried(error)
+
+    def first_failed(self, error: BaseException) -> float:
+        """Plan and take the wait after the caller's first attempt failed with ``error``."""
+        plan = self._plan(1, error)
+        self._take(plan)
+        return plan.wait_s
 
     def _options(self) -> dict[str, Any]:
         return {
-            "stop": stop_after_attempt(self.attempts),
+            "stop": stop_after_attempt(self.attempts - self._before),
             "retry": retry_if_exception(_retried),
             "wait": self._wait,
             "before_sleep": self._before_sleep,
@@ -344,7 +359,11 @@ class _RetryPolicy:
         """Plan the wait after the attempt that just failed: Retry-After, else backoff."""
         error = state.outcome.exception() if state.outcome is not None else None
         assert error is not None  # tenacity only waits after a failed attempt
-        attempt = state.attempt_number
+        self._planned = self._plan(state.attempt_number + self._before, error)
+        return self._planned.wait_s
+
+    def _plan(self, attempt: int, error: BaseException) -> RetryWait:
+        """The wait after attempt number ``attempt`` failed: Retry-After, else backoff."""
         text = f"{type(error).__name__}: {error}"
         asked = retry_after_s(error)
         if asked is None:
@@ -356,13 +375,16 @@ class _RetryPolicy:
                 else self.max_retry_wait_s
             )
             plan = RetryWait(attempt, text, min(asked, cap), "retry-after", asked, asked > cap)
-        self._planned = plan
-        return plan.wait_s
+        return plan
 
     def _before_sleep(self, state: RetryCallState) -> None:
         """Another attempt follows: record the planned wait, log it, pause the endpoint."""
         plan = self._planned
-        assert plan is not None and plan.attempt == state.attempt_number
+        assert plan is not None and plan.attempt == state.attempt_number + self._before
+        self._take(plan)
+
+    def _take(self, plan: RetryWait) -> None:
+        """Record the wait, pause the endpoint for a Retry-After, log it."""
         self.waits.append(plan)
         if self._sink is not None:
             self._sink.append(plan)
@@ -427,6 +449,13 @@ async def ainvoke_with_retry(
             return await model.ainvoke(prompt, config=config)
 
     with policy.giving_up():
+        try:
+            return await attempt()
+        except Exception as exc:
+            if not policy.retries(exc):
+                raise
+            wait_s = policy.first_failed(exc)
+        await _sleep_async(wait_s)
         return await policy.asynchronous()(attempt)
     raise AssertionError("unreachable")  # pragma: no cover - giving_up raises or returns
 
@@ -460,5 +489,12 @@ def invoke_with_retry(
             return model.invoke(prompt, config=config)
 
     with policy.giving_up():
+        try:
+            return attempt()
+        except Exception as exc:
+            if not policy.retries(exc):
+                raise
+            wait_s = policy.first_failed(exc)
+        _sleep(wait_s)
         return policy.sync()(attempt)
     raise AssertionError("unreachable")  # pragma: no cover - giving_up raises or returns
