@@ -1,7 +1,7 @@
 """TruthWeaver's ``rewrite`` mode: the model tidies the whole list, as the released code did.
 
 The released Agent-ExpVer code replaced the truth list with the model's rewrite and kept
-nothing else (reference note E8). Here every old entry is attributed to the rewritten
+nothing else. Here every old entry is attributed to the rewritten
 lesson most similar to it; a rewritten lesson becomes a merged entry that records the
 entries it replaces (ids, texts, provenance), so the rewrite can be reverted like any
 merge. A rewritten lesson that drops a number of its sources, or drifts away from one of

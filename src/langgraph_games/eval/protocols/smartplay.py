@@ -10,7 +10,7 @@ paper's layout:
    MessengerL1, MessengerL2, Crafter, Minecraft), one row per agent;
 2. the capability scores: for each of the nine capabilities, the challenge-weighted mean
    of an agent's normalised scores over the challenge matrix (paper Table 3; weights
-   ``level - 1`` as released or ``level`` as in the paper, note S5);
+   ``level - 1`` as released or ``level`` as in the paper);
 3. Table 4 (raw scores) and, per setting, episodes, completion rate, reward, answers that
    named no action (the baseline then takes action 0) and truncated episodes.
 

@@ -234,7 +234,7 @@ def training_paths(
 def family_metrics(
     session: GameSession, result: EpisodeResult, trajectory: Sequence[Step]
 ) -> dict[str, Any]:
-    """The evaluation family's metrics, so training and evaluation score alike (note E6).
+    """The evaluation family's metrics, so training and evaluation score alike.
 
     Games without a ``score``/``success`` metric get ``score`` = the seat's return and
     ``success`` = a positive return.

@@ -8,7 +8,7 @@
    more pieces than we lost (two-for-one, three-for-one, three-for-two ...).
 
 Multi-jumps are sequences of single moves (the game's actions); ground truth follows
-whole sequences. The released checker never produced answers for 3 (reference note G8);
+whole sequences. The released checker never produced answers for 3;
 the paper scores subproblems 1 and 2 only, so 3 is reported but not part of I.
 """
 

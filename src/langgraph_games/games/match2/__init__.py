@@ -3,10 +3,9 @@
 Actions are canonical strings: ``eliminate,r,c`` (any cell of a group of two or more),
 ``row,k``, ``col,k``, ``bomb,r,c`` and ``hammer,r,c``. A prop is legal only while one is
 left and the score covers its cost, so the released bugs around props cannot happen: an
-out-of-range index is refused before anything is charged and there is no hammer refund
-(reference note E11).
+out-of-range index is refused before anything is charged and there is no hammer refund.
 
-Invalid answers (note E10): with ``invalid_moves="reject"`` (default, the released
+Invalid answers: with ``invalid_moves="reject"`` (default, the released
 behaviour) a refused action raises ``IllegalActionError`` with a clear reason and costs
 no step; the episode loop asks again up to its cap. With ``invalid_moves="step"`` the
 action ``invalid`` is legal too: it spends a step and changes nothing else, and

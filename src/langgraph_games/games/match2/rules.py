@@ -6,8 +6,7 @@ each per level as released) cost score and need at least that much score: row 32
 col 32, bomb 12 (the 3x3 square around a cell, clipped at the edges), hammer 4 (one tile);
 the tiles they clear count toward the colour targets but score nothing. Every action costs
 one step. After each action the remaining tiles fall and new tiles drop in from the top,
-drawn from the episode seed and the step number (the released refills were unseeded,
-reference note E9).
+drawn from the episode seed and the step number (the released refills were unseeded).
 """
 
 from __future__ import annotations

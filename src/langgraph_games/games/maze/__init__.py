@@ -149,7 +149,7 @@ class Maze(Game[MazeState]):
         return (float(state.score),)
 
     def success(self, state: MazeState) -> bool:
-        """Whether the goal was reached (one definition for training and evaluation, E6)."""
+        """Whether the goal was reached (one definition for training and evaluation)."""
         return state.outcome == Outcome.GOAL
 
     # ----- text -----------------------------------------------------------------------

@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 DEFAULT_SIZES = {1: 7, 2: 9, 3: 11}
-"""Grid size per level in the released code (reference note E1); the paper's text says 9."""
+"""Grid size per level in the released code; the paper's text says 9."""
 
 MAP_SETS = {"eval": 30, "train": 10}
 """Fixed map sets and their sizes per level."""

@@ -1,7 +1,7 @@
 """The EvoEmpirBench maze metrics (paper Table 3/4) from finished episodes.
 
 Per episode (:func:`episode_metrics`): success (the goal was reached: one definition for
-training and evaluation, reference note E6), the score (the sum of the step rewards the
+training and evaluation), the score (the sum of the step rewards the
 engine paid, paper scoring), steps, exploration (explored non-wall cells over non-wall
 cells), gold (coins over 5), lives left, kills and walls broken. ``custom_score`` is the
 released evaluation script's recomputed score (``500 coins + 10 newly explored cells +

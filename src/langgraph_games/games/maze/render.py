@@ -1,4 +1,4 @@
-"""Maze text views and the one legend shared by the map and the prompt (reference note E5).
+"""Maze text views and the one legend shared by the map and the prompt.
 
 The released map drew the shovel as ``S`` and the magnet as ``T`` while its prompt called
 them ``T`` and ``N``; here :data:`LEGEND` is the only source of symbols, and both the map

@@ -6,7 +6,7 @@ overwrite what lies under them (the released grid did). ``seen`` marks the cells
 has had in its 3x3 view; the goal is always known.
 
 One action moves ``1 + a % 3`` cells in direction ``a // 3`` (up, down, left, right). With
-``path_checked`` moves (default, reference note E2) the agent walks cell by cell: it sees
+``path_checked`` moves (default) the agent walks cell by cell: it sees
 and picks up what it walks over, and the move stops at the first wall (broken with a
 shovel, else a life is lost) or monster on the way. ``teleport`` is the released move: the
 agent lands on the target, jumping over whatever lies between. Then, as released: the
@@ -15,10 +15,10 @@ free neighbour and moving there), the agent collides with a monster standing on 
 or about to move onto it, the coin under the agent is taken, and the goal ends the game
 (in level 3 only with the key; without it the agent stops in front of the goal).
 
-Scoring (the paper's table, applied on every path, reference note E3): -50 per step,
-+10 per newly explored non-wall cell, +500 per coin, -1000 per life lost, +2000 for the
-goal, +500 per wall broken, +500 per monster killed with the sword (note E4: released
-code could never pay it) and item bonuses shovel +100, sword +200, magnet +150, key +300.
+Scoring (the paper's table, applied on every path): -50 per step, +10 per newly explored
+non-wall cell, +500 per coin, -1000 per life lost, +2000 for the goal, +500 per wall broken,
++500 per monster killed with the sword (the released code could never pay it) and item
+bonuses shovel +100, sword +200, magnet +150, key +300.
 
 This module holds the state and the constants; :mod:`~langgraph_games.games.maze.step`
 applies one action.

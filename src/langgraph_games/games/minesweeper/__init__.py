@@ -1,16 +1,15 @@
 """Minesweeper as the Minesweeper Agent paper plays it, with a logic solver as ground truth.
 
-Rules and feedback strings follow the paper and its released environment (reference
-``seed-systems.md`` section 1), with these choices (section 6, notes M1-M10):
+Rules and feedback strings follow the paper and its released environment, with these choices:
 
 - win (``win_rule="paper"``): every mine flagged and every safe cell revealed;
   ``win_rule="flags"`` is the released rule (the flags are exactly the mines);
-- mines are placed from the episode seed (M3); ``safe_first_click`` moves a mine from under
-  the first revealed cell (M2, off by default);
-- the 20-step and 5-consecutive-invalid caps are options (M5), and a win on the last
-  allowed step counts as a win (M4);
-- the game ends in its terminal state; nothing resets itself (M9);
-- the invalid-answer feedback names ``(action,row,col)`` (M7); ``legacy_feedback`` gives
+- mines are placed from the episode seed (the released placement was unseeded);
+  ``safe_first_click`` moves a mine from under the first revealed cell (off by default);
+- the 20-step and 5-consecutive-invalid caps are options, and a win on the last allowed step
+  counts as a win;
+- the game ends in its terminal state; nothing resets itself;
+- the invalid-answer feedback names ``(action,row,col)``; ``legacy_feedback`` gives
   the released ``(action,x,y)`` string.
 
 Invalid answers (``invalid_moves="step"``, the default and the paper's loop): every

@@ -6,9 +6,9 @@ that many neighbouring mines, ``X`` a revealed mine (the game is then lost).
 
 Operations are triples: ``r,row,col`` reveals, ``f,row,col`` flags or unflags. Revealing a
 zero floods over its eight neighbours, replacing any flags it reaches (released-code
-behaviour, reference note M6); a flagged cell can be revealed directly. A new flag is
+behaviour); a flagged cell can be revealed directly. A new flag is
 refused once the flags reach the mine count. Every operation, valid or not, answers with
-one of the paper's feedback strings (Table 2, in the released code's spelling, note M10).
+one of the paper's feedback strings (Table 2, in the released code's spelling).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ COVERED = "?"
 FLAG = "F"
 MINE = "X"
 
-# Feedback strings (paper Table 2; the released code's spelling, reference note M10).
+# Feedback strings (paper Table 2; the released code's spelling).
 SAFE = "safe"
 ADD_FLAG = "add flag"
 REMOVE_FLAG = "remove flag"
@@ -156,7 +156,7 @@ def mine_counts(rows: int, cols: int, mines: tuple[int, ...]) -> tuple[int, ...]
 
 
 def place_mines(seed: int, rows: int, cols: int, count: int) -> tuple[int, ...]:
-    """Seeded mine placement (the released code's placement was unseeded, note M3)."""
+    """Seeded mine placement (the released code's placement was unseeded)."""
     rng = derive_rng(seed, "minesweeper", "mines")
     return tuple(sorted(rng.sample(range(rows * cols), count)))
 

@@ -3,9 +3,9 @@
 Rules are in :mod:`.rules`. Actions are ``Agree`` and proposals written
 ``P1: (a,b,c), P2: (x,y,z)``. A proposal that does not divide the pool is refused with an
 error that says so (GAMEBoT's engine ended the game and fined the proposer 10 instead).
-Returns are the values obtained; ``return_scale`` = 30 is the value of the whole pool
-(reference note G12). The game is not constant-sum, so GAMEBoT's outcome score O takes the
-difference to the opponent's value over 30 (see ``eval/scoring/metrics.py``).
+Returns are the values obtained; ``return_scale`` = 30 is the value of the whole pool.
+The game is not constant-sum, so GAMEBoT's outcome score O takes the difference to the
+opponent's value over 30 (see ``eval/scoring/metrics.py``).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ _MENTIONS = regex_mentions(
     starts=r"(?i:[ap])",
 )
 OPENING_AGREE_PAYOFF = (0.0, 15.0)
-"""What GAMEBoT's engine paid for ``Agree`` before any proposal (reference note G10)."""
+"""What GAMEBoT's engine paid for ``Agree`` before any proposal."""
 
 
 class NegotiationOptions(GameOptions):

@@ -4,7 +4,7 @@
 2. Wedges: every legal move on an edge square that lies inside a run of 1, 3 or 5
    consecutive empty edge squares bordered at both ends, along that edge, by opponent
    discs. The prompt describes wedges with gaps of 1, 3 or 5; the released checker only
-   handled a gap of 1 (reference note G5). Stability of the bordering discs is not
+   handled a gap of 1. Stability of the bordering discs is not
    required, as in the released checker; our prompt states the same definition.
 """
 

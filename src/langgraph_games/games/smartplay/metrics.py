@@ -5,7 +5,7 @@ the per-episode dicts :func:`episode_metrics` returns, so results files can be s
 again later. The paper's Table 2 (normalised) and Table 4 (raw) layouts come from
 :func:`smartplay_table`.
 
-Scores, as released (reference ``seed-systems.md`` section 2.4):
+Scores, as released:
 
 - Bandit and Rock-Paper-Scissors: how many steps chose the optimal action.
 - Tower of Hanoi: disks on the last rod at the last step.
@@ -26,7 +26,7 @@ Normalised score: ``(score - min) / (human - min)`` with the released human and 
 scores; settings without a recorded human score (e.g. RPS with different scores, Hanoi
 with other sizes) normalise to ``None``.
 
-Capability scores (note S5): for each of the paper's nine capabilities, the average of
+Capability scores: for each of the paper's nine capabilities, the average of
 the normalised scores weighted by each game's challenge level. The released code weighs a
 game by ``level - 1`` (so a level-1 game does not count); the paper's formula weighs it by
 ``level``. ``weighting="code"`` (default) or ``"paper"``. The released per-game files

@@ -9,8 +9,8 @@ Variants (option ``variant``):
 
 - ``basic`` (``RockPaperScissorBasic-v0``): probabilities 0.2, 0.2, 0.6, all scores 1.
 - ``different_score`` (``RockPaperScissorDifferentScore-v0``): probabilities 0.3, 0.3,
-  0.4 with scores 1, 2, 1. The released class crashes on construction (reference note
-  S3); this is the working version.
+  0.4 with scores 1, 2, 1. The released class crashes on construction; this is a working
+  version.
 
 Score (SmartPlay): how many rounds chose the optimal hand. The optimal hand maximises
 the true expected score. The released formula is that expectation plus a constant (the
@@ -19,7 +19,7 @@ the released code left the choice to floating-point rounding, does ours take the
 of rock, paper, scissors. Human 43, minimum 0 (``basic``).
 
 The manual names each hand with its own score; the released one printed the second and
-third scores against the wrong hands (note S2), harmless only while scores are equal.
+third scores against the wrong hands, harmless only while scores are equal.
 
 Text views, as released::
 

@@ -2,7 +2,7 @@
 
 Betting rules are in :mod:`.rules`, the hand evaluator in :mod:`.cards`. A player's view
 shows its own two cards and never the opponent's. The outcome score of a match is the
-chips won divided by ``return_scale`` = 100 (the starting stack; reference note G12), so
+chips won divided by ``return_scale`` = 100 (the starting stack), so
 busting the opponent scores +1.
 
 Versions: 3 (the newest) has the ``postflop_order`` option, by default ``"gamebot"`` (the

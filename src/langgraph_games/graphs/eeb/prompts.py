@@ -7,7 +7,7 @@ slot for truths from memory) and a user prompt (the game state from the engine's
 observation, the movement system and the twelve actions, the scoring table, the rules of
 the level and the answer format ``Action: X``). The legend is the engine's
 :data:`~langgraph_games.games.maze.render.LEGEND`, so prompt and map never disagree (the
-released prompt and map did, reference note E5). The agent sees no dialogue history: each
+released prompt and map did). The agent sees no dialogue history: each
 decision is one system and one user message, as released.
 
 Match-2: a system prompt with the rules, the props (left out in the NoProps variant) and

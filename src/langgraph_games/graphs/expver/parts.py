@@ -109,9 +109,8 @@ class ExpVerOptions(BaseModel):
         require_success: Promotion needs a successful replay (the paper's rule).
         min_score_gain: Promotion needs ``replay score - play score > min_score_gain``
             (0: strictly higher, the paper's rule).
-        score_key: The metric compared by promotion and evaluation alike (reference note
-            E6: one definition for both); ``custom_score`` gives the released evaluation
-            script's maze score.
+        score_key: The metric compared by promotion and evaluation alike (one definition
+            for both); ``custom_score`` gives the released evaluation script's maze score.
         success_key: The success metric, also shared by promotion and evaluation.
         revert: Revert a round whose test score drops (paper eq. 6).
         revert_tolerance: Revert when the mean test-score change is below
@@ -202,7 +201,7 @@ def default_metrics(
     """The paper's per-episode metrics for the maze and Match-2; ``return`` for other games.
 
     The same functions score evaluation runs (``eval/scoring/families.py`` routes to them), so
-    training and evaluation share one definition of score and success (note E6).
+    training and evaluation share one definition of score and success.
     """
     counters = result["players"][0]
     calls = int(counters["model_calls"])

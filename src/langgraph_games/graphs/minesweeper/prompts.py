@@ -11,7 +11,7 @@ Baseline, +Examples, +Step-back, +Tips, +Memory (each adds its part to the previ
 :class:`PromptParts` switches each part on its own for other ablations.
 
 The wording is ours. Two corrections to the released prompt: the board's indices are
-plain numbers (the released text said they were in double quotes, reference note M8), and
+plain numbers (the released text said they were in double quotes), and
 the stated win condition is the game's (flag every mine and open every safe cell under
 the paper's rule; the released prompt only asked to open the safe cells).
 """

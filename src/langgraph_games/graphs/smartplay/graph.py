@@ -17,7 +17,7 @@
   is named it takes action 0 of the list, as released, and marks the decision
   ``fallback`` with ``info["defaulted"] = True`` so the episode loop counts it (among the
   player's invalid answers). ``default_action=None`` returns no action instead, so the
-  episode loop's retries and fallback apply (note S6).
+  episode loop's retries and fallback apply.
 
 The graph is pure over its input: the history comes in the input's
 ``previous_observations`` (the earlier observations, oldest first, ending just before the
@@ -132,7 +132,7 @@ def create_smartplay_agent(
     Args:
         model: Any LangChain chat model (see :func:`~langgraph_games.models.load_chat_model`).
         question_variant: Wording of question 1: ``"code"`` (released, default) or
-            ``"paper"`` (note S1).
+            ``"paper"`` (the paper's printed wording).
         history_length: Past observations to show; default the game's window (Bandit 50,
             RPS 50, Hanoi 5, Messenger 2, Crafter 5 as in the paper; the released Crafter
             code showed 2). The paper allows other windows when they are stated.

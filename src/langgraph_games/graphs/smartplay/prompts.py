@@ -18,7 +18,7 @@ Games: the SmartPlay engines (:class:`~langgraph_games.games.smartplay.SmartPlay
 any engine offering ``action_names`` and ``manual()``, such as Crafter, whose manual gets
 SmartPlay's numbered action list appended (:func:`smartplay_view`).
 
-Question 1 (note S1): the released code asks ``"What is the best action to take? Let's
+Question 1: the released code asks ``"What is the best action to take? Let's
 think step by step, "``; the paper prints ``"What is the next action to take, let's think
 step by step."``. ``question_variant="code"`` (default) or ``"paper"``; record which.
 """
@@ -258,7 +258,7 @@ def match_action(answer: str, actions: Sequence[str], default: int | None = 0) -
         answer: The model's answer to question 2.
         actions: The game's action list, in its released order.
         default: The index to take when no action is named (0 as released; ``None`` to
-            let the caller apply another fallback, note S6).
+            let the caller apply another fallback).
 
     Example:
         >>> match_action("I pick paper over rock", ["Rock", "Paper", "Scissor"])
