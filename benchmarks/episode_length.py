@@ -1,7 +1,7 @@
 """Per-step cost of long episodes, with no checkpointer, ``InMemorySaver`` and SQLite.
 
 Usage: python benchmarks/episode_length.py [--lengths 100 1000 10000] [--quick]
-       [--snapshot-supersteps N]
+       [--snapshot-steps N]
 
 Plays one Pong episode per length and checkpointer setting between two Pong trackers
 that the loop asks as it asks a model (``instant`` off, so every step is a node of its own
@@ -16,13 +16,14 @@ at most): CPU time first, which other jobs on the machine disturb less than wall
 
 ``--quick`` leaves out the SQLite episode of the longest length (minutes on a slow disk).
 
-With a checkpointer, LangGraph saves the trajectory's whole value every so many supersteps
-(5,000 unless ``LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT`` says otherwise), which
-bounds what reading a checkpoint replays. ``--snapshot-supersteps N`` runs the benchmark with
-that setting (the script starts itself again with it, as LangGraph reads it once, on import).
-The header prints the bound in use. The "read ms" column is the time to read the finished
-episode's state back from the saver (``aget_state``: what a resume does first), which
-replays the writes since the last whole value.
+With a checkpointer, the episode's channels save only each step's writes, never their whole
+value (LangGraph's own bound of a whole value every 5,000 supersteps skips them), so
+reading a checkpoint replays every write since the episode's start. ``--snapshot-steps N``
+runs the benchmark with the channels saving their whole value every N steps instead
+(``LANGGRAPH_GAMES_SNAPSHOT_STEPS``; the script starts itself again with it, as it is read
+once, on import). The header prints the setting in use. The "read ms" column is the time to
+read the finished episode's state back from the saver (``aget_state``: what a resume does
+first), which replays the writes since the last whole value.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from langgraph_games.players import PongTracker, request_for
 from langgraph_games.players.base import Decision, DecisionRequest
 
 SETTINGS = ("none", "memory", "sqlite")
-BOUND_ENV = "LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT"
+SNAPSHOT_ENV = "LANGGRAPH_GAMES_SNAPSHOT_STEPS"
 
 
 class AskedTracker(PongTracker):
@@ -163,8 +164,8 @@ async def episode(setting: str, steps: int, folder: str) -> dict[str, float]:
 
 async def main_async(lengths: list[int], settings: list[str], quick: bool) -> None:
     print(f"{machine()}, event loop: {loop_kind()}")
-    bound = os.environ.get(BOUND_ENV, "5000 (LangGraph's default)")
-    print(f"whole-value snapshots every {bound} supersteps ({BOUND_ENV})")
+    every = os.environ.get(SNAPSHOT_ENV)
+    print(f"whole-value snapshots: {f'every {every} steps' if every else 'never'} ({SNAPSHOT_ENV})")
     print("Pong, two trackers asked as models (a node per step)\n")
     rows: list[list[object]] = []
     figures: dict[tuple[str, int], dict[str, float]] = {}
@@ -223,17 +224,17 @@ def main() -> None:
     parser.add_argument("--settings", nargs="+", choices=SETTINGS, default=list(SETTINGS))
     parser.add_argument("--quick", action="store_true", help="no SQLite at the longest length")
     parser.add_argument(
-        "--snapshot-supersteps",
+        "--snapshot-steps",
         type=int,
-        help=f"run with {BOUND_ENV} set to this (default: as the environment has it)",
+        help=f"run with {SNAPSHOT_ENV} set to this (default: as the environment has it)",
     )
     args = parser.parse_args()
-    wanted = args.snapshot_supersteps
-    if wanted is not None and os.environ.get(BOUND_ENV) != str(wanted):
+    wanted = args.snapshot_steps
+    if wanted is not None and os.environ.get(SNAPSHOT_ENV) != str(wanted):
         if wanted < 1:
-            parser.error(f"--snapshot-supersteps must be at least 1, got {wanted}")
-        # LangGraph reads the bound once, when it is imported: start again with it set
-        env = {**os.environ, BOUND_ENV: str(wanted)}
+            parser.error(f"--snapshot-steps must be at least 1, got {wanted}")
+        # the setting is read once, when the episode state is imported: start again with it
+        env = {**os.environ, SNAPSHOT_ENV: str(wanted)}
         os.execve(sys.executable, [sys.executable, *sys.argv], env)
     with steady_gc():
         run_loop(main_async(sorted(args.lengths), args.settings, args.quick))

@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/http_path.py [--latency 1.0] [--matches 64] [--moves 6]
        [--prompt-tokens 600] [--completion-tokens 40] [--workers 2] [--no-ray]
-       [--profile] [--repeats 1]
+       [--profile] [--repeats 3]
 
 Starts an OpenAI-compatible server on 127.0.0.1 in a process of its own (it dies with this
 one): ``POST /v1/chat/completions`` answers after ``--latency`` seconds with the first
@@ -24,18 +24,21 @@ system CPU of this process and every process under it but the server, from ``/pr
 
 Every figure is the steady state: a batch of ``--matches`` and one of twice as many are
 run, and the CPU and calls of the first are taken from the second's, so what a batch or a
-run costs once (imports, the model check, opening connections) cancels out. The SDK and
-ChatOpenAI rows come after a warm-up batch. The table gives each row as a ratio to
-ChatOpenAI's (the median of its runs). ``--repeats R`` measures ChatOpenAI alone and
-``run_arena`` in one process R times, one right after the other, and prints the median
-of their ratios: on a busy machine a single pair moves by tens of percent. ``--profile``
-runs the in-process arena once more under cProfile and prints where its time goes.
+run costs once (imports, the model check) cancels out; every path is first warmed up with
+a batch of twice as many, so the larger batch opens no connections of its own. The
+in-process rows are measured in ``--repeats`` rounds (the SDK, ChatOpenAI and ``run_arena``
+one after the other in each), then each pool that many times; the table gives each row's
+median and range, as a ratio to ChatOpenAI's median and, for the pools, to the median of
+``run_arena`` in one process. On a busy machine a single figure moves by tens of percent.
+``--profile`` runs the in-process arena once more under cProfile and prints where its time
+goes.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import cProfile
 import json
@@ -48,13 +51,13 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import machine, table
-from concurrency import cpu_seconds
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.gc_tuning import steady_gc
@@ -64,6 +67,11 @@ from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.graphs.gamebot.graph import build_gamebot_messages
 
 _LEGAL = re.compile(r"moves: \[(.*?)\]")
+SAMPLE_EVERY_S = 0.05
+WINDOW = (0.2, 0.8)
+"""The share of a run's calls between which its CPU is taken."""
+WAVES = 4
+"""A run plays this many times its concurrency: matches end and start inside the window."""
 
 
 # the server ------------------------------------------------------------------------------
@@ -97,8 +105,44 @@ def _reply(body: dict[str, Any], completion_tokens: int, prompt_tokens: int) -> 
     ).encode()
 
 
+def tree_cpu(root: int, leave_out: int) -> float:
+    """CPU seconds (user + system) of ``root`` and every live process under it, except
+    ``leave_out`` and what runs under it (read from ``/proc``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    tree, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        kids = [p for p, pp in parents.items() if pp == parent and p not in tree | {leave_out}]
+        tree.update(kids)
+        frontier.extend(kids)
+    return sum(times.get(pid, 0.0) for pid in tree)
+
+
 async def _serve(port_out: Any, latency: float, prompt_tokens: int, completion: int) -> None:
+    served = 0  # completions answered
+    samples: collections.deque[tuple[int, float]] = collections.deque(maxlen=100_000)
+    client = os.getppid()
+
+    async def sample() -> None:
+        # the client's CPU, read here so that reading it costs the client nothing
+        while True:
+            samples.append((served, tree_cpu(client, os.getpid())))
+            await asyncio.sleep(SAMPLE_EVERY_S)
+
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal served
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -112,9 +156,12 @@ async def _serve(port_out: Any, latency: float, prompt_tokens: int, completion: 
                 body = await reader.readexactly(length) if length else b""
                 if method == "GET" and path.rstrip("/").endswith("/models"):
                     payload = b'{"object": "list", "data": [{"id": "fake", "object": "model"}]}'
+                elif method == "GET" and path.endswith("/bench/samples"):
+                    payload = json.dumps([served, list(samples)]).encode()
                 else:
                     await asyncio.sleep(latency)
                     payload = _reply(json.loads(body), completion, prompt_tokens)
+                    served += 1
                 writer.write(
                     b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                     + f"Content-Length: {len(payload)}\r\n\r\n".encode()
@@ -127,10 +174,12 @@ async def _serve(port_out: Any, latency: float, prompt_tokens: int, completion: 
             writer.close()
 
     server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=4096)
+    sampler = asyncio.create_task(sample())
     port_out.send(server.sockets[0].getsockname()[1])
     parent = os.getppid()
     while os.getppid() == parent:  # the parent is gone: so is the server
         await asyncio.sleep(0.5)
+    sampler.cancel()
 
 
 def _server_main(port_out: Any, latency: float, prompt_tokens: int, completion: int) -> None:
@@ -155,23 +204,30 @@ def start_server(
 
 
 # measuring ---------------------------------------------------------------------------------
-def client_cpu(server_pid: int) -> float:
-    """CPU seconds of this process and every live process under it, except the server."""
-    with open(f"/proc/{server_pid}/stat", encoding="ascii", errors="replace") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    server = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return cpu_seconds() - server
+def _samples(url: str) -> tuple[int, list[tuple[int, float]]]:
+    """The server's completions so far and its samples of ``(completions, client CPU)``."""
+    with urllib.request.urlopen(url.rsplit("/v1", 1)[0] + "/bench/samples") as answer:
+        served, samples = json.loads(answer.read())
+    return served, [(int(count), float(cpu)) for count, cpu in samples]
 
 
-async def steady(run: Callable[[int], Awaitable[int]], n: int, server_pid: int) -> float:
-    """CPU ms per call of ``run(2n)`` beyond ``run(n)`` (``run`` returns its calls)."""
-    figures = []
-    for size in (n, 2 * n):
-        cpu = client_cpu(server_pid)
-        calls = await run(size)
-        figures.append((client_cpu(server_pid) - cpu, calls))
-    (cpu_n, calls_n), (cpu_2n, calls_2n) = figures
-    return 1000 * (cpu_2n - cpu_n) / (calls_2n - calls_n)
+async def windowed(run: Callable[[], Awaitable[int]], url: str) -> float:
+    """Client CPU ms per call over the middle of ``run()`` (which returns its calls).
+
+    The server samples the client's CPU (this process and everything under it) and its
+    own completions every ``SAMPLE_EVERY_S``; the figure is the CPU between the samples
+    at ``WINDOW`` of the run's calls over the calls between them. Starting and ending
+    (imports, graphs, the first connections, the last records) fall outside it.
+    """
+    before, _ = await asyncio.to_thread(_samples, url)
+    calls = await run()
+    _, samples = await asyncio.to_thread(_samples, url)
+    low, high = (before + share * calls for share in WINDOW)
+    inside = [(count, cpu) for count, cpu in samples if low <= count <= high]
+    if len(inside) < 2 or inside[-1][0] == inside[0][0]:
+        raise RuntimeError(f"too few samples inside the window ({len(inside)}): a longer run")
+    (first, cpu_first), (last, cpu_last) = inside[0], inside[-1]
+    return 1000 * (cpu_last - cpu_first) / (last - first)
 
 
 def gamebot_prompt() -> list[dict[str, str]]:
@@ -193,7 +249,8 @@ async def callers(call: Callable[[], Awaitable[Any]], n: int, moves: int) -> int
     return n * moves
 
 
-async def sdk_alone(url: str, n: int, moves: int, pid: int) -> float:
+async def sdk_alone(url: str, n: int, moves: int) -> Callable[[], Awaitable[float]]:
+    """A measurement of the ``openai`` SDK alone (warmed up: imports, connections)."""
     from openai import AsyncOpenAI
 
     client = AsyncOpenAI(base_url=url, api_key="unused", max_retries=0)
@@ -202,11 +259,12 @@ async def sdk_alone(url: str, n: int, moves: int, pid: int) -> float:
     async def call() -> None:
         await client.chat.completions.create(model="fake", messages=messages, temperature=0)
 
-    await callers(call, n, 1)  # warm-up: connections, imports
-    return await steady(lambda size: callers(call, size, moves), n, pid)
+    await callers(call, n, 1)  # warm-up: imports, connections
+    return lambda: windowed(lambda: callers(call, n, WAVES * moves), url)
 
 
-async def chatopenai_alone(url: str, n: int, moves: int, pid: int) -> float:
+async def chatopenai_alone(url: str, n: int, moves: int) -> Callable[[], Awaitable[float]]:
+    """A measurement of LangChain's ``ChatOpenAI`` alone (warmed up)."""
     from langchain_openai import ChatOpenAI
 
     model = ChatOpenAI(model="fake", base_url=url, api_key="unused", max_retries=0, temperature=0)
@@ -216,43 +274,41 @@ async def chatopenai_alone(url: str, n: int, moves: int, pid: int) -> float:
         await model.ainvoke(messages)
 
     await callers(call, n, 1)
-    return await steady(lambda size: callers(call, size, moves), n, pid)
+    return lambda: windowed(lambda: callers(call, n, WAVES * moves), url)
 
 
-def arena_runner(
-    url: str, moves: int, workers: int, executor: str, folder: Path
-) -> Callable[[int], Awaitable[int]]:
+def arena_runner(url: str, n: int, moves: int, folder: Path) -> Callable[[int], Awaitable[int]]:
+    """``run(matches)``: one ``run_arena`` in this process, ``n`` matches in flight."""
     from langgraph_games.eval.running.arena import ArenaSpec, run_arena
 
     runs = iter(range(10**6))
 
-    async def run(size: int) -> int:
+    async def run(matches: int) -> int:
         spec = ArenaSpec(
             game="connect4",
             players=[f"gamebot:openai:a@{url}", f"gamebot:openai:b@{url}"],
-            matches=size,
-            seed=next(runs) * 10_000,
+            matches=matches,
+            seed=(turn := next(runs)) * 10_000,
             baseline=False,
-            concurrency=size,
-            workers=workers,
-            executor=executor,  # type: ignore[arg-type]
+            concurrency=n,
+            workers=1,
             episode=EpisodeOptions(max_retries=0, max_steps=moves),
         )
-        report = await run_arena(spec, folder / f"{executor}-{workers}-{size}", progress=False)
-        assert report.played == size and not report.errors, report
-        return size * moves
+        report = await run_arena(spec, folder / f"arena-{turn}", progress=False)
+        assert report.played == matches and not report.errors, report
+        return matches * moves
 
     return run
 
 
 @contextlib.asynccontextmanager
 async def pool_runner(
-    url: str, moves: int, workers: int, executor: str, folder: Path, warmup: int
+    url: str, n: int, moves: int, workers: int, executor: str, folder: Path, warmup: int
 ) -> AsyncIterator[Callable[[int], Awaitable[int]]]:
     """The executor's worker pool (as ``run_arena --workers``), started once and warmed up.
 
-    Yields a function that plays a batch of matches on it (their records appended to a
-    results file by this process, the one writer) and returns the calls made.
+    Yields ``run(matches)``: plays that many matches on it, ``n`` in flight (their records
+    appended to a results file by this process, the one writer); returns the calls made.
     """
     from langgraph_games.eval.running.executor import Job
     from langgraph_games.eval.running.players import ModelPool, resolve
@@ -284,7 +340,7 @@ async def pool_runner(
     setup, _, count = prepare(jobs(1), slots=workers, setup_fields=fields, pool=models)
     backend = make_backend(executor)
     backend.cores()
-    async with WorkerPool(backend, setup, count, concurrency=10**4) as pool:
+    async with WorkerPool(backend, setup, count, concurrency=n) as pool:
 
         async def run(n: int) -> int:
             _, tasks, _ = prepare(jobs(n), slots=workers, setup_fields=fields, pool=models)
@@ -298,31 +354,37 @@ async def pool_runner(
 async def main_async(args: argparse.Namespace) -> None:
     server, port = start_server(args.latency, args.prompt_tokens, args.completion_tokens)
     url = f"http://127.0.0.1:{port}/v1"
-    n, moves = args.matches, args.moves
+    n, moves, rounds = args.matches, args.moves, args.repeats
     print(f"{machine()}, event loop: {loop_kind()}")
     print(
         f"fake server: {args.latency} s per call, {args.prompt_tokens} + "
-        f"{args.completion_tokens} tokens; {n} callers or matches at once, {moves} calls each\n"
+        f"{args.completion_tokens} tokens; {n} callers or matches at once, {moves} calls each; "
+        f"{rounds} round(s)\n"
     )
-    rows: list[tuple[str, float | None, str]] = []
+    figures: dict[str, list[float]] = {}
+    notes: dict[str, str] = {}
     pairs: list[float] = []  # run_arena / ChatOpenAI, each pair measured one after the other
 
-    def row(name: str, ms: float | None, note: str = "") -> None:
-        rows.append((name, ms, note))
-        print(name, "-" if ms is None else f"{ms:.2f} ms", note, flush=True)
+    def got(name: str, ms: float, note: str = "") -> float:
+        figures.setdefault(name, []).append(ms)
+        print(f"{name}: {ms:.2f} ms {note}".rstrip(), flush=True)
+        return ms
 
     try:
         with tempfile.TemporaryDirectory() as folder:
-            row("openai SDK alone", await sdk_alone(url, n, moves, server.pid or 0))
-            here = arena_runner(url, moves, 1, "local", Path(folder))
-            for run in range(args.repeats):
-                note = f"run {run + 1} of {args.repeats}" if args.repeats > 1 else ""
-                chat = await chatopenai_alone(url, n, moves, server.pid or 0)
-                row("ChatOpenAI alone", chat, note)
-                arena = await steady(here, n, server.pid or 0)
-                row("run_arena, one process", arena, note)
-                pairs.append(arena / chat)
-            pid = server.pid or 0
+            sdk = await sdk_alone(url, n, moves)
+            chat = await chatopenai_alone(url, n, moves)
+            here = arena_runner(url, n, moves, Path(folder))
+            await here(n)  # warm-up: imports, connections
+
+            def arena() -> Awaitable[float]:
+                return windowed(lambda: here(WAVES * n), url)
+
+            for turn in range(rounds):
+                note = f"(round {turn + 1} of {rounds})"
+                got("openai SDK alone", await sdk(), note)
+                base = got("ChatOpenAI alone", await chat(), note)
+                pairs.append(got("run_arena, one process", await arena(), note) / base)
             kinds = [("local", f"{args.workers} worker processes")]
             skipped = "left out (--no-ray)" if args.no_ray else None
             if not args.no_ray and not have_ray():
@@ -331,11 +393,14 @@ async def main_async(args: argparse.Namespace) -> None:
                 kinds.append(("ray", f"{args.workers} Ray actors"))
             for kind, name in kinds:
                 started = time.perf_counter()
-                async with pool_runner(url, moves, args.workers, kind, Path(folder), 4) as pool:
-                    note = f"start-up {time.perf_counter() - started:.1f} s, apart"
-                    row(name, await steady(pool, n, pid), note)
+                pool_of = pool_runner(url, n, moves, args.workers, kind, Path(folder), 4)
+                async with pool_of as pool:
+                    notes[name] = f"start-up {time.perf_counter() - started:.1f} s, apart"
+                    for turn in range(rounds):
+                        ms = await windowed(lambda pool=pool: pool(WAVES * n), url)  # type: ignore[misc]
+                        got(name, ms, f"(round {turn + 1} of {rounds})")
             if skipped is not None:
-                row(f"{args.workers} Ray actors", None, skipped)
+                notes[f"{args.workers} Ray actors"] = skipped
             if args.profile:
                 profiler = cProfile.Profile()
                 profiler.enable()
@@ -345,31 +410,39 @@ async def main_async(args: argparse.Namespace) -> None:
                 stats.sort_stats("tottime").print_stats(30)
     finally:
         server.kill()
-    base = statistics.median(ms for name, ms, _ in rows if name == "ChatOpenAI alone" and ms)
+    medians = {name: statistics.median(values) for name, values in figures.items()}
+    base = medians["ChatOpenAI alone"]
+    one = medians["run_arena, one process"]
+    rows = []
+    for name in [*figures, *(name for name in notes if name not in figures)]:
+        values = figures.get(name)
+        if not values:
+            rows.append((name, "-", "-", "", "", notes.get(name, "")))
+            continue
+        spread = f"{min(values):.2f}-{max(values):.2f}" if len(values) > 1 else ""
+        pool = "worker" in name or "Ray" in name
+        rows.append(
+            (
+                name,
+                f"{medians[name]:.2f}",
+                spread,
+                f"{medians[name] / base:.2f}x",
+                f"{medians[name] / one:.2f}x" if pool else "",
+                notes.get(name, ""),
+            )
+        )
     print()
     print(
         table(
-            ["path", "client CPU ms/call", "vs ChatOpenAI", ""],
-            [
-                (
-                    name,
-                    "-" if ms is None else f"{ms:.2f}",
-                    "" if ms is None else f"{ms / base:.2f}x",
-                    note,
-                )
-                for name, ms, note in rows
-            ],
+            ["path", "client CPU ms/call (median)", "range", "vs ChatOpenAI", "vs one process", ""],
+            rows,
         )
     )
-    if len(pairs) > 1:
-        print(
-            f"\nrun_arena in one process / ChatOpenAI alone, {len(pairs)} pairs: median "
-            f"{statistics.median(pairs):.2f}x (range {min(pairs):.2f}-{max(pairs):.2f}x)"
-        )
-
-
-def _ms(ms: float | None) -> str:
-    return "-" if ms is None else f"{ms:.2f}"
+    print(
+        f"\nrun_arena in one process / ChatOpenAI alone, {len(pairs)} pair(s) measured one "
+        f"after the other: median {statistics.median(pairs):.2f}x "
+        f"(range {min(pairs):.2f}-{max(pairs):.2f}x)"
+    )
 
 
 def main() -> None:
@@ -385,8 +458,8 @@ def main() -> None:
     parser.add_argument(
         "--repeats",
         type=int,
-        default=1,
-        help="pairs of ChatOpenAI alone and run_arena in one process, one after the other",
+        default=3,
+        help="rounds: each measures every in-process row, then each pool that many times",
     )
     args = parser.parse_args()
     if args.repeats < 1:

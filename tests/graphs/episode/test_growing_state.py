@@ -212,13 +212,13 @@ asyncio.run(main())
 async def test_a_resume_across_whole_value_snapshots_rebuilds_the_same_episode(
     tmp_path: Any,
 ) -> None:
-    # LangGraph saves a delta channel's whole value every so many supersteps (an
+    # The channels save their whole value every so many steps when asked to (an
     # environment setting, read on import): every 25 here, so the run killed at step 70
     # resumes from a snapshot and the writes after it.
     here = Path(__file__).parent
     env = {
         **os.environ,
-        "LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT": "25",
+        "LANGGRAPH_GAMES_SNAPSHOT_STEPS": "25",
         "PYTHONPATH": os.pathsep.join([str(here), str(here.parents[1]), *sys.path]),
     }
     script = _ACROSS_SNAPSHOTS % str(tmp_path / "episodes.sqlite")
@@ -231,3 +231,81 @@ async def test_a_resume_across_whole_value_snapshots_rebuilds_the_same_episode(
     assert out["memory_saved"] == out["sqlite_saved"] == 70
     assert out["memory"] == out["reference"]
     assert out["sqlite"] == out["reference"]
+
+
+_SUPERSTEP_BOUND = """
+import asyncio, json
+from typing import Annotated, TypedDict
+from langgraph.channels.delta import DeltaChannel
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph_games.graphs.episode import channels
+from test_growing_state import _pong
+
+def whole_values(saver, name):
+    return sum(1 for key, (kind, _) in saver.blobs.items() if key[2] == name and kind != "empty")
+
+def extend(items, updates):
+    return items + [item for update in updates for item in update]
+
+class Count(TypedDict):
+    items: Annotated[list, DeltaChannel(extend, snapshot_frequency=10**9)]
+    n: int
+
+def add(state):
+    return {"items": [state["n"]], "n": state["n"] + 1}
+
+builder = StateGraph(Count)
+builder.add_node("add", add)
+builder.add_edge(START, "add")
+builder.add_conditional_edges("add", lambda s: END if s["n"] >= 120 else "add")
+
+async def main():
+    episode, other = InMemorySaver(), InMemorySaver()
+    state = await _pong(120, episode)
+    config = {"configurable": {"thread_id": "t"}, "recursion_limit": 1000}
+    counted = await builder.compile(checkpointer=other).ainvoke({"items": [], "n": 0}, config)
+    print(json.dumps({
+        "rule": channels.SNAPSHOT_STEPS is None,
+        "steps": len(state["trajectory"]),
+        "episode": whole_values(episode, "trajectory") + whole_values(episode, "record"),
+        "other": whole_values(other, "items"),
+        "counted": counted["items"] == list(range(120)),
+    }))
+
+asyncio.run(main())
+"""
+
+
+async def test_the_channels_skip_langgraphs_superstep_bound_and_other_channels_keep_it() -> None:
+    # LangGraph saves every delta channel's whole value each 25 supersteps here; the
+    # episode's channels save none (flat bytes per step), a plain DeltaChannel of another
+    # graph in the same process still saves its own.
+    here = Path(__file__).parent
+    env = {
+        **os.environ,
+        "LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT": "25",
+        "PYTHONPATH": os.pathsep.join([str(here), str(here.parents[1]), *sys.path]),
+    }
+    env.pop("LANGGRAPH_GAMES_SNAPSHOT_STEPS", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _SUPERSTEP_BOUND],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["rule"] and out["steps"] == 120 and out["counted"]
+    assert out["episode"] == 0
+    assert out["other"] >= 4  # 120 supersteps, a whole value every 25
+
+
+@pytest.mark.parametrize("given", ["0", "-3", "ten", "2.5"])
+def test_a_bad_snapshot_setting_is_refused_by_name(given: str) -> None:
+    from langgraph_games.graphs.episode.channels import _snapshot_steps
+
+    with pytest.raises(ValueError, match="LANGGRAPH_GAMES_SNAPSHOT_STEPS must be a whole number"):
+        _snapshot_steps(given)
+    assert _snapshot_steps("") is None and _snapshot_steps(" 40 ") == 40

@@ -4,24 +4,34 @@ They build on LangGraph 1.2's ``DeltaChannel`` and on names LangGraph keeps priv
 (its missing-value sentinel, its overwrite reader, its snapshot type). Importing this
 module fails where a LangGraph release lacks one of them: the episode state then uses
 plain reducers instead (:mod:`~langgraph_games.graphs.episode.channels`).
+
+LangGraph saves a delta channel's whole value when its updates since the last such
+snapshot reach the channel's ``snapshot_frequency``, or when the supersteps since then
+reach a bound of its own for every delta channel (5,000, from the environment). The
+channels here answer only to their own frequency: :func:`_install_snapshot_rule` wraps
+LangGraph's predicate so that the superstep bound skips them, and leaves every other
+channel's answer as it was. Snapshots LangGraph forces (an overwrite, a fork of a
+checkpoint that has children) still happen. Where LangGraph's loop lacks the predicate,
+nothing is wrapped and its bound applies.
 """
 
 from __future__ import annotations
 
 import copy as _copy
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from langgraph._internal._typing import MISSING
+from langgraph.channels.base import BaseChannel
 from langgraph.channels.binop import _get_overwrite
 from langgraph.channels.delta import DeltaChannel
-from langgraph.checkpoint.base import PendingWrite
+from langgraph.checkpoint.base import ChannelVersions, PendingWrite
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from langgraph.errors import EmptyChannelError
 from typing_extensions import Self
 
-__all__ = ["GrowingList", "GrowingRecord"]
+__all__ = ["SNAPSHOT_RULE", "GrowingList", "GrowingRecord"]
 
 
 class _Growing(DeltaChannel[Any]):
@@ -164,3 +174,41 @@ class GrowingRecord(_Growing):
         if head is None:
             return {}
         return {**head, "actions": items}
+
+
+def _install_snapshot_rule() -> bool:
+    """Make LangGraph's superstep bound skip the growing channels (see the module).
+
+    Returns:
+        Whether LangGraph's predicate is wrapped (now or by an earlier call).
+    """
+    from langgraph.pregel import _checkpoint, _loop
+
+    base = getattr(_loop, "delta_channels_to_snapshot", None)
+    if base is None or getattr(_checkpoint, "delta_channels_to_snapshot", None) is None:
+        return False
+    if getattr(base, "growing_rule", False):
+        return True
+
+    def delta_channels_to_snapshot(
+        channels: Mapping[str, BaseChannel[Any, Any, Any]],
+        counters_since_delta_snapshot: Mapping[str, tuple[int, int]],
+        channel_versions: ChannelVersions,
+    ) -> set[str]:
+        counters = counters_since_delta_snapshot
+        due: set[str] = base(channels, counters, channel_versions)
+        return {
+            name
+            for name in due
+            if not isinstance(channel := channels[name], _Growing)
+            or counters.get(name, (0, 0))[0] >= channel.snapshot_frequency
+        }
+
+    delta_channels_to_snapshot.growing_rule = True  # type: ignore[attr-defined]
+    _loop.delta_channels_to_snapshot = delta_channels_to_snapshot  # type: ignore[attr-defined]
+    _checkpoint.delta_channels_to_snapshot = delta_channels_to_snapshot
+    return True
+
+
+SNAPSHOT_RULE = _install_snapshot_rule()
+"""Whether the growing channels are out of LangGraph's superstep bound (see the module)."""

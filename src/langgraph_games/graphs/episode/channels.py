@@ -3,14 +3,15 @@
 An episode's trajectory and its record's actions only grow. As LangGraph's
 ``DeltaChannel`` (a beta API of LangGraph 1.2), a checkpoint saves a step's writes (the
 steps and moves it added), not the whole value again, and reading a checkpoint rebuilds the
-value from the writes of its ancestors. LangGraph still snapshots a delta channel's whole
-value every 5,000 supersteps (``LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT``), which
-bounds the writes a resume replays; ``snapshot_frequency`` (every so many updates) is set
-beyond any episode's length. Each such snapshot holds the whole trajectory, so past 5,000
-steps the bytes per step grow again (twice as many at 10,000 steps). Setting that variable
-above the episode's length, before LangGraph is imported, keeps them flat: reading a
-checkpoint (a resume) then replays every write since the episode's start, about a second
-for 10,000 steps.
+value from the writes of its ancestors. Checkpoint bytes per step stay the same however
+long the episode: the channels never save their whole value on their own (LangGraph's bound
+of 5,000 supersteps between whole-value snapshots of a delta channel skips them, see
+``_growing.py``), only where LangGraph must (a fork of a checkpoint that has children). A
+resume then replays every write since the episode's start: about a second for 10,000
+steps, once per resume. To bound that replay instead, set
+``LANGGRAPH_GAMES_SNAPSHOT_STEPS`` to N before this module is imported: the channels then
+save their whole value every N steps (each such checkpoint holds the whole trajectory, so
+bytes per step grow again with the episode).
 
 In memory, the channels here grow their list in place instead of building a new one per
 step (a reducer's ``state + update`` copies the whole list twice a step: once for the
@@ -34,10 +35,18 @@ channels, and nothing else changes.
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["GROWING", "GrowingList", "GrowingRecord", "list_channel", "record_channel"]
+__all__ = [
+    "GROWING",
+    "SNAPSHOT_STEPS",
+    "GrowingList",
+    "GrowingRecord",
+    "list_channel",
+    "record_channel",
+]
 
 try:
     from langgraph_games.graphs.episode._growing import GrowingList, GrowingRecord
@@ -47,8 +56,28 @@ else:
     GROWING = True
 
 _NEVER = 1 << 62
-"""A delta channel snapshots its whole value every ``snapshot_frequency`` updates: never
-within an episode here (LangGraph's own bound of 5,000 supersteps still applies)."""
+
+SNAPSHOT_ENV = "LANGGRAPH_GAMES_SNAPSHOT_STEPS"
+
+
+def _snapshot_steps(given: str | None) -> int | None:
+    """``LANGGRAPH_GAMES_SNAPSHOT_STEPS`` read: a whole number of steps, or unset."""
+    if not (given or "").strip():
+        return None
+    try:
+        steps = int(str(given).strip())
+    except ValueError:
+        steps = 0
+    if steps < 1:
+        raise ValueError(
+            f"{SNAPSHOT_ENV} must be a whole number of steps of at least 1 (or unset: "
+            f"never), got {given!r}"
+        )
+    return steps
+
+
+SNAPSHOT_STEPS: int | None = _snapshot_steps(os.environ.get(SNAPSHOT_ENV))
+"""Every how many steps the channels save their whole value (``None``: never)."""
 
 
 def list_channel(reduce: Callable[[list[Any], Sequence[list[Any]]], list[Any]]) -> Any:
@@ -58,7 +87,7 @@ def list_channel(reduce: Callable[[list[Any], Sequence[list[Any]]], list[Any]]) 
         reduce: Folds a step's updates into the list (the channel's reducer).
     """
     if GROWING:
-        return GrowingList(reduce, snapshot_frequency=_NEVER)
+        return GrowingList(reduce, snapshot_frequency=SNAPSHOT_STEPS or _NEVER)
     return operator.add
 
 
@@ -69,7 +98,7 @@ def record_channel(reduce: Callable[[Any, Sequence[Any]], Any]) -> Any:
         reduce: Folds updates (a whole record, or ``{"actions": [...]}``) into a record.
     """
     if GROWING:
-        return GrowingRecord(reduce, snapshot_frequency=_NEVER)
+        return GrowingRecord(reduce, snapshot_frequency=SNAPSHOT_STEPS or _NEVER)
 
     def one(record: Any, update: Any) -> Any:
         return reduce(record or {}, [update])
