@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import statistics
 import time
@@ -43,3 +44,28 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     lines = [" | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in cells]
     lines.insert(1, "-+-".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def tree_cpu(root: int, leave_out: int | None = None) -> float:
+    """CPU seconds (user + system) of ``root`` and every live process under it, except
+    ``leave_out`` and what runs under it (read from ``/proc``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    tree, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        kids = [p for p, pp in parents.items() if pp == parent and p not in tree and p != leave_out]
+        tree.update(kids)
+        frontier.extend(kids)
+    return sum(times.get(pid, 0.0) for pid in tree)

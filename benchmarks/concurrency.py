@@ -71,7 +71,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
-from _common import machine, table
+from _common import machine, table, tree_cpu
 from _work import read_and_play
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
@@ -124,26 +124,7 @@ def move_one(messages: list[Any]) -> AIMessage:
 
 def cpu_seconds() -> float:
     """CPU time (user + system) of this process and every live process under it."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, int] = {}
-    times: dict[int, float] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # ended meanwhile
-        parents[int(entry)] = int(fields[1])
-        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
-    tree, frontier = {os.getpid()}, [os.getpid()]
-    while frontier:
-        parent = frontier.pop()
-        kids = [pid for pid, ppid in parents.items() if ppid == parent and pid not in tree]
-        tree.update(kids)
-        frontier.extend(kids)
-    return sum(times.get(pid, 0.0) for pid in tree)
+    return tree_cpu(os.getpid())
 
 
 _PLAYERS: dict[float, tuple[ScriptedChatModel, Any, Any]] = {}

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import machine, table
+from _common import machine, table, tree_cpu
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.gc_tuning import steady_gc
@@ -103,31 +103,6 @@ def _reply(body: dict[str, Any], completion_tokens: int, prompt_tokens: int) -> 
             },
         }
     ).encode()
-
-
-def tree_cpu(root: int, leave_out: int) -> float:
-    """CPU seconds (user + system) of ``root`` and every live process under it, except
-    ``leave_out`` and what runs under it (read from ``/proc``)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, int] = {}
-    times: dict[int, float] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # ended meanwhile
-        parents[int(entry)] = int(fields[1])
-        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
-    tree, frontier = {root}, [root]
-    while frontier:
-        parent = frontier.pop()
-        kids = [p for p, pp in parents.items() if pp == parent and p not in tree | {leave_out}]
-        tree.update(kids)
-        frontier.extend(kids)
-    return sum(times.get(pid, 0.0) for pid in tree)
 
 
 async def _serve(port_out: Any, latency: float, prompt_tokens: int, completion: int) -> None:
