@@ -50,7 +50,7 @@ def tree_cpu(root: int, leave_out: int | None = None) -> float:
     """CPU seconds (user + system) of ``root`` and every live process under it, except
     ``leave_out`` and what runs under it (read from ``/proc``)."""
     tick = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, int] = {}
+    children: dict[int, list[int]] = {}
     times: dict[int, float] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -60,12 +60,11 @@ def tree_cpu(root: int, leave_out: int | None = None) -> float:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue  # ended meanwhile
-        parents[int(entry)] = int(fields[1])
+        children.setdefault(int(fields[1]), []).append(int(entry))
         times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
     tree, frontier = {root}, [root]
     while frontier:
-        parent = frontier.pop()
-        kids = [p for p, pp in parents.items() if pp == parent and p not in tree and p != leave_out]
+        kids = [p for p in children.get(frontier.pop(), []) if p not in tree and p != leave_out]
         tree.update(kids)
         frontier.extend(kids)
     return sum(times.get(pid, 0.0) for pid in tree)

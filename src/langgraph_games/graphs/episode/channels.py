@@ -62,10 +62,10 @@ SNAPSHOT_ENV = "LANGGRAPH_GAMES_SNAPSHOT_STEPS"
 
 def _snapshot_steps(given: str | None) -> int | None:
     """``LANGGRAPH_GAMES_SNAPSHOT_STEPS`` read: a whole number of steps, or unset."""
-    if not (given or "").strip():
+    if given is None or not given.strip():
         return None
     try:
-        steps = int(str(given).strip())
+        steps = int(given.strip())
     except ValueError:
         steps = 0
     if steps < 1:
