@@ -15,23 +15,29 @@ system CPU of this process and every process under it but the server, from ``/pr
   callers at once, each making ``--moves`` calls one after another with the same GAMEBoT
   prompt;
 - LangChain's ``ChatOpenAI`` alone (``ainvoke``), the same way;
-- ``run_arena`` in one process: ``--matches`` Connect Four matches between two GAMEBoT
-  players on the server's model, ``--moves`` moves each, all at once;
+- a hand-written two-node LangGraph loop doing the arena's work (one node asks the seat
+  to move for its GAMEBoT decision, the next reads, scores and plays it; no records,
+  metrics, rate limiter or retries): the least LangGraph can do per call;
+- ``run_arena`` in one process: Connect Four matches between two GAMEBoT players on the
+  server's model, ``--moves`` moves each, ``--matches`` at once;
 - the same matches on ``--workers`` worker processes, and on ``--workers`` Ray actors when
   Ray is installed (``--no-ray`` leaves them out): the executor's worker pool, which
   ``run_arena --workers`` uses, started once and warmed up (its start-up is printed
   apart), this process dispatching the matches and writing their records.
 
-Every figure is the steady state: a batch of ``--matches`` and one of twice as many are
-run, and the CPU and calls of the first are taken from the second's, so what a batch or a
-run costs once (imports, the model check) cancels out; every path is first warmed up with
-a batch of twice as many, so the larger batch opens no connections of its own. The
-in-process rows are measured in ``--repeats`` rounds (the SDK, ChatOpenAI and ``run_arena``
-one after the other in each), then each pool that many times; the table gives each row's
-median and range, as a ratio to ChatOpenAI's median and, for the pools, to the median of
-``run_arena`` in one process. On a busy machine a single figure moves by tens of percent.
-``--profile`` runs the in-process arena once more under cProfile and prints where its time
-goes.
+Every figure is the steady state. The server samples the client's CPU with its count of
+completed calls every 50 ms, and a figure is the CPU between 20% and 80% of a run's calls
+over the calls between them: imports, the first connections and the last records fall
+outside. A run makes ``4 x --matches`` callers' or matches' worth of calls, so matches end
+and new ones start inside the window. Every path is warmed up first. In each of
+``--repeats`` rounds every row but Ray's is measured once, one after the other (the worker
+pool is started before the first round and idles, costing nothing, while the others run);
+Ray's rounds come last, as a local Ray cluster burns CPU while it is up. The table gives
+each row's median and range, as a ratio to ChatOpenAI's median and, for the pools, to
+the median of ``run_arena`` in one process; below it, the median and range of ratios
+between rows of the same round. On a busy machine a single figure moves by tens of
+percent. ``--profile`` runs the in-process arena once more under cProfile and prints where
+its time goes.
 """
 
 from __future__ import annotations
@@ -54,10 +60,11 @@ import time
 import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import machine, table, tree_cpu
+from _work import read_and_play
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.gc_tuning import steady_gc
@@ -71,6 +78,8 @@ SAMPLE_EVERY_S = 0.05
 WINDOW = (0.2, 0.8)
 """The share of a run's calls between which its CPU is taken."""
 WAVES = 4
+ONE = "run_arena, one process"
+TWO_NODE = "two-node LangGraph loop"
 """A run plays this many times its concurrency: matches end and start inside the window."""
 
 
@@ -252,6 +261,67 @@ async def chatopenai_alone(url: str, n: int, moves: int) -> Callable[[], Awaitab
     return lambda: windowed(lambda: callers(call, n, WAVES * moves), url)
 
 
+class _Loop(TypedDict, total=False):
+    match: int
+    done: bool
+
+
+def two_node_runner(url: str, n: int, moves: int) -> Callable[[int], Awaitable[int]]:
+    """``run(matches)``: the least LangGraph can do for the arena's work, ``n`` at once.
+
+    A hand-written two-node graph per match: one node builds the GAMEBoT prompt of the
+    seat to move and asks that seat's ``ChatOpenAI`` (passing the node's config on, as
+    every model call of ours does), the next reads and scores the reply and plays the
+    move; ``moves`` calls a match. No records, metrics, rate limiter or retries.
+    """
+    from langchain_core.runnables import RunnableConfig
+    from langchain_openai import ChatOpenAI
+    from langgraph.graph import END, START, StateGraph
+
+    seats = [ChatOpenAI(model=name, base_url=url, api_key="unused", max_retries=0) for name in "ab"]
+    sessions: dict[int, GameSession] = {}
+    replies: dict[int, str] = {}
+    runs = iter(range(0, 10**9, 10**6))
+
+    async def ask(state: _Loop, config: RunnableConfig) -> dict[str, Any]:
+        session = sessions[state["match"]]
+        seat = session.current_players[0]
+        messages = build_gamebot_messages(session.game, session.observe(seat))
+        reply = await seats[seat].ainvoke(messages, config)
+        replies[state["match"]] = str(reply.text)
+        return {}
+
+    async def play(state: _Loop) -> dict[str, Any]:
+        session = sessions[state["match"]]
+        read_and_play(session, session.current_players[0], replies.pop(state["match"]))
+        return {"done": session.done or len(session.actions) >= moves}
+
+    def route(state: _Loop) -> str:
+        return END if state.get("done") else "ask"
+
+    builder = StateGraph(_Loop)
+    builder.add_node("ask", ask)
+    builder.add_node("play", play)
+    builder.add_edge(START, "ask")
+    builder.add_edge("ask", "play")
+    builder.add_conditional_edges("play", route)
+    graph = builder.compile()
+
+    async def run(matches: int) -> int:
+        start = next(runs)
+        at_once = asyncio.Semaphore(n)
+
+        async def one(match: int) -> int:
+            async with at_once:
+                sessions[match] = GameSession("connect4", seed=match)
+                await graph.ainvoke({"match": match}, {"recursion_limit": 4 * moves + 8})
+                return len(sessions.pop(match).actions)
+
+        return sum(await asyncio.gather(*(one(start + i) for i in range(matches))))
+
+    return run
+
+
 def arena_runner(url: str, n: int, moves: int, folder: Path) -> Callable[[int], Awaitable[int]]:
     """``run(matches)``: one ``run_arena`` in this process, ``n`` matches in flight."""
     from langgraph_games.eval.running.arena import ArenaSpec, run_arena
@@ -338,44 +408,54 @@ async def main_async(args: argparse.Namespace) -> None:
     )
     figures: dict[str, list[float]] = {}
     notes: dict[str, str] = {}
-    pairs: list[float] = []  # run_arena / ChatOpenAI, each pair measured one after the other
+    ratios: dict[str, list[float]] = {}  # each measured within one round
 
     def got(name: str, ms: float, note: str = "") -> float:
         figures.setdefault(name, []).append(ms)
         print(f"{name}: {ms:.2f} ms {note}".rstrip(), flush=True)
         return ms
 
+    workers_row = f"{args.workers} worker processes"
     try:
         with tempfile.TemporaryDirectory() as folder:
             sdk = await sdk_alone(url, n, moves)
             chat = await chatopenai_alone(url, n, moves)
+            loop = two_node_runner(url, n, moves)
             here = arena_runner(url, n, moves, Path(folder))
-            await here(n)  # warm-up: imports, connections
-
-            def arena() -> Awaitable[float]:
-                return windowed(lambda: here(WAVES * n), url)
-
-            for turn in range(rounds):
-                note = f"(round {turn + 1} of {rounds})"
-                got("openai SDK alone", await sdk(), note)
-                base = got("ChatOpenAI alone", await chat(), note)
-                pairs.append(got("run_arena, one process", await arena(), note) / base)
-            kinds = [("local", f"{args.workers} worker processes")]
+            await loop(n)  # warm-up: imports, connections
+            await here(n)
+            async with contextlib.AsyncExitStack() as stack:
+                started = time.perf_counter()
+                local = await stack.enter_async_context(
+                    pool_runner(url, n, moves, args.workers, "local", Path(folder), 4)
+                )
+                notes[workers_row] = f"start-up {time.perf_counter() - started:.1f} s, apart"
+                for turn in range(rounds):
+                    note = f"(round {turn + 1} of {rounds})"
+                    got("openai SDK alone", await sdk(), note)
+                    base = got("ChatOpenAI alone", await chat(), note)
+                    two = got(TWO_NODE, await windowed(lambda: loop(WAVES * n), url), note)
+                    one = got(ONE, await windowed(lambda: here(WAVES * n), url), note)
+                    pool = got(workers_row, await windowed(lambda: local(WAVES * n), url), note)
+                    ratios.setdefault(f"{ONE} / ChatOpenAI alone", []).append(one / base)
+                    ratios.setdefault(f"{ONE} / {TWO_NODE}", []).append(one / two)
+                    ratios.setdefault(f"{TWO_NODE} / ChatOpenAI alone", []).append(two / base)
+                    ratios.setdefault(f"{workers_row} / {ONE}", []).append(pool / one)
             skipped = "left out (--no-ray)" if args.no_ray else None
             if not args.no_ray and not have_ray():
                 skipped = "Ray is not installed"
-            if skipped is None:
-                kinds.append(("ray", f"{args.workers} Ray actors"))
-            for kind, name in kinds:
+            ray_row = f"{args.workers} Ray actors"
+            if skipped is None:  # after the rest: a local Ray cluster burns CPU while it is up
                 started = time.perf_counter()
-                pool_of = pool_runner(url, n, moves, args.workers, kind, Path(folder), 4)
-                async with pool_of as pool:
-                    notes[name] = f"start-up {time.perf_counter() - started:.1f} s, apart"
+                async with pool_runner(
+                    url, n, moves, args.workers, "ray", Path(folder), 4
+                ) as ray_pool:
+                    notes[ray_row] = f"start-up {time.perf_counter() - started:.1f} s, apart"
                     for turn in range(rounds):
-                        ms = await windowed(lambda pool=pool: pool(WAVES * n), url)  # type: ignore[misc]
-                        got(name, ms, f"(round {turn + 1} of {rounds})")
-            if skipped is not None:
-                notes[f"{args.workers} Ray actors"] = skipped
+                        ms = await windowed(lambda: ray_pool(WAVES * n), url)
+                        got(ray_row, ms, f"(round {turn + 1} of {rounds})")
+            else:
+                notes[ray_row] = skipped
             if args.profile:
                 profiler = cProfile.Profile()
                 profiler.enable()
@@ -386,8 +466,7 @@ async def main_async(args: argparse.Namespace) -> None:
     finally:
         server.kill()
     medians = {name: statistics.median(values) for name, values in figures.items()}
-    base = medians["ChatOpenAI alone"]
-    one = medians["run_arena, one process"]
+    base, one = medians["ChatOpenAI alone"], medians[ONE]
     rows = []
     for name in [*figures, *(name for name in notes if name not in figures)]:
         values = figures.get(name)
@@ -413,11 +492,12 @@ async def main_async(args: argparse.Namespace) -> None:
             rows,
         )
     )
-    print(
-        f"\nrun_arena in one process / ChatOpenAI alone, {len(pairs)} pair(s) measured one "
-        f"after the other: median {statistics.median(pairs):.2f}x "
-        f"(range {min(pairs):.2f}-{max(pairs):.2f}x)"
-    )
+    print(f"\nratios of two rows measured one after the other in the same round ({rounds}):")
+    for name, values in ratios.items():
+        print(
+            f"  {name}: median {statistics.median(values):.2f}x "
+            f"(range {min(values):.2f}-{max(values):.2f}x)"
+        )
 
 
 def main() -> None:
