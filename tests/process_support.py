@@ -192,6 +192,26 @@ class Runs:
                 process.communicate(timeout=DEADLINE_S)
 
 
+def dies_with_parent() -> Callable[[], None]:
+    """A ``preexec_fn`` that has the child killed when this process ends, even by SIGKILL.
+
+    Linux only (``PR_SET_PDEATHSIG``; elsewhere it does nothing). The signal follows the
+    thread that starts the child: start it from the test's own thread. A child whose
+    parent is already gone by the time it asks exits at once.
+    """
+    parent = os.getpid()
+
+    def arm() -> None:
+        if sys.platform == "linux":
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            if os.getppid() != parent:
+                os._exit(1)
+
+    return arm
+
+
 def _default_sigint() -> None:
     """Ctrl-C at its default in the run (a shell's background job starts with it ignored)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)

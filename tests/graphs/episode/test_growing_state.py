@@ -21,6 +21,7 @@ from langgraph_games.graphs.episode.options import extend_record, extend_steps
 from langgraph_games.players import PongTracker
 from langgraph_games.players.base import Decision, DecisionRequest
 from pinned_trajectories import normalized
+from process_support import dies_with_parent
 
 
 class Asked(PongTracker):
@@ -162,7 +163,11 @@ print(json.dumps([state["result"]["record"], len(state["trajectory"])]))
 
 async def test_without_delta_channels_plain_reducers_give_the_same_episode() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", _PLAIN_REDUCERS], capture_output=True, text=True, timeout=240
+        [sys.executable, "-c", _PLAIN_REDUCERS],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        preexec_fn=dies_with_parent(),
     )
     assert done.returncode == 0, done.stderr
     record, steps = json.loads(done.stdout.strip().splitlines()[-1])
@@ -183,6 +188,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph_games.graphs import create_episode_graph
 from pinned_trajectories import normalized
+from process_support import dies_with_parent
 from test_growing_state import Asked, _pong
 
 async def main():
@@ -223,7 +229,12 @@ async def test_a_resume_across_whole_value_snapshots_rebuilds_the_same_episode(
     }
     script = _ACROSS_SNAPSHOTS % str(tmp_path / "episodes.sqlite")
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=240, env=env
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        preexec_fn=dies_with_parent(),
     )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
@@ -294,6 +305,7 @@ async def test_the_channels_skip_langgraphs_superstep_bound_and_other_channels_k
         text=True,
         timeout=240,
         env=env,
+        preexec_fn=dies_with_parent(),
     )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
