@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/http_path.py [--latency 1.0] [--matches 64] [--moves 6]
        [--prompt-tokens 600] [--completion-tokens 40] [--workers 2] [--no-ray]
-       [--profile] [--repeats 3]
+       [--profile] [--split] [--repeats 3]
 
 Starts an OpenAI-compatible server on 127.0.0.1 in a process of its own (it dies with this
 one): ``POST /v1/chat/completions`` answers after ``--latency`` seconds with the first
@@ -18,6 +18,11 @@ system CPU of this process and every process under it but the server, from ``/pr
 - a hand-written two-node LangGraph loop doing the arena's work (one node asks the seat
   to move for its GAMEBoT decision, the next reads, scores and plays it; no records,
   metrics, rate limiter or retries): the least LangGraph can do per call;
+- with ``--split``, two rows between those two: the two-node loop asking our GAMEBoT
+  player (its usage accounting, limiter and retry loop) instead of the model, and
+  ``run_episode`` alone with those players (the episode loop, without the arena's jobs,
+  records and results file), so the difference between the loop and ``run_arena`` is
+  split into the player, the episode loop and the arena;
 - ``run_arena`` in one process: Connect Four matches between two GAMEBoT players on the
   server's model, ``--moves`` moves each, ``--matches`` at once;
 - the same matches on ``--workers`` worker processes, and on ``--workers`` Ray actors when
@@ -59,6 +64,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -80,6 +86,8 @@ WINDOW = (0.2, 0.8)
 WAVES = 4
 ONE = "run_arena, one process"
 TWO_NODE = "two-node LangGraph loop"
+TWO_NODE_PLAYER = "two-node loop asking our GAMEBoT player"
+EPISODES = "run_episode alone"
 """A run plays this many times its concurrency: matches end and start inside the window."""
 
 
@@ -266,26 +274,61 @@ class _Loop(TypedDict, total=False):
     done: bool
 
 
-def two_node_runner(url: str, n: int, moves: int) -> Callable[[int], Awaitable[int]]:
+def _at_once(n: int, play: Callable[[int], Awaitable[int]]) -> Callable[[int], Awaitable[int]]:
+    """``run(matches)``: ``play(match)`` for that many new matches, ``n`` at once."""
+    runs = iter(range(0, 10**9, 10**6))
+
+    async def run(matches: int) -> int:
+        start, at_once = next(runs), asyncio.Semaphore(n)
+
+        async def one(match: int) -> int:
+            async with at_once:
+                return await play(match)
+
+        return sum(await asyncio.gather(*(one(start + i) for i in range(matches))))
+
+    return run
+
+
+def _gamebot_players(url: str) -> list[Any]:
+    """The arena's two GAMEBoT players on the server's model, built as the arena builds them."""
+    from langgraph_games.graphs import gamebot_player
+    from langgraph_games.models import load_chat_model
+
+    return [gamebot_player(load_chat_model(f"openai:{name}@{url}"), "connect4") for name in "ab"]
+
+
+def two_node_runner(
+    url: str, n: int, moves: int, *, player: bool = False
+) -> Callable[[int], Awaitable[int]]:
     """``run(matches)``: the least LangGraph can do for the arena's work, ``n`` at once.
 
     A hand-written two-node graph per match: one node builds the GAMEBoT prompt of the
     seat to move and asks that seat's ``ChatOpenAI`` (passing the node's config on, as
     every model call of ours does), the next reads and scores the reply and plays the
-    move; ``moves`` calls a match. No records, metrics, rate limiter or retries.
+    move; ``moves`` calls a match. No records, metrics, rate limiter or retries. With
+    ``player``, the first node asks the arena's GAMEBoT player instead (the same prompt,
+    reading and scoring, with its usage accounting, limiter and retry loop), and the
+    second plays its move: the episode loop is then all that separates it from
+    ``run_episode``.
     """
     from langchain_core.runnables import RunnableConfig
     from langchain_openai import ChatOpenAI
     from langgraph.graph import END, START, StateGraph
 
+    from langgraph_games.players import request_for
+
     seats = [ChatOpenAI(model=name, base_url=url, api_key="unused", max_retries=0) for name in "ab"]
+    players = _gamebot_players(url) if player else []
     sessions: dict[int, GameSession] = {}
-    replies: dict[int, str] = {}
-    runs = iter(range(0, 10**9, 10**6))
+    replies: dict[int, Any] = {}
 
     async def ask(state: _Loop, config: RunnableConfig) -> dict[str, Any]:
         session = sessions[state["match"]]
         seat = session.current_players[0]
+        if player:
+            replies[state["match"]] = await players[seat].adecide(request_for(session, seat))
+            return {}
         messages = build_gamebot_messages(session.game, session.observe(seat))
         reply = await seats[seat].ainvoke(messages, config)
         replies[state["match"]] = str(reply.text)
@@ -293,7 +336,15 @@ def two_node_runner(url: str, n: int, moves: int) -> Callable[[int], Awaitable[i
 
     async def play(state: _Loop) -> dict[str, Any]:
         session = sessions[state["match"]]
-        read_and_play(session, session.current_players[0], replies.pop(state["match"]))
+        seat = session.current_players[0]
+        reply = replies.pop(state["match"])
+        if not player:
+            read_and_play(session, seat, reply)
+        else:
+            action = reply.action
+            if action is None or not session.game.is_legal(session.state, seat, action):
+                action = session.legal_actions(seat)[0]
+            session.step(action, seat)
         return {"done": session.done or len(session.actions) >= moves}
 
     def route(state: _Loop) -> str:
@@ -307,19 +358,29 @@ def two_node_runner(url: str, n: int, moves: int) -> Callable[[int], Awaitable[i
     builder.add_conditional_edges("play", route)
     graph = builder.compile()
 
-    async def run(matches: int) -> int:
-        start = next(runs)
-        at_once = asyncio.Semaphore(n)
+    async def play_match(match: int) -> int:
+        sessions[match] = GameSession("connect4", seed=match)
+        await graph.ainvoke({"match": match}, {"recursion_limit": 4 * moves + 8})
+        return len(sessions.pop(match).actions)
 
-        async def one(match: int) -> int:
-            async with at_once:
-                sessions[match] = GameSession("connect4", seed=match)
-                await graph.ainvoke({"match": match}, {"recursion_limit": 4 * moves + 8})
-                return len(sessions.pop(match).actions)
+    return _at_once(n, play_match)
 
-        return sum(await asyncio.gather(*(one(start + i) for i in range(matches))))
 
-    return run
+def episode_runner(url: str, n: int, moves: int) -> Callable[[int], Awaitable[int]]:
+    """``run(matches)``: ``run_episode`` with the arena's players, ``n`` at once.
+
+    The arena's episodes without the arena around them (no jobs, records or results file).
+    """
+    from langgraph_games.graphs import run_episode
+
+    players = _gamebot_players(url)
+    options = EpisodeOptions(max_retries=0, max_steps=moves)
+
+    async def play_match(match: int) -> int:
+        out = await run_episode("connect4", players, seed=match, options=options)
+        return int(out["result"]["steps"])
+
+    return _at_once(n, play_match)
 
 
 def arena_runner(url: str, n: int, moves: int, folder: Path) -> Callable[[int], Awaitable[int]]:
@@ -422,8 +483,16 @@ async def main_async(args: argparse.Namespace) -> None:
             chat = await chatopenai_alone(url, n, moves)
             loop = two_node_runner(url, n, moves)
             here = arena_runner(url, n, moves, Path(folder))
-            await loop(n)  # warm-up: imports, connections
-            await here(n)
+            split = (
+                {
+                    TWO_NODE_PLAYER: two_node_runner(url, n, moves, player=True),
+                    EPISODES: episode_runner(url, n, moves),
+                }
+                if args.split
+                else {}
+            )
+            for warm in (loop, here, *split.values()):
+                await warm(n)  # warm-up: imports, connections
             async with contextlib.AsyncExitStack() as stack:
                 started = time.perf_counter()
                 local = await stack.enter_async_context(
@@ -435,6 +504,9 @@ async def main_async(args: argparse.Namespace) -> None:
                     got("openai SDK alone", await sdk(), note)
                     base = got("ChatOpenAI alone", await chat(), note)
                     two = got(TWO_NODE, await windowed(lambda: loop(WAVES * n), url), note)
+                    for name, runner in split.items():
+                        ms = got(name, await windowed(partial(runner, WAVES * n), url), note)
+                        ratios.setdefault(f"{name} / {TWO_NODE}", []).append(ms / two)
                     one = got(ONE, await windowed(lambda: here(WAVES * n), url), note)
                     pool = got(workers_row, await windowed(lambda: local(WAVES * n), url), note)
                     ratios.setdefault(f"{ONE} / ChatOpenAI alone", []).append(one / base)
@@ -510,6 +582,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="also measure the two-node loop asking our player, and run_episode alone",
+    )
     parser.add_argument(
         "--repeats",
         type=int,
