@@ -40,7 +40,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from _common import machine, table
-from _work import read_and_play
+from _work import ask_play_loop, read_and_play
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.games import GameSession
@@ -106,16 +106,7 @@ def two_node_loop(model: ScriptedChatModel) -> Any:
         _opponent_moves(session, state["seed"])
         return {"done": session.done}
 
-    async def route(state: _Loop) -> str:
-        return END if state.get("done") else "ask"
-
-    builder = StateGraph(_Loop)
-    builder.add_node("ask", ask)
-    builder.add_node("play", play)
-    builder.add_edge(START, "ask")
-    builder.add_edge("ask", "play")
-    builder.add_conditional_edges("play", route)
-    return builder.compile()
+    return ask_play_loop(_Loop, ask, play)
 
 
 async def rule_moves(episodes: int) -> tuple[float, float]:

@@ -70,7 +70,7 @@ from typing import Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import machine, table, tree_cpu
-from _work import read_and_play
+from _work import ask_play_loop, read_and_play
 from langgraph_games.eval.running.event_loop import loop_kind
 from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.gc_tuning import steady_gc
@@ -314,7 +314,6 @@ def two_node_runner(
     """
     from langchain_core.runnables import RunnableConfig
     from langchain_openai import ChatOpenAI
-    from langgraph.graph import END, START, StateGraph
 
     from langgraph_games.players import request_for
 
@@ -347,16 +346,7 @@ def two_node_runner(
             session.step(action, seat)
         return {"done": session.done or len(session.actions) >= moves}
 
-    def route(state: _Loop) -> str:
-        return END if state.get("done") else "ask"
-
-    builder = StateGraph(_Loop)
-    builder.add_node("ask", ask)
-    builder.add_node("play", play)
-    builder.add_edge(START, "ask")
-    builder.add_edge("ask", "play")
-    builder.add_conditional_edges("play", route)
-    graph = builder.compile()
+    graph = ask_play_loop(_Loop, ask, play)
 
     async def play_match(match: int) -> int:
         sessions[match] = GameSession("connect4", seed=match)

@@ -142,6 +142,20 @@ def test_observations_so_far_read_as_a_tuple_of_them() -> None:
     assert hash(view) == hash(("a", "b")) and repr(view) == "('a', 'b')"
 
 
+def _child(script: str, env: dict[str, str] | None = None) -> str:
+    """Run ``script`` in a fresh interpreter that dies with this one; its last line of output."""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        preexec_fn=dies_with_parent(),
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
 _PLAIN_REDUCERS = """
 import asyncio, json
 import langgraph.checkpoint.serde.types as serde_types
@@ -162,15 +176,7 @@ print(json.dumps([state["result"]["record"], len(state["trajectory"])]))
 
 
 async def test_without_delta_channels_plain_reducers_give_the_same_episode() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", _PLAIN_REDUCERS],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        preexec_fn=dies_with_parent(),
-    )
-    assert done.returncode == 0, done.stderr
-    record, steps = json.loads(done.stdout.strip().splitlines()[-1])
+    record, steps = json.loads(_child(_PLAIN_REDUCERS))
     state = await run_episode(
         "pong",
         [PongTracker(), PongTracker()],
@@ -228,16 +234,7 @@ async def test_a_resume_across_whole_value_snapshots_rebuilds_the_same_episode(
         "PYTHONPATH": os.pathsep.join([str(here), str(here.parents[1]), *sys.path]),
     }
     script = _ACROSS_SNAPSHOTS % str(tmp_path / "episodes.sqlite")
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        env=env,
-        preexec_fn=dies_with_parent(),
-    )
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = json.loads(_child(script, env))
     assert out["snapshots"] >= 4  # whole values were saved, at 25 and 50, and on resume
     assert out["memory_saved"] == out["sqlite_saved"] == 70
     assert out["memory"] == out["reference"]
@@ -299,16 +296,7 @@ async def test_the_channels_skip_langgraphs_superstep_bound_and_other_channels_k
         "PYTHONPATH": os.pathsep.join([str(here), str(here.parents[1]), *sys.path]),
     }
     env.pop("LANGGRAPH_GAMES_SNAPSHOT_STEPS", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _SUPERSTEP_BOUND],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        env=env,
-        preexec_fn=dies_with_parent(),
-    )
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = json.loads(_child(_SUPERSTEP_BOUND, env))
     assert out["rule"] and out["steps"] == 120 and out["counted"]
     assert out["episode"] == 0
     assert out["other"] >= 4  # 120 supersteps, a whole value every 25
