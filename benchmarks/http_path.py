@@ -317,8 +317,9 @@ def two_node_runner(
 
     from langgraph_games.players import request_for
 
-    seats = [ChatOpenAI(model=name, base_url=url, api_key="unused", max_retries=0) for name in "ab"]
     players = _gamebot_players(url) if player else []
+    settings: dict[str, Any] = {"base_url": url, "api_key": "unused", "max_retries": 0}
+    seats = [] if player else [ChatOpenAI(model=name, **settings) for name in "ab"]
     sessions: dict[int, GameSession] = {}
     replies: dict[int, Any] = {}
 
