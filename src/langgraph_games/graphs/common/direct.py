@@ -28,11 +28,14 @@ decision graphs' own updates in that stream passes the option:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.config import get_config
 from langgraph.runtime import Runtime, get_runtime
 
@@ -41,6 +44,8 @@ __all__ = [
     "Decide",
     "decide_function",
     "decide_unwatched",
+    "has_handlers",
+    "node_scope",
     "register_decide",
     "unwatched_runtime",
 ]
@@ -58,6 +63,29 @@ Example: ``graph.astream(input, {"configurable": {NESTED_DECISIONS: True}},
 subgraphs=True)`` shows each decision graph's own ``updates``."""
 
 _DECIDERS: WeakKeyDictionary[Any, Decide] = WeakKeyDictionary()
+
+_SCOPE: ContextVar[tuple[RunnableConfig, Runtime[Any]] | None] = ContextVar(
+    "langgraph_games_node_scope", default=None
+)
+"""The config and runtime of a node run without LangGraph (see :func:`node_scope`)."""
+
+
+@contextmanager
+def node_scope(config: RunnableConfig, runtime: Runtime[Any]) -> Iterator[None]:
+    """Run code as LangGraph runs a node's, for a loop that calls its nodes itself.
+
+    Inside, LangChain's ``get_config()`` (and every runnable called without a config)
+    gets ``config``, and :func:`unwatched_runtime` gets ``(config, runtime)``, as they
+    would inside a node of a graph run with that config and runtime. A graph run started
+    inside sets its own nodes' config, and they see their own runtime again.
+    """
+    config_token = var_child_runnable_config.set(config)
+    scope_token = _SCOPE.set((config, runtime))
+    try:
+        yield
+    finally:
+        _SCOPE.reset(scope_token)
+        var_child_runnable_config.reset(config_token)
 
 
 def register_decide(graph: Any, decide: Decide) -> None:
@@ -87,17 +115,28 @@ def unwatched_runtime() -> tuple[RunnableConfig, Runtime[Any]] | None:
     """
     try:
         config = get_config()
-        runtime: Runtime[Any] | None = get_runtime()
-    except (RuntimeError, KeyError):  # outside any runnable / a config without configurable
+    except RuntimeError:  # outside any runnable
         return None
+    scope = _SCOPE.get()
+    runtime: Runtime[Any] | None
+    if scope is not None and scope[0] is config:  # a node called by a loop of ours
+        runtime = scope[1]
+    else:
+        try:
+            runtime = get_runtime()
+        except KeyError:  # a config without configurable: not a LangGraph node's
+            return None
     if runtime is None or (config.get("configurable") or {}).get(NESTED_DECISIONS):
         return None
+    return None if has_handlers(config) else (config, runtime)
+
+
+def has_handlers(config: RunnableConfig) -> bool:
+    """Whether ``config`` carries a callback handler (a list of them, or a manager with some)."""
     callbacks = config.get("callbacks")
     if isinstance(callbacks, list):
-        watched = bool(callbacks)
-    else:
-        watched = callbacks is not None and bool(getattr(callbacks, "handlers", None))
-    return None if watched else (config, runtime)
+        return bool(callbacks)
+    return callbacks is not None and bool(getattr(callbacks, "handlers", None))
 
 
 async def decide_unwatched(

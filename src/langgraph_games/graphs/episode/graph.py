@@ -63,7 +63,7 @@ from langgraph_games.graphs.episode.records import (
     Turn,
 )
 
-__all__ = ["create_episode_graph"]
+__all__ = ["create_episode_graph", "finish_node", "route_next", "step_node"]
 
 ActionRecord = str | dict[str, str]
 """A move as the session record keeps it (one mover's action, or a joint move by seat)."""
@@ -189,7 +189,7 @@ def _apply(
     return step, session.action_record(joint)
 
 
-async def _step(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> _Update:
+async def step_node(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> _Update:
     """Ask the acting seats and play their joint move, then every instant move after it.
 
     A move whose acting seats are all instant is played here too, one after another,
@@ -259,7 +259,7 @@ def _ended(
     return update
 
 
-async def _finish(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> _Finished:
+async def finish_node(state: EpisodeState, runtime: Runtime[EpisodeContext]) -> _Finished:
     """End an episode that was over before a step (a step limit of 0, a finished record)."""
     record = state["record"]
     ctx = runtime.context
@@ -319,9 +319,10 @@ def _outcome(
 
 # Routers are coroutines: LangGraph runs a synchronous router of an async graph in a
 # worker thread, a thread hop per step for a dictionary lookup.
-async def _next_move(
+async def route_next(
     state: EpisodeState, runtime: Runtime[EpisodeContext]
 ) -> Literal["step", "finish", "__end__"]:
+    """The node after the start and after a ``step``: ``step``, ``finish`` or the end."""
     if state.get("result") is not None:  # the step that ended the episode recorded it
         return "__end__"  # END
     if state.get("forfeit") is not None or _stopped(state, runtime.context):
@@ -370,10 +371,10 @@ def create_episode_graph(
     if plain and _COMPILED is not None:
         return _COMPILED
     builder = StateGraph(EpisodeState, context_schema=EpisodeContext)
-    builder.add_node("step", _step)
-    builder.add_node("finish", _finish)
-    builder.add_conditional_edges(START, _next_move)
-    builder.add_conditional_edges("step", _next_move, ["step", "finish", END])
+    builder.add_node("step", step_node)
+    builder.add_node("finish", finish_node)
+    builder.add_conditional_edges(START, route_next)
+    builder.add_conditional_edges("step", route_next, ["step", "finish", END])
     builder.add_edge("finish", END)
     compiled = builder.compile(checkpointer=checkpointer, store=store, name="episode")
     if plain:

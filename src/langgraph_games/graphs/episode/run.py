@@ -30,6 +30,7 @@ from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import create_episode_graph
 from langgraph_games.graphs.episode.options import EpisodeOptions, EpisodeState
 from langgraph_games.graphs.episode.records import EpisodeOutput
+from langgraph_games.graphs.episode.unwatched import play_unwatched, unwatched
 from langgraph_games.memory.hooks import TruthSource
 from langgraph_games.players.base import Player
 
@@ -102,7 +103,7 @@ async def run_episode(
         players=players, game=engine, options=options or EpisodeOptions(), truths=given
     )
     config = _episode_config(config)
-    graph_input: EpisodeState | Command[Any] | None = {
+    start: EpisodeState = {
         "record": {
             "game": engine.versioned_id,
             "options": engine.options_dict(),
@@ -111,6 +112,7 @@ async def run_episode(
         },
         "trajectory": [],
     }
+    graph_input: EpisodeState | Command[Any] | None = start
     if checkpointer is not None:
         thread = thread_id or f"episode-{seed}"
         config["configurable"] = {**config.get("configurable", {}), "thread_id": thread}
@@ -123,7 +125,10 @@ async def run_episode(
             graph_input = None  # resume
         elif saved.values.get("result") is not None:
             return {"result": saved.values["result"], "trajectory": saved.values["trajectory"]}
-    if checkpointer is None:
+    final: dict[str, Any]
+    if checkpointer is None and unwatched(config):  # the same nodes, without the graph run
+        final = dict(await play_unwatched(start, context, config))
+    elif checkpointer is None:
         final = await graph.ainvoke(graph_input, config=config, context=context)
     else:  # write each checkpoint before the next step, so a crash loses nothing
         final = await graph.ainvoke(graph_input, config=config, context=context, durability="sync")
