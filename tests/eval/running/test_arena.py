@@ -50,16 +50,17 @@ async def test_interrupted_run_resumes_and_plays_each_match_once(tmp_path: Path)
     def count(_: dict) -> None:
         nonlocal written
         written += 1
-        if written == 4:
+        if written == 2:
             raise Interrupted  # the run dies in the middle (Ctrl-C, a crash)
 
     with pytest.raises(Interrupted):
         await run_arena(arena, tmp_path, progress=False, on_match=count)
     path = next(tmp_path.glob("*.jsonl"))
-    # Appends run in a worker thread: a match that had finished and whose append had
-    # started when the run died is still written whole (it is a finished match).
+    # Appends run in a worker thread, and those waiting together are flushed together: a
+    # match that had finished and handed its record over when the run died is still
+    # written whole (it is a finished match); at most two matches are in flight.
     first = len(ResultsFile(path).read().records)
-    assert first in (4, 5)
+    assert 2 <= first <= 4
     # A crash can also leave half a line behind.
     with path.open("a") as handle:
         handle.write('{"kind": "match", "match_id": "half')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,10 @@ class _SpyResults(ResultsFile):
         super().__init__(path)
         self.on_loop: list[bool] = []
 
-    def append(self, record: dict[str, Any]) -> None:
-        self.on_loop.append(threading.current_thread() is threading.main_thread())
-        super().append(record)
+    def extend_each(self, records: Iterable[Mapping[str, object]]) -> list[TypeError | None]:
+        records = list(records)
+        self.on_loop += [threading.current_thread() is threading.main_thread()] * len(records)
+        return super().extend_each(records)
 
 
 async def test_records_are_finished_and_appended_in_a_worker_thread(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from langgraph_games._files import write_atomic
 from langgraph_games.eval.running.gc_tuning import steady_gc
+from langgraph_games.eval.running.group_append import GroupAppend
 from langgraph_games.eval.running.jobs import (
     START_SPACING_S,
     Job,
@@ -157,6 +158,7 @@ async def run_jobs(
         steps = _decisions_bar(jobs, options, enabled=progress)
         episodes_at_once = CallLimiter(concurrency, name="episodes")
         built = PlayerCache()
+        appender = GroupAppend(results)  # records waiting together share one fsync
         counts = {"played": 0, "errors": 0}
         used = {"calls": 0, "tokens": 0}
 
@@ -197,11 +199,11 @@ async def run_jobs(
                     on_decision if progress else None,
                     truths=truths,
                 )
-                # Metrics replay the episode and the append encodes and fsyncs the record:
-                # slow synchronous work, done in a worker thread so the other episodes go on.
+                # Metrics replay the episode, and the append encodes and fsyncs the record:
+                # slow synchronous work, done in worker threads so the other episodes go on.
                 if finish is not None and record["status"] != "error":
                     record = await asyncio.to_thread(finish_record, job, base, record, finish)
-                await asyncio.to_thread(results.append, record)
+                await appender.append(record)
                 written(record)
 
         tasks: list[asyncio.Future[None]] = []
@@ -235,6 +237,7 @@ async def run_jobs(
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            await appender.drain()  # the records of cancelled episodes' appends, too
             steps.close()
             bar.close()
         return counts["played"], counts["errors"]

@@ -119,21 +119,32 @@ class ResultsFile:
             TypeError: A record is not JSON-serialisable: it is not written, every other
                 record is (durably), and the error names how many were left out.
         """
+        errors = [error for error in self.extend_each(records) if error is not None]
+        if errors:
+            raise TypeError(
+                f"{len(errors)} record(s) not written, not JSON-serialisable: {errors[0]}"
+            ) from errors[0]
+
+    def extend_each(self, records: Iterable[Mapping[str, object]]) -> list[TypeError | None]:
+        """Append records as :meth:`extend` does; each record's error instead of raising.
+
+        Returns:
+            Per record, in order: ``None`` (written, durably) or the ``TypeError`` that
+            kept it out (not JSON-serialisable).
+        """
         lines: list[bytes] = []
-        errors: list[TypeError] = []
+        errors: list[TypeError | None] = []
         for record in records:
             try:
                 text = json.dumps(record, separators=(",", ":"), default=_jsonable)
             except TypeError as exc:
                 errors.append(exc)
                 continue
+            errors.append(None)
             lines.append((text + "\n").encode())
         if lines:
             self._write(lines)
-        if errors:
-            raise TypeError(
-                f"{len(errors)} record(s) not written, not JSON-serialisable: {errors[0]}"
-            ) from errors[0]
+        return errors
 
     def _write(self, lines: list[bytes]) -> None:
         with self._lock:
