@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/http_path.py [--latency 1.0] [--matches 64] [--moves 6]
        [--prompt-tokens 600] [--completion-tokens 40] [--workers 2] [--no-ray]
-       [--profile] [--split] [--repeats 3]
+       [--profile] [--split] [--repeats 3] [--paired]
 
 Starts an OpenAI-compatible server on 127.0.0.1 in a process of its own (it dies with this
 one): ``POST /v1/chat/completions`` answers after ``--latency`` seconds with the first
@@ -43,6 +43,14 @@ the median of ``run_arena`` in one process; below it, the median and range of ra
 between rows of the same round. On a busy machine a single figure moves by tens of
 percent. ``--profile`` runs the in-process arena once more under cProfile and prints where
 its time goes.
+
+``--paired`` measures pairs of rows at the same time instead: each side in a process of its
+own with a server of its own, the two starting each of ``--repeats`` rounds together, so
+that both see the machine as it is at that moment (a virtual machine's speed drifts from
+minute to minute, and rows measured one after the other drift apart with it). It prints
+the ratio of each round and their median: ``ChatOpenAI`` against itself (the spread of the
+method), the two-node loop and ``run_arena`` against ``ChatOpenAI``, and ``run_arena``
+against the two-node loop.
 """
 
 from __future__ import annotations
@@ -563,6 +571,93 @@ async def main_async(args: argparse.Namespace) -> None:
         )
 
 
+PAIRS = [
+    ("ChatOpenAI alone", "ChatOpenAI alone"),
+    ("ChatOpenAI alone", TWO_NODE),
+    ("ChatOpenAI alone", ONE),
+    (TWO_NODE, ONE),
+]
+"""The ``--paired`` measurements: the first row is the baseline (the same row twice: the
+spread of the method itself)."""
+
+
+async def _row_measure(
+    row: str, url: str, n: int, moves: int, folder: Path
+) -> Callable[[], Awaitable[float]]:
+    """One row's measurement (warmed up), for a ``--paired`` child."""
+    if row == "ChatOpenAI alone":
+        return await chatopenai_alone(url, n, moves)
+    runners = {
+        TWO_NODE: lambda: two_node_runner(url, n, moves),
+        ONE: lambda: arena_runner(url, n, moves, folder),
+        EPISODES: lambda: episode_runner(url, n, moves),
+    }
+    runner = runners[row]()
+    await runner(n)
+    return lambda: windowed(lambda: runner(WAVES * n), url)
+
+
+def _paired_child(row: str, args: argparse.Namespace, together: Any, out: Any) -> None:
+    """A ``--paired`` side: its own server, then ``--repeats`` rounds in step with the other."""
+    if sys.platform == "linux":  # killed with the parent, even when it is killed
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+    async def measure() -> list[float]:
+        server, port = start_server(args.latency, args.prompt_tokens, args.completion_tokens)
+        try:
+            with tempfile.TemporaryDirectory() as folder:
+                url = f"http://127.0.0.1:{port}/v1"
+                run = await _row_measure(row, url, args.matches, args.moves, Path(folder))
+                figures = []
+                for _ in range(args.repeats):
+                    await asyncio.to_thread(together.wait)  # both sides start the round
+                    figures.append(await run())
+                return figures
+        finally:
+            server.kill()
+
+    with steady_gc():
+        out.send(run_loop(measure()))
+
+
+def paired(args: argparse.Namespace) -> None:
+    """Each pair of :data:`PAIRS` measured at the same time, in two processes."""
+    print(f"{machine()}, event loop: {loop_kind()}")
+    print(
+        f"fake server per side: {args.latency} s per call; {args.matches} callers or matches "
+        f"at once, {args.moves} calls each; {args.repeats} round(s) per pair, both sides at "
+        "the same time\n"
+    )
+    spawn = multiprocessing.get_context("spawn")
+    rows = []
+    for base, other in PAIRS:
+        together = spawn.Barrier(2)
+        pipes = [spawn.Pipe(duplex=False) for _ in range(2)]
+        sides = [
+            spawn.Process(target=_paired_child, args=(row, args, together, pipe[1]), daemon=True)
+            for row, pipe in zip((base, other), pipes, strict=True)
+        ]
+        for side in sides:
+            side.start()
+        first, second = (pipe[0].recv() for pipe in pipes)
+        for side in sides:
+            side.join()
+        ratios = sorted(b / a for a, b in zip(first, second, strict=True))
+        print(f"{other} / {base}: " + ", ".join(f"{r:.3f}" for r in ratios), flush=True)
+        rows.append(
+            (
+                f"{other} / {base}",
+                f"{statistics.median(ratios):.3f}x",
+                f"{ratios[0]:.3f}-{ratios[-1]:.3f}x",
+                f"{statistics.median(first):.2f} / {statistics.median(second):.2f}",
+            )
+        )
+    print()
+    print(table(["pair (measured at the same time)", "median", "range", "ms/call (medians)"], rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=1.0)
@@ -584,9 +679,19 @@ def main() -> None:
         default=3,
         help="rounds: each measures every in-process row, then each pool that many times",
     )
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="measure pairs of rows at the same time, each in its own process with its "
+        "own server, and print their ratios",
+    )
     args = parser.parse_args()
     if args.repeats < 1:
         parser.error(f"--repeats must be at least 1; got {args.repeats}")
+    if args.paired:
+        with contextlib.suppress(KeyboardInterrupt):
+            paired(args)
+        return
     with steady_gc(), contextlib.suppress(KeyboardInterrupt):
         run_loop(main_async(args))
 
