@@ -46,6 +46,7 @@ from langgraph_games.models.ratelimit import (
     set_max_retry_wait,
     set_rate_limit,
 )
+from langgraph_games.models.usage import one_call_per_invoke
 
 __all__ = [
     "ACCEPTED_FORMS",
@@ -169,6 +170,7 @@ def _openai(rest: str, settings: Mapping[str, Any]) -> BaseChatModel:
     # the local model.
     from langchain_openai import ChatOpenAI
 
+    one_call_per_invoke(ChatOpenAI)  # one request per call, its usage in the reply
     model, _, url = rest.partition("@")
     base_url = url or settings.get("base_url") or os.environ.get("OPENAI_BASE_URL")
     api_key = settings.get("api_key") or os.environ.get("OPENAI_API_KEY")

@@ -27,6 +27,8 @@ from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from langgraph_games.models.usage import one_call_per_invoke
+
 __all__ = ["Script", "ScriptedChatModel"]
 
 Script = Callable[[Sequence[BaseMessage]], "str | AIMessage | BaseException"]
@@ -197,3 +199,6 @@ class ScriptedChatModel(BaseChatModel):
             await asyncio.sleep(self.latency_s)
         for chunk in self._chunks(messages):
             yield chunk
+
+
+one_call_per_invoke(ScriptedChatModel)  # one scripted reply per call, with its usage

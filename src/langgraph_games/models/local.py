@@ -40,6 +40,7 @@ from pydantic import Field
 
 from langgraph_games._extras import install_hint, missing_extra
 from langgraph_games.models.errors import ModelCallError, ModelUnavailableError
+from langgraph_games.models.usage import one_call_per_invoke
 
 __all__ = [
     "LOCAL_EXTRA_INSTALL",
@@ -345,3 +346,6 @@ class LocalChatModel(BaseChatModel):
         # llama.cpp is blocking; run it in a worker thread so the event loop keeps going
         # (other matches' search players, I/O). Calls still run one at a time.
         return await asyncio.to_thread(self._generate, messages, stop, None, **kwargs)
+
+
+one_call_per_invoke(LocalChatModel)  # one generation per call, with its usage

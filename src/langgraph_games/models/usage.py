@@ -27,6 +27,7 @@ __all__ = [
     "call_usage",
     "invoke_measured",
     "message_usage",
+    "one_call_per_invoke",
     "with_handler",
 ]
 
@@ -205,6 +206,34 @@ def with_handler(config: RunnableConfig | None, handler: BaseCallbackHandler) ->
     return merged
 
 
+_ONE_CALL: set[type[BaseChatModel]] = set()
+
+
+def one_call_per_invoke(cls: type[BaseChatModel]) -> None:
+    """Declare that each ``ainvoke`` of a ``cls`` model (exactly that class) is one call.
+
+    For such a model :func:`ainvoke_measured` reads a call's usage from its reply (its
+    ``usage_metadata`` and cache mark) and counts each failed attempt before it as a call,
+    instead of watching the call with a :class:`UsageRecorder`: a callback handler makes
+    LangChain start and end a traced run for every call, about a third of what a call to an
+    instant model costs. A model of any other class (one that may call other models
+    inside, a subclass) is watched, so every call it makes is counted.
+    """
+    _ONE_CALL.add(cls)
+
+
+def _from_reply(reply: AIMessage, started: float, waits: Sequence[RetryWait]) -> dict[str, float]:
+    """The usage of a one-call model's reply after ``waits`` (each after a failed call)."""
+    counted = call_usage(reply)
+    usage: dict[str, float] = {
+        "calls": counted["calls"] + len(waits),
+        "input_tokens": counted["input_tokens"],
+        "output_tokens": counted["output_tokens"],
+        "total_tokens": counted["input_tokens"] + counted["output_tokens"],
+    }
+    return _finished(usage, int(counted.get("cached_calls", 0)), started, waits)
+
+
 def _measured(
     recorder: UsageRecorder, reply: AIMessage, started: float, waits: Sequence[RetryWait]
 ) -> dict[str, float]:
@@ -223,6 +252,13 @@ def _measured(
         usage["input_tokens"] = reported["input_tokens"]
         usage["output_tokens"] = reported["output_tokens"]
     usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
+    return _finished(usage, cached, started, waits)
+
+
+def _finished(
+    usage: dict[str, float], cached: int, started: float, waits: Sequence[RetryWait]
+) -> dict[str, float]:
+    """``usage`` with the call's wall time, its cache mark and its retries."""
     usage["latency_s"] = round(time.perf_counter() - started, 6)
     if cached:  # the mark of replies served from the cache (a number, like the others)
         usage["cached_calls"] = cached
@@ -258,9 +294,20 @@ async def ainvoke_measured(
     Raises:
         ModelCallError: The call failed (after retries for transient errors).
     """
-    recorder = UsageRecorder()
     started = time.perf_counter()
     waits: list[RetryWait] = []
+    if type(model) in _ONE_CALL:  # the reply and the waits account for every call
+        reply = await ainvoke_with_retry(
+            model,
+            messages,
+            config=config,
+            attempts=attempts,
+            base_delay_s=base_delay_s,
+            limiter=limiter,
+            waits=waits,
+        )
+        return reply, _from_reply(reply, started, waits)
+    recorder = UsageRecorder()
     reply = await ainvoke_with_retry(
         model,
         messages,
