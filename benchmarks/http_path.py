@@ -62,6 +62,7 @@ import contextlib
 import cProfile
 import json
 import multiprocessing
+import multiprocessing.connection
 import os
 import pstats
 import re
@@ -622,6 +623,15 @@ def _paired_child(row: str, args: argparse.Namespace, together: Any, out: Any) -
         out.send(run_loop(measure()))
 
 
+def _figures(pipe: Any, side: multiprocessing.process.BaseProcess) -> list[float]:
+    """What a ``--paired`` side sends, or an error naming it when it ended without."""
+    multiprocessing.connection.wait([pipe, side.sentinel])
+    if not pipe.poll():
+        raise RuntimeError(f"a --paired side ended with code {side.exitcode} (see above)")
+    figures: list[float] = pipe.recv()
+    return figures
+
+
 def paired(args: argparse.Namespace) -> None:
     """Each pair of :data:`PAIRS` measured at the same time, in two processes."""
     print(f"{machine()}, event loop: {loop_kind()}")
@@ -635,15 +645,21 @@ def paired(args: argparse.Namespace) -> None:
     for base, other in PAIRS:
         together = spawn.Barrier(2)
         pipes = [spawn.Pipe(duplex=False) for _ in range(2)]
+        # not daemons (each starts its server), but each dies with this process
         sides = [
-            spawn.Process(target=_paired_child, args=(row, args, together, pipe[1]), daemon=True)
+            spawn.Process(target=_paired_child, args=(row, args, together, pipe[1]))
             for row, pipe in zip((base, other), pipes, strict=True)
         ]
         for side in sides:
             side.start()
-        first, second = (pipe[0].recv() for pipe in pipes)
-        for side in sides:
-            side.join()
+        try:
+            first, second = (
+                _figures(pipe[0], side) for pipe, side in zip(pipes, sides, strict=True)
+            )
+        finally:
+            for side in sides:
+                side.kill()
+                side.join()
         ratios = sorted(b / a for a, b in zip(first, second, strict=True))
         print(f"{other} / {base}: " + ", ".join(f"{r:.3f}" for r in ratios), flush=True)
         rows.append(
