@@ -183,11 +183,16 @@ async def _serve(port_out: Any, latency: float, prompt_tokens: int, completion: 
     sampler.cancel()
 
 
-def _server_main(port_out: Any, latency: float, prompt_tokens: int, completion: int) -> None:
-    if sys.platform == "linux":  # killed with the parent, even when it is killed
+def _die_with_parent() -> None:
+    """Have the kernel kill this process when its parent ends, even when it is killed."""
+    if sys.platform == "linux":
         import ctypes
 
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _server_main(port_out: Any, latency: float, prompt_tokens: int, completion: int) -> None:
+    _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     run_loop(_serve(port_out, latency, prompt_tokens, completion))
 
@@ -600,10 +605,7 @@ async def _row_measure(
 
 def _paired_child(row: str, args: argparse.Namespace, together: Any, out: Any) -> None:
     """A ``--paired`` side: its own server, then ``--repeats`` rounds in step with the other."""
-    if sys.platform == "linux":  # killed with the parent, even when it is killed
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    _die_with_parent()
 
     async def measure() -> list[float]:
         server, port = start_server(args.latency, args.prompt_tokens, args.completion_tokens)

@@ -28,12 +28,18 @@ class _Flushes:
         monkeypatch.setattr(os, "fsync", fsync)
 
 
+def _watched_appender(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, _Flushes, GroupAppend]:
+    """A results file, its recorded flushes, and an appender to it."""
+    path = tmp_path / "results.jsonl"
+    return path, _Flushes(path, monkeypatch), GroupAppend(ResultsFile(path))
+
+
 async def test_records_waiting_together_share_a_flush_and_each_returns_once_flushed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "results.jsonl"
-    flushes = _Flushes(path, monkeypatch)
-    appender = GroupAppend(ResultsFile(path))
+    path, flushes, appender = _watched_appender(tmp_path, monkeypatch)
     on_disk_when_returned: list[bool] = []
 
     async def one(i: int) -> None:
@@ -53,9 +59,7 @@ async def test_records_waiting_together_share_a_flush_and_each_returns_once_flus
 async def test_one_record_at_a_time_is_flushed_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "results.jsonl"
-    flushes = _Flushes(path, monkeypatch)
-    appender = GroupAppend(ResultsFile(path))
+    path, flushes, appender = _watched_appender(tmp_path, monkeypatch)
     for i in range(3):
         await appender.append({"id": i})
         assert len(flushes.sizes) == i + 1  # nothing waits for company
