@@ -23,7 +23,10 @@ none, so a failing call does not keep others out. A call the model-call cache an
 The first attempt is a plain call (most calls succeed, and a retry loop costs tens of
 microseconds per call even when nothing fails); once it fails with an error worth
 another attempt, `tenacity <https://tenacity.readthedocs.io>`_ runs the rest under one
-retry policy that the synchronous and the asynchronous call share.
+retry policy that the synchronous and the asynchronous call share. An attempt that
+nothing would see (:func:`~langgraph_games.models.plain_call.quiet`: a one-call model called
+by the episode loop that runs without its graph) calls the model below LangChain's callback
+layer (:func:`~langgraph_games.models.plain_call.plain_call`), with the same reply.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ from langgraph_games._json import JsonObject
 from langgraph_games.models.cache import peek
 from langgraph_games.models.errors import ModelCallError, ModelError
 from langgraph_games.models.limiter import CallLimiter, limiter_for
+from langgraph_games.models.plain_call import plain_call, quiet
 from langgraph_games.models.ratelimit import max_retry_wait_of, rate_limiter_for
 
 __all__ = [
@@ -441,12 +445,18 @@ async def ainvoke_with_retry(
     policy = _RetryPolicy(model, name, attempts, base_delay_s, max_retry_wait_s, waits)
     gate = limiter if limiter is not None else limiter_for(model)
     prompt = list(messages)
+    plain = quiet(model, config)  # nothing would see the call: skip the callback layer
+
+    async def call() -> AIMessage:
+        if plain:
+            return await plain_call(model, prompt)
+        return await model.ainvoke(prompt, config=config)
 
     async def attempt() -> AIMessage:
         if peek(model, messages):  # served from the cache: no call, so no slot
-            return await model.ainvoke(prompt, config=config)
+            return await call()
         async with gate.slot():
-            return await model.ainvoke(prompt, config=config)
+            return await call()
 
     with policy.giving_up():
         try:

@@ -17,6 +17,7 @@ from langchain_core.runnables import RunnableConfig
 
 from langgraph_games.models.cache import is_cached
 from langgraph_games.models.limiter import CallLimiter
+from langgraph_games.models.plain_call import is_one_call, one_call_per_invoke
 from langgraph_games.models.retry import RetryWait, ainvoke_with_retry, invoke_with_retry
 
 __all__ = [
@@ -206,22 +207,6 @@ def with_handler(config: RunnableConfig | None, handler: BaseCallbackHandler) ->
     return merged
 
 
-_ONE_CALL: set[type[BaseChatModel]] = set()
-
-
-def one_call_per_invoke(cls: type[BaseChatModel]) -> None:
-    """Declare that each ``ainvoke`` of a ``cls`` model (exactly that class) is one call.
-
-    For such a model :func:`ainvoke_measured` reads a call's usage from its reply (its
-    ``usage_metadata`` and cache mark) and counts each failed attempt before it as a call,
-    instead of watching the call with a :class:`UsageRecorder`: a callback handler makes
-    LangChain start and end a traced run for every call, about a third of what a call to an
-    instant model costs. A model of any other class (one that may call other models
-    inside, a subclass) is watched, so every call it makes is counted.
-    """
-    _ONE_CALL.add(cls)
-
-
 def _from_reply(reply: AIMessage, started: float, waits: Sequence[RetryWait]) -> dict[str, float]:
     """The usage of a one-call model's reply after ``waits`` (each after a failed call)."""
     counted = call_usage(reply)
@@ -296,7 +281,7 @@ async def ainvoke_measured(
     """
     started = time.perf_counter()
     waits: list[RetryWait] = []
-    if type(model) in _ONE_CALL:  # the reply and the waits account for every call
+    if is_one_call(model):  # the reply and the waits account for every call
         reply = await ainvoke_with_retry(
             model,
             messages,

@@ -8,7 +8,9 @@ streaming its subgraphs. When there is none of that, :func:`play_unwatched` call
 same node functions, in the order the graph's edges route them, and folds their updates
 into the state as the graph's channels do: the same moves, steps and result, at the cost
 of the nodes' own work. Model calls inside see the node config and runtime a graph run
-would give them (:func:`~langgraph_games.graphs.common.direct.node_scope`).
+would give them (:func:`~langgraph_games.graphs.common.direct.node_scope`), and a call of a
+one-call model with that config skips LangChain's callback layer
+(:func:`~langgraph_games.models.plain_call.unwatched_calls`): nothing would see it.
 
 :func:`~langgraph_games.graphs.episode.run.run_episode` plays this way when
 
@@ -40,6 +42,7 @@ from langgraph_games.graphs.common.direct import NESTED_DECISIONS, has_handlers,
 from langgraph_games.graphs.episode.context import EpisodeContext
 from langgraph_games.graphs.episode.graph import finish_node, route_next, step_node
 from langgraph_games.graphs.episode.options import EpisodeState
+from langgraph_games.models.plain_call import unwatched_calls
 
 __all__ = ["play_unwatched", "unwatched"]
 
@@ -79,7 +82,7 @@ async def play_unwatched(
     final: dict[str, Any] = {**state, "record": record, "trajectory": trajectory}
     limit = int(config.get("recursion_limit") or 25)
     runtime: Runtime[EpisodeContext] = Runtime(context=context)
-    with node_scope(config, runtime):
+    with node_scope(config, runtime), unwatched_calls(config):
         route = await route_next(cast(EpisodeState, final), runtime)
         for _ in range(limit):
             if route == "__end__":
