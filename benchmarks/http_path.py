@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/http_path.py [--latency 1.0] [--matches 64] [--moves 6]
        [--prompt-tokens 600] [--completion-tokens 40] [--workers 2] [--no-ray]
-       [--profile] [--split] [--repeats 3] [--paired]
+       [--profile] [--split] [--repeats 3] [--paired [--pairs K ...]]
 
 Starts an OpenAI-compatible server on 127.0.0.1 in a process of its own (it dies with this
 one): ``POST /v1/chat/completions`` answers after ``--latency`` seconds with the first
@@ -49,8 +49,10 @@ own with a server of its own, the two starting each of ``--repeats`` rounds toge
 that both see the machine as it is at that moment (a virtual machine's speed drifts from
 minute to minute, and rows measured one after the other drift apart with it). It prints
 the ratio of each round and their median: ``ChatOpenAI`` against itself (the spread of the
-method), the two-node loop and ``run_arena`` against ``ChatOpenAI``, and ``run_arena``
-against the two-node loop.
+method), the two-node loop and ``run_arena`` against ``ChatOpenAI``, ``run_arena`` against
+the two-node loop, and the worker pool (started and warmed up before the first round)
+against ``run_arena`` in one process. ``--pairs K ...`` measures only those pairs (by their
+place in that list, from 1).
 """
 
 from __future__ import annotations
@@ -93,11 +95,12 @@ SAMPLE_EVERY_S = 0.05
 WINDOW = (0.2, 0.8)
 """The share of a run's calls between which its CPU is taken."""
 WAVES = 4
+"""A run plays this many times its concurrency: matches end and start inside the window."""
 ONE = "run_arena, one process"
 TWO_NODE = "two-node LangGraph loop"
 TWO_NODE_PLAYER = "two-node loop asking our GAMEBoT player"
 EPISODES = "run_episode alone"
-"""A run plays this many times its concurrency: matches end and start inside the window."""
+POOL = "the worker pool (--workers)"
 
 
 # the server ------------------------------------------------------------------------------
@@ -582,17 +585,25 @@ PAIRS = [
     ("ChatOpenAI alone", TWO_NODE),
     ("ChatOpenAI alone", ONE),
     (TWO_NODE, ONE),
+    (ONE, POOL),
 ]
 """The ``--paired`` measurements: the first row is the baseline (the same row twice: the
 spread of the method itself)."""
 
 
+@contextlib.asynccontextmanager
 async def _row_measure(
-    row: str, url: str, n: int, moves: int, folder: Path
-) -> Callable[[], Awaitable[float]]:
-    """One row's measurement (warmed up), for a ``--paired`` child."""
+    row: str, url: str, args: argparse.Namespace, folder: Path
+) -> AsyncIterator[Callable[[], Awaitable[float]]]:
+    """One row's measurement (warmed up; a worker pool started), for a ``--paired`` child."""
+    n, moves = args.matches, args.moves
     if row == "ChatOpenAI alone":
-        return await chatopenai_alone(url, n, moves)
+        yield await chatopenai_alone(url, n, moves)
+        return
+    if row == POOL:
+        async with pool_runner(url, n, moves, args.workers, "local", folder, 4) as pool:
+            yield lambda: windowed(lambda: pool(WAVES * n), url)
+        return
     runners = {
         TWO_NODE: lambda: two_node_runner(url, n, moves),
         ONE: lambda: arena_runner(url, n, moves, folder),
@@ -600,7 +611,7 @@ async def _row_measure(
     }
     runner = runners[row]()
     await runner(n)
-    return lambda: windowed(lambda: runner(WAVES * n), url)
+    yield lambda: windowed(lambda: runner(WAVES * n), url)
 
 
 def _paired_child(row: str, args: argparse.Namespace, together: Any, out: Any) -> None:
@@ -612,11 +623,11 @@ def _paired_child(row: str, args: argparse.Namespace, together: Any, out: Any) -
         try:
             with tempfile.TemporaryDirectory() as folder:
                 url = f"http://127.0.0.1:{port}/v1"
-                run = await _row_measure(row, url, args.matches, args.moves, Path(folder))
                 figures = []
-                for _ in range(args.repeats):
-                    await asyncio.to_thread(together.wait)  # both sides start the round
-                    figures.append(await run())
+                async with _row_measure(row, url, args, Path(folder)) as run:
+                    for _ in range(args.repeats):
+                        await asyncio.to_thread(together.wait)  # both sides start the round
+                        figures.append(await run())
                 return figures
         finally:
             server.kill()
@@ -644,7 +655,7 @@ def paired(args: argparse.Namespace) -> None:
     )
     spawn = multiprocessing.get_context("spawn")
     rows = []
-    for base, other in PAIRS:
+    for base, other in [PAIRS[i - 1] for i in args.pairs] if args.pairs else PAIRS:
         together = spawn.Barrier(2)
         pipes = [spawn.Pipe(duplex=False) for _ in range(2)]
         # not daemons (each starts its server), but each dies with this process
@@ -703,9 +714,18 @@ def main() -> None:
         help="measure pairs of rows at the same time, each in its own process with its "
         "own server, and print their ratios",
     )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        nargs="+",
+        metavar="K",
+        help=f"with --paired, only these pairs (1-{len(PAIRS)}, in the order listed above)",
+    )
     args = parser.parse_args()
     if args.repeats < 1:
         parser.error(f"--repeats must be at least 1; got {args.repeats}")
+    if args.pairs and not all(1 <= k <= len(PAIRS) for k in args.pairs):
+        parser.error(f"--pairs takes numbers from 1 to {len(PAIRS)}; got {args.pairs}")
     if args.paired:
         with contextlib.suppress(KeyboardInterrupt):
             paired(args)
