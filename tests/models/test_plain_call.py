@@ -15,7 +15,12 @@ from endpoint_support import Endpoint
 from langgraph_games.graphs import EpisodeOptions, gamebot_player, run_episode
 from langgraph_games.models import ScriptedChatModel, load_chat_model
 from langgraph_games.models.cache import SQLiteModelCache, is_cached
-from langgraph_games.models.plain_call import plain_call, quiet, unwatched_calls
+from langgraph_games.models.plain_call import (
+    one_call_per_invoke,
+    plain_call,
+    quiet,
+    unwatched_calls,
+)
 from langgraph_games.models.usage import ainvoke_measured
 from langgraph_games.players import RandomPlayer
 from pinned_trajectories import normalized
@@ -35,6 +40,11 @@ class _Seen(BaseCallbackHandler):
 
 class _Subclass(ScriptedChatModel):
     pass
+
+
+class _OwnInvoke(ScriptedChatModel):
+    async def ainvoke(self, *args: Any, **kwargs: Any) -> Any:
+        return await super().ainvoke(*args, **kwargs)
 
 
 def _ainvokes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -59,6 +69,8 @@ def test_only_a_declared_config_and_a_plain_one_call_model_skip_the_layer() -> N
         assert not quiet(plain, {"tags": ["t"]})  # an equal config is not the declared one
         assert not quiet(plain, None)
         assert not quiet(_Subclass(responses=["x"]), config)  # not exactly a one-call class
+        one_call_per_invoke(_OwnInvoke)  # declared, but with an ainvoke of its own
+        assert not quiet(_OwnInvoke(responses=["x"]), config)
         assert not quiet(ScriptedChatModel(responses=["x"], callbacks=[_Seen()]), config)
         assert not quiet(ScriptedChatModel(responses=["x"], verbose=True), config)
         set_debug(True)
@@ -86,6 +98,9 @@ async def test_the_plain_call_gives_the_reply_ainvoke_gives() -> None:
 
 async def test_chatopenai_over_http_answers_the_same_both_ways(endpoint: Endpoint) -> None:
     model = load_chat_model(f"openai:gpt-x@{endpoint.url}")
+    config: dict[str, Any] = {}
+    with unwatched_calls(config):
+        assert quiet(model, config)  # the factory's ChatOpenAI takes the plain path
     invoked = await model.ainvoke(PROMPT)
     plain = await plain_call(model, PROMPT)
     bodies = [request["body"] for request in endpoint.requests]

@@ -95,6 +95,8 @@ def quiet(model: object, config: object) -> bool:
     cls = type(model)
     if cls not in _ONE_CALL or getattr(cls, "_agenerate_with_cache", None) is not _WITH_CACHE:
         return False
+    if getattr(cls, "ainvoke", None) is not BaseChatModel.ainvoke:  # its own call: kept
+        return False
     own_handlers = getattr(model, "callbacks", None) or getattr(model, "verbose", False)
     return not (own_handlers or get_debug())
 
