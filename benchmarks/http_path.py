@@ -451,7 +451,9 @@ async def pool_runner(
         assert all(r["status"] != "error" for r in records), [r.get("error") for r in records]
         results.extend(records)
 
-    setup, _, count = prepare(jobs(1), slots=workers, setup_fields=fields, pool=models)
+    # as many jobs as slots: prepare starts no more slots than it has jobs
+    setup, _, count = prepare(jobs(workers), slots=workers, setup_fields=fields, pool=models)
+    assert count == workers, f"the pool would start {count} of {workers} workers"
     backend = make_backend(executor)
     backend.cores()
     async with WorkerPool(backend, setup, count, concurrency=n) as pool:

@@ -30,7 +30,7 @@ from langgraph_games.eval.running.workers import (
     split_limit,
 )
 from langgraph_games.eval.running.workers_dispatch import slots_for
-from langgraph_games.eval.running.workers_pool import _Worker, take_waiting
+from langgraph_games.eval.running.workers_pool import ProcessBackend, _Worker, take_waiting
 from langgraph_games.games import make
 from langgraph_games.graphs import EpisodeOptions
 from langgraph_games.models import ScriptedChatModel
@@ -80,9 +80,25 @@ async def test_an_episode_error_in_a_worker_is_its_record(tmp_path: Path) -> Non
     assert all("endpoint down" in r["error"] for r in records)
 
 
+def _read_on(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """Make the parent read its workers on its event loop only, or in a thread only."""
+
+    def refused(*args: object, **kwargs: object) -> Any:
+        raise AssertionError(f"the parent was to read its workers {how}")
+
+    if how == "on the loop":
+        assert ProcessBackend().watchable, "POSIX pipes are watched on the loop"
+        monkeypatch.setattr(ProcessBackend, "events", refused)
+    else:
+        monkeypatch.setattr(ProcessBackend, "watchable", property(lambda self: False))
+        monkeypatch.setattr(ProcessBackend, "next_events", refused)
+
+
+@pytest.mark.parametrize("how", ["on the loop", "in a thread"])
 async def test_a_killed_worker_loses_no_episode_and_writes_none_twice(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
+    _read_on(monkeypatch, how)
     monkeypatch.setenv(KILL_MARKER, str(tmp_path / "killed-once"))
     path = tmp_path / "r.jsonl"
     jobs = _jobs(ScriptedChatModel(script=dies_once), 6)
@@ -92,6 +108,29 @@ async def test_a_killed_worker_loses_no_episode_and_writes_none_twice(
     assert (played, errors) == (6, 0)
     assert sorted(r["match_id"] for r in records) == [f"j{i}" for i in range(6)]
     assert all(r["status"] != "error" and len(r["trajectory"]) == 4 for r in records)
+
+
+@pytest.mark.parametrize("how", ["on the loop", "in a thread"])
+async def test_a_message_the_parent_cannot_read_stops_the_run_with_its_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    _read_on(monkeypatch, how)
+
+    def unreadable(self: _Worker, messages: list[Any]) -> list[Any]:
+        raise ValueError(f"cannot read {len(messages)} message(s)")
+
+    monkeypatch.setattr(_Worker, "_events", unreadable)
+    with pytest.raises(ValueError, match=r"cannot read \d+ message"):
+        await asyncio.wait_for(
+            run_small_jobs(
+                _jobs(ScriptedChatModel(script=first_legal_move), 4),
+                tmp_path / "r.jsonl",
+                workers=2,
+            ),
+            timeout=120,
+        )
+    assert not multiprocessing.active_children()  # the workers were stopped with the run
+    assert ResultsFile(tmp_path / "r.jsonl").read().records == []
 
 
 def test_endpoint_shares_sum_to_the_endpoints_bound() -> None:

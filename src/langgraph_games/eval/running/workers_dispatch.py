@@ -37,6 +37,7 @@ from langgraph_games.eval.running.records import PlayedRecord
 from langgraph_games.eval.running.workers import (
     MAX_ATTEMPTS,
     Backend,
+    Event,
     Finished,
     Setup,
     SetupFields,
@@ -55,6 +56,9 @@ __all__ = [
 ]
 
 Executor = Literal["local", "ray"]
+
+_WAIT_S = 0.2
+"""How long the dispatcher waits for a slot's events at most before it looks again."""
 
 
 def make_backend(executor: Executor, ray_address: str | None = None) -> Backend:
@@ -113,6 +117,8 @@ class WorkerPool:
         trace: TracebackType | None,
     ) -> None:
         loop = asyncio.get_running_loop()
+        if isinstance(self.backend, ProcessBackend):
+            self.backend.unwatch()  # on this loop's thread, before the pipes close
         if kind is None:
             await loop.run_in_executor(None, lambda: self.backend.close(at_once=False))
         else:
@@ -146,7 +152,7 @@ class WorkerPool:
                 self.backend.send(slot, task)
                 in_flight += 1
             came: list[tuple[int, PlayedRecord]] = []
-            for event in await loop.run_in_executor(None, self.backend.events, 0.2):
+            for event in await self._events(loop):
                 if isinstance(event, Usage):
                     on_usage(event.usage)
                 elif isinstance(event, Finished):
@@ -170,6 +176,12 @@ class WorkerPool:
             if came:
                 left -= len(came)
                 deliver(came)
+
+    async def _events(self, loop: asyncio.AbstractEventLoop) -> list[Event]:
+        """What the slots sent: read on this loop where it can watch their pipes."""
+        if isinstance(self.backend, ProcessBackend) and self.backend.watchable:
+            return await self.backend.next_events(_WAIT_S)
+        return await loop.run_in_executor(None, self.backend.events, _WAIT_S)
 
 
 async def run_on_workers(
