@@ -114,3 +114,25 @@ async def test_a_training_run_whose_ledger_another_run_writes_plays_nothing(
     ):
         await run_training(spec, tmp_path, model=model)
     assert not path.exists()
+
+
+def test_appends_make_the_folder_and_end_a_truncated_line_first(tmp_path: Path) -> None:
+    results = ResultsFile(tmp_path / "new" / "deeper" / "r.jsonl")
+    results.append({"match_id": "a"})  # the folders are made with the file
+    assert results.path.read_bytes() == b'{"match_id":"a"}\n'
+    results.append({"match_id": "b"})  # after a whole line: no blank line between
+    with results.path.open("ab") as handle:
+        handle.write(b'{"match_id":"ha')  # a crash left half a line
+    results.extend([{"match_id": "c"}, {"match_id": "d"}])
+    lines = results.path.read_bytes().split(b"\n")
+    assert lines == [
+        b'{"match_id":"a"}',
+        b'{"match_id":"b"}',
+        b'{"match_id":"ha',
+        b'{"match_id":"c"}',
+        b'{"match_id":"d"}',
+        b"",
+    ]
+    read = results.read()
+    assert [r["match_id"] for r in read.records] == ["a", "b", "c", "d"]
+    assert read.skipped[0][0] == 3

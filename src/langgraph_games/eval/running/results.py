@@ -148,11 +148,18 @@ class ResultsFile:
 
     def _write(self, lines: list[bytes]) -> None:
         with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
             try:
-                if _ends_without_newline(self.path):
-                    os.write(fd, b"\n")  # end a line truncated by an earlier crash
+                fd = os.open(self.path, flags, 0o644)
+            except FileNotFoundError:  # its folder is not there yet
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self.path, flags, 0o644)
+            try:
+                size = os.fstat(fd).st_size
+                if size:  # end a line truncated by an earlier crash (writes go to the end)
+                    os.lseek(fd, size - 1, os.SEEK_SET)
+                    if os.read(fd, 1) != b"\n":
+                        os.write(fd, b"\n")
                 for line in lines:
                     view = memoryview(line)
                     while view:
@@ -210,18 +217,6 @@ def _state(path: Path) -> tuple[int, int, int] | None:
     except FileNotFoundError:
         return None
     return (stat.st_dev, stat.st_ino, stat.st_size)
-
-
-def _ends_without_newline(path: Path) -> bool:
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        return False
-    if size == 0:
-        return False
-    with path.open("rb") as handle:
-        handle.seek(size - 1)
-        return handle.read(1) != b"\n"
 
 
 _INT64 = 2**63
