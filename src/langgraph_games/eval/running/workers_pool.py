@@ -8,7 +8,9 @@ Records and decisions' usage come back on the slot's own pipe, written by the wo
 event loop itself, without blocking it (:class:`_Outbox`): a ``multiprocessing.Queue``
 hands each message to a feeder thread, which waits for the GIL while the loop plays
 episodes (up to the 5 ms switch interval, several times per message), and a record then
-reached the parent 10-20 ms after its episode ended. A slot whose process has ended is
+reached the parent 10-20 ms after its episode ended. The parent reads them on its own
+event loop, which watches each pipe and process sentinel (:meth:`ProcessBackend.next_events`;
+in a thread on Windows, where pipes cannot be watched so). A slot whose process has ended is
 reported lost (after every message it sent before dying has been read), and the
 dispatcher starts a fresh process in it
 (:mod:`~langgraph_games.eval.running.workers_dispatch`).
