@@ -18,6 +18,8 @@ import pytest
 from langgraph_games.cli._options import add_worker_flags, workers_of
 from langgraph_games.eval import ResultsFile, run_arena
 from langgraph_games.eval.running import workers_pool
+from langgraph_games.eval.running.event_loop import LOOP_ENV
+from langgraph_games.eval.running.event_loop import run as run_loop
 from langgraph_games.eval.running.executor import Job
 from langgraph_games.eval.running.players import ModelPool
 from langgraph_games.eval.running.workers import (
@@ -108,6 +110,22 @@ async def test_a_killed_worker_loses_no_episode_and_writes_none_twice(
     assert (played, errors) == (6, 0)
     assert sorted(r["match_id"] for r in records) == [f"j{i}" for i in range(6)]
     assert all(r["status"] != "error" and len(r["trajectory"]) == 4 for r in records)
+
+
+def test_a_killed_worker_is_replaced_on_uvloop_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("uvloop")
+    _read_on(monkeypatch, "on the loop")
+    monkeypatch.setenv(LOOP_ENV, "uvloop")  # the command line's loop: its own add_reader
+    monkeypatch.setenv(KILL_MARKER, str(tmp_path / "killed-once"))
+    path = tmp_path / "r.jsonl"
+    jobs = _jobs(ScriptedChatModel(script=dies_once), 6)
+    assert run_loop(run_small_jobs(jobs, path, workers=2)) == (6, 0)
+    assert (tmp_path / "killed-once").exists()
+    assert sorted(r["match_id"] for r in ResultsFile(path).read().records) == [
+        f"j{i}" for i in range(6)
+    ]
 
 
 @pytest.mark.parametrize("how", ["on the loop", "in a thread"])
